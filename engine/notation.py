@@ -32,7 +32,9 @@ from engine.tiles import (
     tile_str,
 )
 
-HAND_EXAMPLES = "123m 456p 789s 11z [555s] +3m · 123万 456饼 789条 东东 [555条] +3万 · (1111z) 为暗杠"
+HAND_EXAMPLES = (
+    "123m 456p 789s 11z [555s] +3m · 123万 456饼 789条 东东 [555条] +3万 · (1111z) 为暗杠"
+)
 EXTRA_WORDS = {"幺鸡": 18}
 
 
@@ -183,7 +185,9 @@ def _read_tiles(s: str) -> list[int]:
     i = 0
     while i < len(s):
         if not ranks:
-            word = next((w for w in (s[i : i + 2], s[i]) if w in WORD_TILES or w in EXTRA_WORDS), None)
+            word = next(
+                (w for w in (s[i : i + 2], s[i]) if w in WORD_TILES or w in EXTRA_WORDS), None
+            )
             if word is not None:
                 out.append(WORD_TILES.get(word, EXTRA_WORDS.get(word, 0)))
                 i += len(word)
@@ -221,14 +225,24 @@ def _meld(tiles: list[int], *, concealed: bool, text: str) -> Meld:
             return Meld(MeldKind.CONCEALED_KONG, t)
         if same and len(t) == 3:
             return Meld(MeldKind.INDICATOR_KONG, t)
-        raise NotationError(f"{text} is not a concealed kong: write four equal tiles, e.g. (1111z)", text)
+        raise NotationError(
+            f"{text} is not a concealed kong: write four equal tiles, e.g. (1111z)", text
+        )
     if same and len(t) == 3:
         return Meld(MeldKind.PONG, t)
     if same and len(t) == 4:
         return Meld(MeldKind.KONG, t)
-    if len(t) == 3 and t[0] < 27 and suit_of(t[0]) == suit_of(t[2]) and t[1] == t[0] + 1 and t[2] == t[0] + 2:
+    if (
+        len(t) == 3
+        and t[0] < 27
+        and suit_of(t[0]) == suit_of(t[2])
+        and t[1] == t[0] + 1
+        and t[2] == t[0] + 2
+    ):
         return Meld(MeldKind.CHI, t)
-    raise NotationError(f"{text} is not a meld: write a chi [123m], a pong [555p] or a kong [7777s]", text)
+    raise NotationError(
+        f"{text} is not a meld: write a chi [123m], a pong [555p] or a kong [7777s]", text
+    )
 
 
 def _validate(hand: Hand, finished: bool | None) -> None:
@@ -237,7 +251,9 @@ def _validate(hand: Hand, finished: bool | None) -> None:
         total[k] += 1
     for k, n in enumerate(total):
         if n > 4:
-            raise NotationError(f"{n} copies of {tile_str(k)}: there are only 4 of each tile", tile_str(k))
+            raise NotationError(
+                f"{n} copies of {tile_str(k)}: there are only 4 of each tile", tile_str(k)
+            )
     size = len(hand.concealed) + 3 * len(hand.melds)
     want_finished = hand.winning is not None if finished is None else finished
     if want_finished and hand.winning is None:

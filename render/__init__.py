@@ -1,0 +1,47 @@
+"""Pictures of the game (牌图): tiles, a player's hand, the public table and hand results.
+
+Pure Pillow with the fonts shipped in ``render/assets`` (no system fonts). Every renderer
+returns PNG bytes; the ``*_image`` variants return the PIL image (used by tests).
+The table picture shows public information only: other players' concealed tiles appear as
+backs (a count), never as faces.
+"""
+
+from render.hand import hand_image, render_hand
+from render.models import (
+    HandPicture,
+    MeldView,
+    ResultPicture,
+    ScoreItem,
+    SeatChange,
+    SeatView,
+    TablePicture,
+)
+from render.result import render_result, result_image
+from render.table import render_table, table_image
+from render.tiles import tile_name
+
+
+def warm_up() -> None:
+    """Build the shared PNG palette now (about 50 ms) instead of on the first picture."""
+    from render.palette import palette_image
+
+    palette_image()
+
+
+__all__ = [
+    "HandPicture",
+    "MeldView",
+    "ResultPicture",
+    "ScoreItem",
+    "SeatChange",
+    "SeatView",
+    "TablePicture",
+    "hand_image",
+    "render_hand",
+    "render_result",
+    "render_table",
+    "result_image",
+    "table_image",
+    "tile_name",
+    "warm_up",
+]

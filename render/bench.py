@@ -1,0 +1,68 @@
+"""Render benchmark: ``python -m render.bench [-n 100]``.
+
+Prints ms per render (mean and p95) and PNG sizes for the table, hand and result pictures.
+Targets (DESIGN.md): table ≤ 30 ms, hand ≤ 10 ms. :func:`bench_render` returns the figures
+so ``engine.bench`` (or any other runner) can include them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+
+from render.hand import render_hand
+from render.result import render_result
+from render.samples import sample_hand, sample_result, sample_table
+from render.table import render_table
+
+TARGET_MS = {"table": 30.0, "hand": 10.0}
+
+
+def _time(fn: Callable[[], bytes], n: int) -> tuple[float, float, int]:
+    fn()  # warm caches
+    times = []
+    size = 0
+    for _ in range(n):
+        t0 = time.perf_counter()
+        size = len(fn())
+        times.append((time.perf_counter() - t0) * 1000)
+    times.sort()
+    p95 = times[min(len(times) - 1, int(len(times) * 0.95))]
+    return statistics.fmean(times), p95, size
+
+
+def bench_render(n: int = 100) -> dict[str, dict[str, float]]:
+    """Time ``n`` renders of each picture; returns ``{name: {mean_ms, p95_ms, png_bytes}}``."""
+    table, hand, result = sample_table(), sample_hand(), sample_result()
+    out: dict[str, dict[str, float]] = {}
+    for name, fn in (
+        ("table", lambda: render_table(table)),
+        ("hand", lambda: render_hand(hand)),
+        ("result", lambda: render_result(result)),
+    ):
+        mean, p95, size = _time(fn, n)
+        out[name] = {"mean_ms": mean, "p95_ms": p95, "png_bytes": size}
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="render benchmark")
+    parser.add_argument("-n", type=int, default=100, help="renders per picture")
+    args = parser.parse_args(argv)
+    for name, fig in bench_render(args.n).items():
+        target = TARGET_MS.get(name)
+        verdict = (
+            ""
+            if target is None
+            else (f"  target ≤ {target:.0f} ms: {'ok' if fig['p95_ms'] <= target else 'MISSED'}")
+        )
+        print(
+            f"{name:7s} mean {fig['mean_ms']:6.2f} ms  p95 {fig['p95_ms']:6.2f} ms  "
+            f"png {fig['png_bytes'] / 1024:6.1f} KiB{verdict}"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,97 @@
+"""A player's own hand as a picture (手牌图): concealed tiles, the drawn tile, melds."""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from render import draw as d
+from render import tiles
+from render.models import HandPicture
+
+PAD = 12
+DRAWN_GAP = 16  # the drawn tile stands apart
+GROUP_GAP = 22  # between concealed tiles and melds
+TITLE_SIZE = 18
+LABEL_SIZE = 13
+SIZE = tiles.L
+FLOWER_SIZE = tiles.M
+
+
+def hand_order(concealed: tuple[int, ...], bao: int | None) -> list[int]:
+    """Concealed tiles in display order: the 宝 first (they stand for anything), then by kind."""
+    return sorted(concealed, key=lambda k: (k != bao, k))
+
+
+def hand_image(view: HandPicture) -> Image.Image:
+    """Render ``view`` as a PIL image (RGB)."""
+    concealed = hand_order(view.concealed, view.bao) if view.sort else list(view.concealed)
+    width = d.row_width(len(concealed), SIZE)
+    if view.drawn is not None:
+        width += DRAWN_GAP + SIZE.w
+    if view.melds:
+        width += GROUP_GAP + d.melds_width(view.melds, SIZE)
+    flower_w = 0
+    if view.flowers:
+        flower_w = FLOWER_SIZE.w + 4 + int(d.text_width(f"×{view.flowers}", 16))
+        width += GROUP_GAP + flower_w
+    width = max(width, SIZE.w) + 2 * PAD
+
+    title_h = TITLE_SIZE + 10 if view.title else 0
+    label_h = LABEL_SIZE + 6 if view.labels else 0
+    height = PAD + title_h + SIZE.h + label_h + PAD
+    if view.title:
+        width = max(width, int(d.text_width(view.title, TITLE_SIZE, 60)) + 2 * PAD)
+
+    img = d.new_canvas(width, height)
+    draw = ImageDraw.Draw(img)
+    y = PAD
+    if view.title:
+        d.text(draw, (PAD, y), view.title, TITLE_SIZE, limit=60)
+        y += title_h
+    x = PAD
+    for k in concealed:
+        d.paste(img, tiles.tile(k, SIZE, bao=k == view.bao), x, y)
+        if view.labels:
+            d.text(
+                draw,
+                (x + SIZE.w / 2, y + SIZE.h + 3),
+                tiles.tile_name(k),
+                LABEL_SIZE,
+                fill=d.MUTED,
+                anchor="ma",
+            )
+        x += SIZE.w + d.TILE_GAP
+    x -= d.TILE_GAP
+    if view.drawn is not None:
+        x += DRAWN_GAP
+        d.paste(img, tiles.tile(view.drawn, SIZE, bao=view.drawn == view.bao), x, y)
+        if view.labels:
+            d.text(
+                draw,
+                (x + SIZE.w / 2, y + SIZE.h + 3),
+                tiles.tile_name(view.drawn),
+                LABEL_SIZE,
+                fill=d.GOLD,
+                anchor="ma",
+            )
+        x += SIZE.w
+    if view.melds:
+        x += GROUP_GAP
+        x = d.draw_melds(img, view.melds, x, y, SIZE, view.bao)
+    if view.flowers:
+        x += GROUP_GAP
+        fy = y + SIZE.h - FLOWER_SIZE.h
+        d.paste(img, tiles.tile(32, FLOWER_SIZE), x, fy)
+        d.text(
+            draw,
+            (x + FLOWER_SIZE.w + 4, fy + FLOWER_SIZE.h / 2),
+            f"×{view.flowers}",
+            16,
+            anchor="lm",
+        )
+    return img
+
+
+def render_hand(view: HandPicture) -> bytes:
+    """The hand picture as PNG bytes."""
+    return d.to_png(hand_image(view))

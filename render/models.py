@@ -1,0 +1,120 @@
+"""What the pictures show: small frozen input dataclasses with plain ``int`` tile kinds.
+
+Tile kinds follow RULES.md §1: 0–8 = 1m–9m (万), 9–17 = 1p–9p (筒), 18–26 = 1s–9s (条),
+27–30 = 东南西北, 31–33 = 中发白. The renderers never see another player's concealed tiles:
+the table takes only counts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+MeldKind = Literal["chi", "pong", "kong", "concealed_kong", "indicator_kong"]
+
+
+@dataclass(frozen=True)
+class MeldView:
+    """An exposed or declared set: 吃 ``chi``, 碰 ``pong``, 明杠/补杠 ``kong``, 暗杠
+    ``concealed_kong`` (drawn as two backs around two faces) or Shangrao's 3-tile kong of the
+    indicator's kind ``indicator_kong`` (§3.1, drawn like a concealed kong of three)."""
+
+    kind: MeldKind
+    tiles: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class HandPicture:
+    """One player's own hand (private: sent only to that player).
+
+    ``concealed`` holds the concealed tiles *without* the drawn one (the renderer sorts them);
+    ``drawn`` is the tile just drawn, set apart at the right. ``bao`` is the 宝 (wildcard)
+    kind whose tiles are marked; ``flowers`` the 发 laid open (Jiujiang §5.1)."""
+
+    concealed: tuple[int, ...]
+    drawn: int | None = None
+    melds: tuple[MeldView, ...] = ()
+    bao: int | None = None
+    flowers: int = 0
+    title: str | None = None
+    labels: bool = False  # short tile names (5m, 东) under the concealed tiles
+    sort: bool = True
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """The public view of one seat at the table: never its concealed faces, only the count."""
+
+    name: str
+    score: int = 0
+    concealed_count: int = 13
+    melds: tuple[MeldView, ...] = ()
+    river: tuple[int, ...] = ()  # discards in order (牌河)
+    flowers: int = 0  # 发 laid open (Jiujiang 兴家)
+    dealer: bool = False  # 庄家
+    auto: bool = False  # 托管 (auto-play)
+    ready: bool = False  # 报听 (declared ready)
+
+
+@dataclass(frozen=True)
+class TablePicture:
+    """The public table. ``viewer`` is the seat drawn at the bottom; its 下家 (seat + 1) is
+    drawn on the right, the opposite seat at the top and the 上家 on the left.
+    ``last_discard`` is the seat whose newest river tile is the last discard (marked)."""
+
+    seats: tuple[SeatView, SeatView, SeatView, SeatView]
+    viewer: int = 0
+    turn: int | None = None
+    wall_left: int = 0
+    hand_number: int = 1
+    round_label: str = ""  # e.g. "东风圈" or a variant name, shown in the centre
+    bao_indicator: int | None = None  # Shangrao 跌宝牌 (shown face up)
+    bao: int | None = None  # Shangrao 宝 kind; its tiles are marked everywhere
+    last_discard: int | None = None
+    countdown: str | None = None  # e.g. "25秒"
+    reveal_concealed_kongs: bool = True  # False: a 暗杠 shows four backs to the table
+
+
+@dataclass(frozen=True)
+class ScoreItem:
+    """One scoring item: Chinese name and its display value, e.g. ("清一色", "×4")."""
+
+    name: str
+    value: str
+
+
+@dataclass(frozen=True)
+class SeatChange:
+    """One seat's score change for the hand (+ won, − paid)."""
+
+    name: str
+    delta: int
+    total: int | None = None
+    winner: bool = False
+    dealer: bool = False
+
+
+@dataclass(frozen=True)
+class ResultPicture:
+    """The result of a hand. With ``winner`` = None it is a drawn hand (流局/荒庄).
+
+    ``concealed`` is the winner's concealed tiles *without* the winning tile; ``winning_tile``
+    is set apart at the right. ``win_mode`` says how it was won (e.g. "自摸", "点炮 · 小明")."""
+
+    changes: tuple[SeatChange, ...]
+    winner: str | None = None
+    concealed: tuple[int, ...] = ()
+    winning_tile: int | None = None
+    melds: tuple[MeldView, ...] = ()
+    items: tuple[ScoreItem, ...] = ()
+    total: str = ""
+    win_mode: str = ""
+    bao: int | None = None
+    flowers: int = 0
+    title: str | None = None
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def is_draw(self) -> bool:
+        """True for a drawn hand (流局)."""
+        return self.winner is None

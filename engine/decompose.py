@@ -1,0 +1,403 @@
+"""All readings (拆牌) of a complete hand, wildcards (宝) included.
+
+A *reading* says how a finished hand is made: its sets (顺子 sequence, 刻子 triplet, 杠 kong —
+the exposed melds and concealed kongs included as they are), its pair (将), or its seven pairs
+(七对, four identical tiles counting as two pairs), and where each wildcard stands and as
+what. Scoring looks at every reading and keeps the one that pays most (计大不计小).
+
+Wildcards are passed apart from the counts (like :mod:`engine.agari`) and may stand for any
+kind, even a 5th copy (RULES §3.1). A group made of wildcards only could stand for any of many
+kinds; ``wild_kinds`` limits the kinds such a group may take (default: every kind), so a
+scorer can ask only for the representatives it cares about.
+
+>>> from engine.tiles import counts_of
+>>> rs = standard_readings(counts_of([0, 1, 2, 9, 9, 9, 18, 18]), 0)
+>>> [[g.text() for g in r] for r in rs]
+[['123m', '111p', '11s']]
+>>> [[g.text() for g in r] for r in standard_readings(counts_of([0, 1, 9, 9]), 1)]
+[['12m3m*', '11p']]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import combinations_with_replacement
+
+from engine.notation import Hand, Meld, MeldKind
+from engine.tiles import N_KINDS, tile_str
+
+SEQ, TRIPLET, KONG, PAIR = "seq", "triplet", "kong", "pair"
+ALL_KINDS: tuple[int, ...] = tuple(range(N_KINDS))
+
+
+@dataclass(frozen=True, order=True)
+class Group:
+    """One set or pair of a reading.
+
+    ``kinds`` are the kinds it stands for (``(3, 4, 5)``, ``(7, 7, 7)``); ``wild`` the kinds
+    among them played by wildcards (a sub-multiset of ``kinds``); ``meld`` the table meld it
+    is, when it is one (exposed melds and concealed kongs).
+    """
+
+    shape: str
+    kinds: tuple[int, ...]
+    wild: tuple[int, ...] = ()
+    meld: Meld | None = field(default=None, compare=False)
+
+    @property
+    def real(self) -> tuple[int, ...]:
+        """The kinds of the real (non-wild) tiles in the group."""
+        if not self.wild:
+            return self.kinds
+        out = list(self.kinds)
+        for k in self.wild:
+            out.remove(k)
+        return tuple(out)
+
+    @property
+    def is_triplet_like(self) -> bool:
+        """刻子 or 杠 (碰碰胡 counts these)."""
+        return self.shape in (TRIPLET, KONG)
+
+    @property
+    def exposed(self) -> bool:
+        """An exposed meld (chi, pong, exposed kong), not a concealed kong."""
+        return self.meld is not None and not self.meld.is_concealed
+
+    def text(self) -> str:
+        """``123m``, ``12m3m*`` (3m played by a wildcard), ``[555p]`` for a meld."""
+        if self.meld is not None:
+            return self.meld.text()
+        if not self.wild:
+            return _run(self.kinds)
+        return _run(self.real) + "".join(tile_str(k) + "*" for k in self.wild)
+
+
+def _run(kinds: Sequence[int]) -> str:
+    if not kinds:
+        return ""
+    s = tile_str(kinds[0])
+    return "".join(tile_str(k)[0] for k in kinds) + s[1]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A whole-hand reading: ``form`` is ``"standard"`` (``sets`` + ``pair``) or ``"pairs"``
+    (七对: seven groups in ``pairs``, a four-of-a-kind giving two)."""
+
+    form: str
+    sets: tuple[Group, ...] = ()
+    pair: Group | None = None
+    pairs: tuple[Group, ...] = ()
+
+    @property
+    def groups(self) -> tuple[Group, ...]:
+        if self.form == "pairs":
+            return self.pairs
+        return self.sets + ((self.pair,) if self.pair is not None else ())
+
+    def wild_as(self) -> tuple[int, ...]:
+        """The kinds the wildcards stand for, sorted."""
+        return tuple(sorted(k for g in self.groups for k in g.wild))
+
+    def kinds(self) -> list[int]:
+        """Every tile as the kind it stands for (wildcards replaced), melds included."""
+        return [k for g in self.groups for k in g.kinds]
+
+    def concealed_real(self) -> list[int]:
+        """The real concealed tiles the reading uses (melds excluded), sorted."""
+        return sorted(k for g in self.groups if g.meld is None for k in g.real)
+
+    def luxury(self) -> int:
+        """七对: how many kinds fill two pairs (豪华, four of a kind)."""
+        if self.form != "pairs":
+            return 0
+        seen: dict[int, int] = {}
+        for g in self.pairs:
+            seen[g.kinds[0]] = seen.get(g.kinds[0], 0) + 1
+        return sum(1 for n in seen.values() if n >= 2)
+
+    def text(self) -> str:
+        return " ".join(g.text() for g in self.groups)
+
+
+# --- one suit --------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1 << 16)
+def _suit(
+    counts: tuple[int, ...], wilds: int, need_pair: bool, base: int
+) -> tuple[tuple[Group, ...], ...]:
+    """All ways to split one suit's real tiles (``counts``, 9 ranks, or 7 honours when
+    ``base`` is 27) into groups using exactly ``wilds`` wildcards, each group holding at least
+    one real tile; with exactly one pair when ``need_pair``."""
+    first = next((i for i, n in enumerate(counts) if n), -1)
+    if first < 0:
+        return ((),) if wilds == 0 and not need_pair else ()
+    k = base + first
+    seq_ok = base < 27
+    out: set[tuple[Group, ...]] = set()
+    c = list(counts)
+
+    def go(group: Group, used: dict[int, int], w: int, pair_left: bool) -> None:
+        if w < 0:
+            return
+        for i, n in used.items():
+            c[i] -= n
+        for rest in _suit(tuple(c), w, pair_left, base):
+            out.add(tuple(sorted((group, *rest), key=_gkey)))
+        for i, n in used.items():
+            c[i] += n
+
+    n = counts[first]
+    if need_pair:
+        if n >= 2:
+            go(Group(PAIR, (k, k)), {first: 2}, wilds, False)
+        go(Group(PAIR, (k, k), (k,)), {first: 1}, wilds - 1, False)
+    for real in (3, 2, 1):
+        if n >= real:
+            go(
+                Group(TRIPLET, (k, k, k), (k,) * (3 - real)),
+                {first: real},
+                wilds - (3 - real),
+                need_pair,
+            )
+    if seq_ok:
+        for pos in range(3):
+            start = first - pos
+            if start < 0 or start > 6:
+                continue
+            below = tuple(base + start + j for j in range(pos))  # no real tiles left below
+            above = [start + j for j in range(pos + 1, 3)]
+            for mask in range(1 << len(above)):
+                used = {first: 1}
+                wild = list(below)
+                ok = True
+                for bit, i in enumerate(above):
+                    if mask >> bit & 1:
+                        if counts[i] == 0:
+                            ok = False
+                            break
+                        used[i] = 1
+                    else:
+                        wild.append(base + i)
+                if ok:
+                    kinds = (base + start, base + start + 1, base + start + 2)
+                    go(Group(SEQ, kinds, tuple(sorted(wild))), used, wilds - len(wild), need_pair)
+    return tuple(sorted(out, key=lambda t: [_gkey(g) for g in t]))
+
+
+def _gkey(g: Group) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
+    return (g.shape, g.kinds, g.wild)
+
+
+@lru_cache(maxsize=64)
+def _wild_pairs(kinds: tuple[int, ...]) -> tuple[tuple[Group, ...], ...]:
+    return tuple((Group(PAIR, (k, k), (k, k)),) for k in kinds)
+
+
+@lru_cache(maxsize=64)
+def _wild_set_combos(kinds: tuple[int, ...], n: int, runs: bool) -> tuple[tuple[Group, ...], ...]:
+    return tuple(combinations_with_replacement(_wild_sets(kinds, runs), n))
+
+
+def _wild_sets(kinds: Sequence[int], runs: bool = True) -> list[Group]:
+    """Sets made of wildcards only, standing for the given kinds (triplets, and when ``runs``
+    sequences starting at a suited kind of rank 1–7)."""
+    out = [Group(TRIPLET, (k, k, k), (k, k, k)) for k in kinds]
+    if not runs:
+        return out
+    out += [
+        Group(SEQ, (k, k + 1, k + 2), (k, k + 1, k + 2)) for k in kinds if k < 27 and k % 9 <= 6
+    ]
+    return out
+
+
+_SUIT_SPANS = ((0, 9), (9, 18), (18, 27), (27, 34))
+
+
+def standard_readings(
+    counts: Sequence[int],
+    wilds: int = 0,
+    *,
+    pair: bool = True,
+    wild_kinds: Iterable[int] | None = None,
+    wild_runs: bool = True,
+) -> list[tuple[Group, ...]]:
+    """Every standard-shape split (n sets + 1 pair, or n sets when ``pair`` is false) of the
+    concealed ``counts`` plus ``wilds`` wildcards. Each split is a tuple of groups (suit by
+    suit, then the groups of wildcards only); no split is given twice.
+
+    Honours form triplets (and the pair) only. Groups made only of wildcards stand for kinds
+    in ``wild_kinds`` (default: all 34), as triplets and (when ``wild_runs``) sequences.
+    """
+    total = sum(counts) + wilds
+    if total % 3 != (2 if pair else 0):
+        return []
+    parts = [(lo, tuple(counts[lo:hi])) for lo, hi in _SUIT_SPANS if any(counts[lo:hi])]
+    wk = ALL_KINDS if wild_kinds is None else tuple(sorted(set(wild_kinds)))
+    results: list[tuple[Group, ...]] = []
+    holders: list[int | None] = [*range(len(parts)), None] if pair else [None]
+    if wilds == 0:  # fast path: no wildcard to share out
+        for holder in holders:
+            if holder is None and pair:
+                continue
+            combos: list[tuple[Group, ...]] = [()]
+            for i, (lo, cs) in enumerate(parts):
+                opts = _suit(cs, 0, holder == i, lo)
+                if not opts:
+                    break
+                combos = [a + b for a in combos for b in opts]
+            else:
+                results.extend(combos)
+        return results
+    for holder in holders:
+
+        def walk(
+            i: int, w: int, acc: list[tuple[tuple[Group, ...], ...]], holder: int | None = holder
+        ) -> None:
+            if i == len(parts):
+                _finish(w, pair and holder is None, acc, wk, results, wild_runs)
+                return
+            lo, cs = parts[i]
+            for u in range(w + 1):
+                opts = _suit(cs, u, holder == i, lo)
+                if opts:
+                    acc.append(opts)
+                    walk(i + 1, w - u, acc)
+                    acc.pop()
+
+        walk(0, wilds, [])
+    return results
+
+
+def _finish(
+    w: int,
+    need_pair: bool,
+    acc: list[tuple[tuple[Group, ...], ...]],
+    wk: tuple[int, ...],
+    results: list[tuple[Group, ...]],
+    runs: bool,
+) -> None:
+    rest = w - (2 if need_pair else 0)
+    if rest < 0 or rest % 3:
+        return
+    pair_opts = _wild_pairs(wk) if need_pair else ((),)
+    set_opts = _wild_set_combos(wk, rest // 3, runs)
+    combos: list[tuple[Group, ...]] = [()]
+    for opts in acc:
+        combos = (
+            [a + b for a in combos for b in opts]
+            if len(opts) > 1 or len(combos) > 1
+            else [combos[0] + opts[0]]
+        )
+    for base in combos:
+        for p in pair_opts:
+            for s in set_opts:
+                results.append(base + p + s)
+
+
+def seven_pairs_readings(
+    counts: Sequence[int], wilds: int = 0, *, wild_kinds: Iterable[int] | None = None
+) -> list[tuple[Group, ...]]:
+    """Every 七对 split of 14 concealed tiles: seven pair groups, a kind filling at most two
+    pairs (four of a kind = two pairs, 豪华); wildcards pair up single tiles, and left-over
+    wildcards form pairs of a kind in ``wild_kinds`` or of a kind already in the hand."""
+    counts = list(counts)
+    if sum(counts) + wilds != 14 or counts.count(1) + counts.count(3) > wilds:
+        return []
+    base: list[Group] = []
+    used: dict[int, int] = {}
+    need = 0
+    for k, n in enumerate(counts):
+        if n == 0:
+            continue
+        if n > 4:
+            return []
+        base += [Group(PAIR, (k, k))] * (n // 2)
+        if n % 2:
+            base.append(Group(PAIR, (k, k), (k,)))
+            need += 1
+        used[k] = (n + 1) // 2
+    rest = wilds - need
+    if rest < 0 or rest % 2:
+        return []
+    wk = ALL_KINDS if wild_kinds is None else tuple(sorted(set(wild_kinds) | set(used)))
+    out: set[tuple[Group, ...]] = set()
+    for combo in combinations_with_replacement(wk, rest // 2):
+        tally = dict(used)
+        ok = True
+        for k in combo:
+            tally[k] = tally.get(k, 0) + 1
+            if tally[k] > 2:
+                ok = False
+                break
+        if ok:
+            out.add(tuple(sorted(base + [Group(PAIR, (k, k), (k, k)) for k in combo], key=_gkey)))
+    return sorted(out, key=lambda t: [_gkey(g) for g in t])
+
+
+# --- whole hands -----------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=4096)
+def meld_group(m: Meld) -> Group:
+    """The group a table meld is: chi → sequence, pong / indicator kong → triplet, kongs → kong."""
+    if m.kind is MeldKind.CHI:
+        return Group(SEQ, tuple(sorted(m.tiles)), (), m)
+    if m.kind in (MeldKind.PONG, MeldKind.INDICATOR_KONG):
+        return Group(TRIPLET, tuple(m.tiles), (), m)
+    return Group(KONG, tuple(m.tiles), (), m)
+
+
+def split_wilds(hand: Hand, bao: int | None) -> tuple[list[int], int]:
+    """Concealed counts without the 宝 tiles, and how many 宝 the concealed hand holds."""
+    counts = hand.counts()
+    if bao is None:
+        return counts, 0
+    w = counts[bao]
+    counts[bao] = 0
+    return counts, w
+
+
+def readings(
+    hand: Hand,
+    bao: int | None = None,
+    *,
+    wild_kinds: Iterable[int] | None = None,
+    wild_runs: bool = True,
+    pairs: bool = True,
+) -> list[Reading]:
+    """Every reading of a finished hand: standard (melds as they are + the concealed split)
+    and, for a hand with no melds, seven pairs (unless ``pairs`` is false). The concealed
+    tiles of kind ``bao`` are wildcards (each may also stand as its own kind); groups of
+    wildcards alone take kinds from ``wild_kinds``, as sequences too when ``wild_runs``."""
+    counts, w = split_wilds(hand, bao)
+    wk = None if wild_kinds is None else tuple(wild_kinds)
+    fixed = tuple(meld_group(m) for m in hand.melds)
+    out: list[Reading] = []
+    for split in standard_readings(counts, w, wild_kinds=wk, wild_runs=wild_runs):
+        sets = list(fixed)
+        pair = None
+        for g in split:
+            if g.shape == PAIR:
+                pair = g
+            else:
+                sets.append(g)
+        out.append(Reading("standard", tuple(sets), pair))
+    if pairs and not hand.melds:
+        for split in seven_pairs_readings(counts, w, wild_kinds=wk):
+            out.append(Reading("pairs", pairs=split))
+    return out
+
+
+def rebuild(reading: Reading, wild_kind: int | None = None) -> tuple[list[int], tuple[Meld, ...]]:
+    """The concealed tiles (sorted; each wildcard given as ``wild_kind`` when set) and the
+    melds a reading uses — for checking that a reading rebuilds its hand exactly."""
+    tiles = reading.concealed_real()
+    if wild_kind is not None:
+        tiles = sorted(tiles + [wild_kind] * len(reading.wild_as()))
+    melds = tuple(g.meld for g in reading.groups if g.meld is not None)
+    return tiles, melds

@@ -1,0 +1,49 @@
+"""``python -m engine.score``: score hands given as RULES §6 JSON lines.
+
+Reads one JSON object a line on stdin and writes one JSON line per input:
+``{"id", "legal", "points", "items": [{"name", "en", "value"}]}``, or ``{"id", "error"}`` for a
+line it cannot read (the other lines still run). Blank lines are skipped.
+
+    echo '{"id": "a", "variant": "xinyu", "hand": "123m456m789p234s99s +9s", "win": "self"}' \\
+        | python -m engine.score
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable, Iterator
+from typing import TextIO
+
+from engine.scoring import score_line
+
+
+def score_lines(lines: Iterable[str]) -> Iterator[dict]:
+    """One answer per non-blank input line (an ``error`` answer for a line that is no JSON)."""
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as e:
+            yield {"id": None, "error": f"line {n} is not JSON: {e.msg} (column {e.colno})"}
+            continue
+        try:
+            yield score_line(obj)
+        except Exception as e:
+            ident = obj.get("id") if isinstance(obj, dict) else None
+            yield {"id": ident, "error": f"internal error: {type(e).__name__}: {e}"}
+
+
+def main(stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    """Run the CLI; returns the exit status (0, even when some lines had errors)."""
+    src = sys.stdin if stdin is None else stdin
+    dst = sys.stdout if stdout is None else stdout
+    for answer in score_lines(src):
+        dst.write(json.dumps(answer, ensure_ascii=False) + "\n")
+        dst.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

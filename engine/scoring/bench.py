@@ -1,0 +1,150 @@
+"""Speed of full scoring (``engine.scoring.score``) on finished hands, for ``python -m engine.bench``
+(calls per second of CPU time, so other work on the machine does not skew it).
+
+Hands are random complete hands (standard with 0–2 exposed melds, some seven pairs), made
+once from a fixed seed; Shangrao hands hold 宝 standing in for tiles about as often as real
+deals do (:data:`REAL_BAO`); a last pool has every hand hold 1–3 宝 (the worst case). Every call scores a
+different hand from a pool of 2,000, so no cache sees the same hand twice in a row.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from engine.notation import Hand, Meld, MeldKind
+from engine.options import make_options
+from engine.scoring.entry import score
+from engine.scoring.types import WinContext
+from engine.tiles import DRAGONS, GREEN, RED, WHITE
+
+POOL = 2000
+
+
+def _sets(rng: random.Random, kinds: list[int], n: int) -> list[tuple[int, ...]] | None:
+    left = [4] * 34
+    out: list[tuple[int, ...]] = []
+    for _ in range(n):
+        for _try in range(20):
+            k = rng.choice(kinds)
+            if k < 27 and k % 9 <= 6 and rng.random() < 0.6 and k + 2 in kinds:
+                t = (k, k + 1, k + 2)
+            else:
+                t = (k, k, k)
+            if all(left[x] >= t.count(x) for x in set(t)):
+                for x in t:
+                    left[x] -= 1
+                out.append(t)
+                break
+        else:
+            return None
+    pair_kinds = [k for k in kinds if left[k] >= 2]
+    if not pair_kinds:
+        return None
+    p = rng.choice(pair_kinds)
+    out.append((p, p))
+    return out
+
+
+def random_hand(rng: random.Random, kinds: list[int], *, chi: bool = False) -> Hand:
+    """A random complete 14-tile hand over ``kinds`` (standard, or 七对 one time in six)."""
+    while True:
+        if rng.random() < 1 / 6:
+            ps = rng.sample(kinds, 7)
+            concealed = sorted(k for p in ps for k in (p, p))
+            return Hand(tuple(concealed), (), rng.choice(concealed))
+        groups = _sets(rng, kinds, 4)
+        if groups is None:
+            continue
+        n_melds = rng.choice((0, 0, 1, 2))
+        melds: list[Meld] = []
+        concealed = []
+        for i, g in enumerate(groups):
+            if i < n_melds and len(g) == 3 and (g[0] == g[1] or chi):
+                kind = MeldKind.PONG if g[0] == g[1] else MeldKind.CHI
+                melds.append(Meld(kind, g))
+            else:
+                concealed.extend(g)
+        concealed.sort()
+        return Hand(tuple(concealed), tuple(melds), rng.choice(concealed))
+
+
+#: How many 宝 a finished hand holds, per 100 hands: about what a real deal gives (4 of 135
+#: tiles are 宝; 14 drawn), and a wildcard-heavy mix for the worst case.
+REAL_BAO = (65, 29, 5, 1)
+HEAVY_BAO = (0, 20, 40, 40)
+
+
+def _with_bao(rng: random.Random, hand: Hand, weights: tuple[int, ...]) -> tuple[Hand, int]:
+    """Pick a 宝 kind the hand does not hold and turn 0–3 concealed tiles (never the winning
+    one) into 宝, as often as ``weights`` says."""
+    held = set(hand.all_tiles())
+    bao = rng.choice([k for k in range(34) if k not in held])
+    tiles = list(hand.concealed)
+    n = rng.choices(range(len(weights)), weights)[0]
+    for _ in range(n):
+        spots = [i for i, k in enumerate(tiles) if k not in (bao, hand.winning)]
+        if not spots:
+            break
+        tiles[rng.choice(spots)] = bao
+    return Hand(tuple(sorted(tiles)), hand.melds, hand.winning), bao
+
+
+def contexts(
+    variant: str, options: dict, seed: int = 7, bao_weights: tuple[int, ...] = REAL_BAO
+) -> list[WinContext]:
+    """A pool of finished hands of one variant to score."""
+    rng = random.Random(seed)
+    opts = make_options(variant, options)
+    out = []
+    kinds = [*range(27), RED, WHITE] if variant == "jiujiang" else list(range(34))
+    while len(out) < POOL:
+        hand = random_hand(rng, kinds)
+        bao = None
+        if variant == "shangrao":
+            hand, bao = _with_bao(rng, hand, bao_weights)
+        win = "self" if variant != "jiujiang" or rng.random() < 0.5 else "discard"
+        flowers = rng.randrange(3) if variant == "jiujiang" else 0
+        out.append(WinContext(variant, opts, hand, win, bao=bao, flowers=flowers))
+    assert all(k != GREEN for c in out if c.variant == "jiujiang" for k in c.hand.all_tiles())
+    assert DRAGONS
+    return out
+
+
+def _rate(ctxs: list[WinContext], seconds: float) -> float:
+    n = 0
+    start = time.process_time()
+    while True:
+        for c in ctxs:
+            score(c)
+        n += len(ctxs)
+        elapsed = time.process_time() - start
+        if elapsed >= seconds:
+            return n / elapsed
+
+
+def bench_scoring(seconds: float = 1.0, wild_heavy: bool = True) -> list[tuple[str, float]]:
+    """``(name, calls per second)`` of full scoring for each variant and preset, overall, and
+    (``wild_heavy``) on Shangrao hands holding 1–3 宝."""
+    pools = [
+        ("score shangrao classic", contexts("shangrao", {"scoring": "classic"})),
+        ("score shangrao xingchen", contexts("shangrao", {"scoring": "xingchen"})),
+        ("score xinyu", contexts("xinyu", {})),
+        ("score jiujiang", contexts("jiujiang", {})),
+    ]
+    for _, ctxs in pools:  # warm the per-suit caches once, as a running bot would be
+        for c in ctxs:
+            score(c)
+    out = [(name, _rate(ctxs, seconds)) for name, ctxs in pools]
+    mixed = [c for _, ctxs in pools for c in ctxs]
+    random.Random(1).shuffle(mixed)
+    out.append(("score all variants (mixed)", _rate(mixed, seconds)))
+    if wild_heavy:
+        heavy = contexts("shangrao", {"scoring": "classic"}, bao_weights=HEAVY_BAO)
+        out.append(("score shangrao, 1-3 宝 in hand", _rate(heavy, seconds)))
+    return out
+
+
+if __name__ == "__main__":
+    for name, rate in bench_scoring():
+        print(f"{name:32s} {rate:>12,.0f} / s")

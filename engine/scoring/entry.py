@@ -1,0 +1,128 @@
+"""The one scoring entry point, and the RULES §6 JSON form of a scoring request."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.notation import MeldKind, parse_hand
+from engine.options import make_options
+from engine.scoring.types import FLAGS, WIN_KINDS, ScoreResult, WinContext
+from engine.tiles import TileError, kind_of, successor, tile_str
+
+
+def score(ctx: WinContext) -> ScoreResult:
+    """Score a finished hand in its context: legal or not, points, and the items behind them.
+
+    Chooses the reading that pays most (计大不计小, RULES §2.1). Raises ``ValueError`` for a
+    context that cannot be scored (options of another variant, a 3-tile indicator kong
+    outside Shangrao or of the wrong kind, an unknown win kind).
+    """
+    _check(ctx)
+    if ctx.variant == "shangrao":
+        from engine.scoring.shangrao import score_shangrao
+
+        return score_shangrao(ctx)
+    if ctx.variant == "xinyu":
+        from engine.scoring.xinyu import score_xinyu
+
+        return score_xinyu(ctx)
+    if ctx.variant == "jiujiang":
+        from engine.scoring.jiujiang import score_jiujiang
+
+        return score_jiujiang(ctx)
+    raise ValueError(f"unknown variant {ctx.variant!r}: choose shangrao, xinyu or jiujiang")
+
+
+def _check(ctx: WinContext) -> None:
+    if getattr(ctx.options, "variant", None) != ctx.variant:
+        raise ValueError(f"the options given are not {ctx.variant!r} options")
+    if ctx.win not in WIN_KINDS:
+        raise ValueError(f"win must be one of {', '.join(WIN_KINDS)}, not {ctx.win!r}")
+    if ctx.hand.winning is None:
+        raise ValueError("a finished hand needs its winning tile (+X)")
+    for m in ctx.hand.melds:
+        if m.kind is MeldKind.INDICATOR_KONG:
+            if ctx.variant != "shangrao":
+                raise ValueError("a 3-tile kong (XXX) exists only in shangrao (the 跌宝牌's kind)")
+            if ctx.bao is not None and successor(m.tiles[0]) != ctx.bao:
+                raise ValueError(
+                    f"{m.text()} is no indicator kong: the 宝 {tile_str(ctx.bao)} follows "
+                    f"{tile_str(_predecessor(ctx.bao))}, so only (XXX) of that kind"
+                )
+
+
+def _predecessor(bao: int) -> int:
+    return next(k for k in range(34) if successor(k) == bao)
+
+
+def _int_field(obj: dict[str, Any], name: str) -> int:
+    value = obj.get(name, 0)
+    if value is None:
+        return 0
+    if type(value) is not int or not 0 <= value <= 16:
+        raise ValueError(f"field {name!r} must be a whole number 0–16, not {value!r}")
+    return value
+
+
+def context_from_dict(obj: dict[str, Any]) -> WinContext:
+    """Build a :class:`WinContext` from one RULES §6 JSON object (``expect``/``rule`` ignored).
+
+    Raises ``ValueError`` (incl. ``NotationError`` / ``OptionError``) naming what is wrong.
+    """
+    if not isinstance(obj, dict):
+        raise ValueError("each line must be a JSON object")
+    variant = obj.get("variant")
+    if not isinstance(variant, str):
+        raise ValueError("field 'variant' is missing (shangrao, xinyu or jiujiang)")
+    raw_options = obj.get("options") or {}
+    if not isinstance(raw_options, dict):
+        raise ValueError("field 'options' must be an object")
+    options = make_options(variant, raw_options)
+    text = obj.get("hand")
+    if not isinstance(text, str):
+        raise ValueError("field 'hand' is missing: a hand string such as '123m456p789s55z11s +1s'")
+    hand = parse_hand(text, finished=True)
+    win = obj.get("win", "self")
+    if win not in WIN_KINDS:
+        raise ValueError(f"field 'win' must be one of {', '.join(WIN_KINDS)}, not {win!r}")
+    bao_raw = obj.get("bao")
+    bao = None
+    if bao_raw is not None:
+        if not isinstance(bao_raw, str):
+            raise ValueError(f"field 'bao' must be a tile such as '5p', not {bao_raw!r}")
+        try:
+            bao = kind_of(bao_raw)
+        except TileError as e:
+            raise ValueError(f"field 'bao': {e}") from None
+    if variant == "shangrao" and bao is None:
+        raise ValueError("a shangrao hand needs field 'bao' (the wildcard kind, e.g. '5p')")
+    flags_raw = obj.get("flags") or []
+    if not isinstance(flags_raw, list) or not all(isinstance(f, str) for f in flags_raw):
+        raise ValueError("field 'flags' must be a list of strings")
+    unknown = sorted(set(flags_raw) - FLAGS)
+    if unknown:
+        raise ValueError(f"unknown flag(s) {', '.join(unknown)}: use {', '.join(sorted(FLAGS))}")
+    return WinContext(
+        variant=variant,
+        options=options,
+        hand=hand,
+        win=win,
+        bao=bao,
+        flown=_int_field(obj, "flown"),
+        kong_draws=_int_field(obj, "kong_draws"),
+        flowers=_int_field(obj, "flowers"),
+        flags=frozenset(flags_raw),
+    )
+
+
+def score_line(obj: Any) -> dict[str, Any]:
+    """Answer one RULES §6 object: ``{"id","legal","points","items"}`` or ``{"id","error"}``."""
+    ident = obj.get("id") if isinstance(obj, dict) else None
+    try:
+        ctx = context_from_dict(obj)
+        result = score(ctx)
+    except ValueError as e:
+        return {"id": ident, "error": str(e)}
+    out: dict[str, Any] = {"id": ident}
+    out.update(result.as_dict())
+    return out

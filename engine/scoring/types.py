@@ -1,0 +1,71 @@
+"""Shared scoring types: the context of a win and the scored result (the contract).
+
+The game state machine, the ``/mahjong score`` calculator and the tests all build a
+:class:`WinContext` (the fields of RULES §6) and call :func:`engine.scoring.score`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from engine.notation import Hand
+from engine.options import RuleOptions
+
+WinKind = Literal["self", "discard", "rob_kong"]
+WIN_KINDS: tuple[str, ...] = ("self", "discard", "rob_kong")
+
+#: Flags of RULES §6: 天胡, 地胡, 海底, 偷机, 报听, 四个宝, 接宝, winner is the dealer.
+FLAGS: frozenset[str] = frozenset(
+    {"heaven", "earth", "last_tile", "touji", "ready_declared", "four_bao", "jiebao", "dealer"}
+)
+
+
+@dataclass(frozen=True)
+class WinContext:
+    """A finished hand and how it was won (RULES §6)."""
+
+    variant: str  # "shangrao" | "xinyu" | "jiujiang"
+    options: RuleOptions  # from engine.options.make_options
+    hand: Hand  # finished hand, winning tile included
+    win: WinKind
+    bao: int | None = None  # Shangrao 宝 kind (not the indicator)
+    flown: int = 0  # 飞宝: 宝 the winner discarded this hand
+    kong_draws: int = 0  # kongs declared in a row right before the winning draw
+    flowers: int = 0  # Jiujiang 发 laid open by the winner
+    flags: frozenset[str] = field(default_factory=frozenset)
+
+
+@dataclass(frozen=True)
+class ScoreItem:
+    """One line of the explanation: ``清一色`` · ``Pure one suit`` · ``×4``."""
+
+    name: str
+    en: str
+    value: str
+
+
+@dataclass(frozen=True)
+class ScoreResult:
+    """Whether the hand is a legal win, its points (0 when not) and the items behind them."""
+
+    legal: bool
+    points: int
+    items: tuple[ScoreItem, ...]
+    reason: str = ""
+
+    def as_dict(self) -> dict:
+        """JSON-ready form (without id): ``{"legal", "points", "items": [...]}``."""
+        out: dict = {
+            "legal": self.legal,
+            "points": self.points,
+            "items": [{"name": i.name, "en": i.en, "value": i.value} for i in self.items],
+        }
+        if self.reason:
+            out["reason"] = self.reason
+        return out
+
+
+def illegal(reason: str, items: tuple[ScoreItem, ...] = ()) -> ScoreResult:
+    """A hand that may not be declared a win (RULES §7: no points)."""
+    return ScoreResult(False, 0, items, reason)

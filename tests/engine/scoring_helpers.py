@@ -1,0 +1,43 @@
+"""Shared helpers for the scoring tests: build a context and score it in one call."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.notation import parse_hand
+from engine.options import make_options
+from engine.scoring import ScoreResult, WinContext, score
+from engine.tiles import kind_of
+
+
+def make_ctx(
+    variant: str,
+    hand: str,
+    win: str = "self",
+    *,
+    options: dict | None = None,
+    bao: str | None = None,
+    flags: tuple[str, ...] = (),
+    **kw: Any,
+) -> WinContext:
+    return WinContext(
+        variant=variant,
+        options=make_options(variant, options or {}),
+        hand=parse_hand(hand, finished=True),
+        win=win,  # type: ignore[arg-type]
+        bao=None if bao is None else kind_of(bao),
+        flags=frozenset(flags),
+        **kw,
+    )
+
+
+def sc(variant: str, hand: str, win: str = "self", **kw: Any) -> ScoreResult:
+    return score(make_ctx(variant, hand, win, **kw))
+
+
+def names(result: ScoreResult) -> list[str]:
+    return [i.name for i in result.items]
+
+
+def values(result: ScoreResult) -> dict[str, str]:
+    return {i.name: i.value for i in result.items}

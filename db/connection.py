@@ -1,0 +1,62 @@
+"""Creating the async engine: SQLite (WAL, foreign keys, durable commits) or PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+DEFAULT_URL = "sqlite+aiosqlite:///data/mahjong.db"
+
+#: Execution option: open the transaction with ``BEGIN IMMEDIATE`` on SQLite (writers).
+IMMEDIATE = "mahjong_immediate"
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _sqlite_folder(url: str) -> None:
+    """Create the folder of a file database (``sqlite+aiosqlite:///data/mahjong.db``)."""
+    database = make_url(url).database
+    if database and database != ":memory:" and not database.startswith("file:"):
+        Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+
+
+def make_engine(url: str, *, synchronous: str = "FULL", **kwargs: Any) -> AsyncEngine:
+    """An async engine for ``url``; on SQLite: WAL, foreign keys, busy timeout, fsync commit.
+
+    ``synchronous=FULL`` makes a commit survive power loss, not only a killed process.
+    """
+    backend = make_url(url).get_backend_name()
+    if backend == "sqlite":
+        _sqlite_folder(url)
+        kwargs.setdefault("connect_args", {}).setdefault("timeout", 30)
+    else:
+        kwargs.setdefault("pool_pre_ping", True)
+    engine = create_async_engine(url, json_serializer=_dumps, **kwargs)
+    if backend == "sqlite":
+        _install_sqlite_events(engine, synchronous)
+    return engine
+
+
+def _install_sqlite_events(engine: AsyncEngine, synchronous: str) -> None:
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Let SQLAlchemy emit BEGIN itself (see _on_begin) instead of pysqlite's lazy begin.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA synchronous={synchronous}")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        immediate = conn.get_execution_options().get(IMMEDIATE, False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")

@@ -1,0 +1,301 @@
+"""Games and their event-sourced log: create, append with compare-and-set, snapshot, load."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.engine import Row
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from db.base import StoreBase
+from db.models import GAME_STATUSES, Action, Game, Guild, Season, Snapshot, utcnow
+from db.types import (
+    ActionRecord,
+    GameInfo,
+    GameNotFound,
+    Json,
+    LoadedGame,
+    SnapshotRecord,
+    VersionConflict,
+)
+
+UNFINISHED = ("lobby", "active")
+_UNSET: Any = object()
+_G = Game.__table__
+_A = Action.__table__
+_S = Snapshot.__table__
+
+
+def game_info(row: Row[Any]) -> GameInfo:
+    """A ``games`` row as a plain value."""
+    m = row._mapping
+    return GameInfo(
+        id=m["id"],
+        guild_id=m["guild_id"],
+        channel_id=m["channel_id"],
+        variant=m["variant"],
+        options=m["options"],
+        seats=m["seats"],
+        status=m["status"],
+        seed_commitment=m["seed_commitment"],
+        totals=m["totals"],
+        version=m["version"],
+        table_message_id=m["table_message_id"],
+        created_at=m["created_at"],
+        updated_at=m["updated_at"],
+    )
+
+
+def _action(row: Row[Any]) -> ActionRecord:
+    return ActionRecord(seq=row.seq, seat=row.seat, action=row.action, created_at=row.created_at)
+
+
+def _snapshot(row: Row[Any]) -> SnapshotRecord:
+    return SnapshotRecord(seq=row.seq, state=row.state, created_at=row.created_at)
+
+
+def _check_status(status: str) -> None:
+    if status not in GAME_STATUSES:
+        raise ValueError(f"unknown game status {status!r}; expected one of {GAME_STATUSES}")
+
+
+class GamesMixin(StoreBase):
+    """Games (对局), the append-only action log and snapshots."""
+
+    async def _ensure_guild(self, conn: AsyncConnection, guild_id: int) -> None:
+        """Create the server's row (and its season 1) the first time it is used."""
+        now = utcnow()
+        stmt = self._insert(Guild.__table__).values(
+            id=guild_id, rule_options={}, created_at=now, updated_at=now
+        )
+        created = await conn.execute(
+            stmt.on_conflict_do_nothing(index_elements=["id"]).returning(Guild.__table__.c.id)
+        )
+        if created.one_or_none() is not None:
+            await conn.execute(
+                Season.__table__.insert().values(guild_id=guild_id, number=1, started_at=now)
+            )
+
+    async def create_game(
+        self,
+        guild_id: int,
+        channel_id: int,
+        variant: str,
+        *,
+        options: Json | None = None,
+        seats: list[Any] | None = None,
+        status: str = "lobby",
+        seed_commitment: str | None = None,
+        table_message_id: int | None = None,
+    ) -> GameInfo:
+        """Create a game at version 0 (empty log); totals start at 0 for every seat."""
+        _check_status(status)
+        seats = list(seats or [])
+        now = utcnow()
+        async with self._write() as conn:
+            await self._ensure_guild(conn, guild_id)
+            result = await conn.execute(
+                _G.insert()
+                .values(
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    variant=variant,
+                    options=dict(options or {}),
+                    seats=seats,
+                    status=status,
+                    seed_commitment=seed_commitment,
+                    totals=[0] * len(seats),
+                    version=0,
+                    table_message_id=table_message_id,
+                    created_at=now,
+                    updated_at=now,
+                )
+                .returning(*_G.c)
+            )
+            return game_info(result.one())
+
+    async def get_game(self, game_id: int) -> GameInfo | None:
+        """The game, or None."""
+        async with self._read() as conn:
+            row = (await conn.execute(select(_G).where(_G.c.id == game_id))).one_or_none()
+        return None if row is None else game_info(row)
+
+    async def update_game(
+        self,
+        game_id: int,
+        *,
+        status: str = _UNSET,
+        seats: list[Any] = _UNSET,
+        options: Json = _UNSET,
+        seed_commitment: str | None = _UNSET,
+        totals: list[int] = _UNSET,
+        table_message_id: int | None = _UNSET,
+        channel_id: int = _UNSET,
+        expected_version: int | None = None,
+    ) -> GameInfo:
+        """Change the given fields (not the version). With ``expected_version`` the change is
+        made only if the log is still at that version, else `VersionConflict`."""
+        values: dict[str, Any] = {
+            k: v
+            for k, v in {
+                "status": status,
+                "seats": seats,
+                "options": options,
+                "seed_commitment": seed_commitment,
+                "totals": totals,
+                "table_message_id": table_message_id,
+                "channel_id": channel_id,
+            }.items()
+            if v is not _UNSET
+        }
+        if "status" in values:
+            _check_status(values["status"])
+        values["updated_at"] = utcnow()
+        stmt = update(_G).where(_G.c.id == game_id)
+        if expected_version is not None:
+            stmt = stmt.where(_G.c.version == expected_version)
+        async with self._write() as conn:
+            row = (await conn.execute(stmt.values(**values).returning(*_G.c))).one_or_none()
+            if row is None:
+                await self._raise_missing_or_conflict(conn, game_id, expected_version or 0)
+        return game_info(row)
+
+    async def _raise_missing_or_conflict(
+        self, conn: AsyncConnection, game_id: int, expected: int
+    ) -> None:
+        actual = await conn.scalar(select(_G.c.version).where(_G.c.id == game_id))
+        if actual is None:
+            raise GameNotFound(game_id)
+        raise VersionConflict(game_id, expected, actual)
+
+    async def append_action(
+        self, game_id: int, expected_version: int, seat: int | None, action: Json
+    ) -> int:
+        """Append ``action`` as seq ``expected_version + 1`` if the game is still at
+        ``expected_version``; return the new version (= the action's seq).
+
+        The version bump and the insert commit together, durably, before this returns.
+        A stale writer gets `VersionConflict` (`GameNotFound` for no game) and nothing is
+        written.
+        """
+        new_version = expected_version + 1
+        now = utcnow()
+        async with self._write() as conn:
+            result = await conn.execute(
+                update(_G)
+                .where(_G.c.id == game_id, _G.c.version == expected_version)
+                .values(version=new_version, updated_at=now)
+            )
+            if result.rowcount != 1:
+                await self._raise_missing_or_conflict(conn, game_id, expected_version)
+            await conn.execute(
+                _A.insert().values(
+                    game_id=game_id, seq=new_version, seat=seat, action=action, created_at=now
+                )
+            )
+        return new_version
+
+    async def save_snapshot(self, game_id: int, seq: int, state: Json, *, keep: int = 2) -> None:
+        """Store ``state`` as covering the log up to ``seq`` (replacing one at the same seq);
+        keep only the ``keep`` newest snapshots of the game."""
+        if keep < 1:
+            raise ValueError("keep must be at least 1")
+        async with self._write() as conn:
+            version = await conn.scalar(select(_G.c.version).where(_G.c.id == game_id))
+            if version is None:
+                raise GameNotFound(game_id)
+            if not 0 <= seq <= version:
+                raise ValueError(f"snapshot seq {seq} is outside the log (0..{version})")
+            stmt = self._insert(_S).values(
+                game_id=game_id, seq=seq, state=state, created_at=utcnow()
+            )
+            await conn.execute(
+                stmt.on_conflict_do_update(
+                    index_elements=["game_id", "seq"],
+                    set_={"state": stmt.excluded.state, "created_at": stmt.excluded.created_at},
+                )
+            )
+            seqs = await conn.scalars(
+                select(_S.c.seq).where(_S.c.game_id == game_id).order_by(_S.c.seq.desc())
+            )
+            stale = list(seqs)[keep:]
+            if stale:
+                await conn.execute(_S.delete().where(_S.c.game_id == game_id, _S.c.seq <= stale[0]))
+
+    async def load_game(self, game_id: int) -> LoadedGame:
+        """The game, its newest snapshot (or None) and every action after it, in seq order."""
+        async with self._read() as conn:
+            row = (await conn.execute(select(_G).where(_G.c.id == game_id))).one_or_none()
+            if row is None:
+                raise GameNotFound(game_id)
+            game = game_info(row)
+            snap_row = (
+                await conn.execute(
+                    select(_S)
+                    .where(_S.c.game_id == game_id, _S.c.seq <= game.version)
+                    .order_by(_S.c.seq.desc())
+                    .limit(1)
+                )
+            ).one_or_none()
+            snapshot = None if snap_row is None else _snapshot(snap_row)
+            after = 0 if snapshot is None else snapshot.seq
+            rows = await conn.execute(
+                select(_A.c.seq, _A.c.seat, _A.c.action, _A.c.created_at)
+                .where(_A.c.game_id == game_id, _A.c.seq > after, _A.c.seq <= game.version)
+                .order_by(_A.c.seq)
+            )
+            actions = [_action(r) for r in rows]
+        return LoadedGame(game=game, snapshot=snapshot, actions=actions)
+
+    async def list_unfinished_games(self) -> list[GameInfo]:
+        """Every game in the lobby or being played, oldest activity first."""
+        async with self._read() as conn:
+            rows = await conn.execute(
+                select(_G).where(_G.c.status.in_(UNFINISHED)).order_by(_G.c.updated_at, _G.c.id)
+            )
+            return [game_info(r) for r in rows]
+
+    async def load_unfinished_games(self) -> list[LoadedGame]:
+        """`load_game` for every unfinished game, in three queries (for start-up)."""
+        async with self._read() as conn:
+            games = [
+                game_info(r)
+                for r in await conn.execute(
+                    select(_G).where(_G.c.status.in_(UNFINISHED)).order_by(_G.c.updated_at, _G.c.id)
+                )
+            ]
+            unfinished = select(_G.c.id).where(_G.c.status.in_(UNFINISHED))
+            newest = (
+                select(_S.c.game_id, func.max(_S.c.seq).label("seq"))
+                .where(_S.c.game_id.in_(unfinished))
+                .group_by(_S.c.game_id)
+                .subquery()
+            )
+            snapshots: dict[int, SnapshotRecord] = {}
+            rows = await conn.execute(
+                select(_S).join(
+                    newest, (_S.c.game_id == newest.c.game_id) & (_S.c.seq == newest.c.seq)
+                )
+            )
+            for r in rows:
+                snapshots[r.game_id] = _snapshot(r)
+            actions: dict[int, list[ActionRecord]] = defaultdict(list)
+            rows = await conn.execute(
+                select(_A.c.game_id, _A.c.seq, _A.c.seat, _A.c.action, _A.c.created_at)
+                .outerjoin(newest, _A.c.game_id == newest.c.game_id)
+                .where(
+                    _A.c.game_id.in_(unfinished),
+                    _A.c.seq > func.coalesce(newest.c.seq, 0),
+                )
+                .order_by(_A.c.game_id, _A.c.seq)
+            )
+            for r in rows:
+                actions[r.game_id].append(_action(r))
+        loaded = []
+        for game in games:
+            snap = snapshots.get(game.id)
+            log = [a for a in actions.get(game.id, []) if a.seq <= game.version]
+            loaded.append(LoadedGame(game=game, snapshot=snap, actions=log))
+        return loaded

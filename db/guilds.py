@@ -1,0 +1,139 @@
+"""Server settings, seasons (赛季) and players."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.engine import Row
+
+from db.games import GamesMixin
+from db.models import Guild, Player, Season, utcnow
+from db.types import GuildSettings, PlayerInfo, SeasonInfo
+
+_GU = Guild.__table__
+_P = Player.__table__
+_SE = Season.__table__
+SETTING_FIELDS = (
+    "default_variant",
+    "rule_options",
+    "turn_timeout",
+    "claim_timeout",
+    "language",
+    "hints",
+    "current_season",
+)
+
+
+def _settings(row: Row[Any]) -> GuildSettings:
+    return GuildSettings(guild_id=row.id, **{f: getattr(row, f) for f in SETTING_FIELDS})
+
+
+def _player(row: Row[Any]) -> PlayerInfo:
+    return PlayerInfo(
+        user_id=row.user_id,
+        display_name=row.display_name,
+        locale=row.locale,
+        prefers_images=row.prefers_images,
+    )
+
+
+class GuildsMixin(GamesMixin):
+    """Per-server settings, seasons and the players table."""
+
+    async def get_guild_settings(self, guild_id: int) -> GuildSettings:
+        """The server's settings (the defaults when it never changed any)."""
+        async with self._read() as conn:
+            row = (await conn.execute(select(_GU).where(_GU.c.id == guild_id))).one_or_none()
+        return GuildSettings(guild_id=guild_id) if row is None else _settings(row)
+
+    async def update_guild_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
+        """Change some settings: ``default_variant``, ``rule_options`` (``{variant: {...}}``),
+        ``turn_timeout``, ``claim_timeout``, ``language``, ``hints``. Returns all of them."""
+        unknown = set(changes) - set(SETTING_FIELDS) | ({"current_season"} & set(changes))
+        if unknown:
+            raise ValueError(f"unknown or read-only guild settings: {sorted(unknown)}")
+        for name in ("turn_timeout", "claim_timeout"):
+            if name in changes and (not isinstance(changes[name], int) or changes[name] <= 0):
+                raise ValueError(f"{name} must be a positive number of seconds")
+        async with self._write() as conn:
+            await self._ensure_guild(conn, guild_id)
+            row = (
+                await conn.execute(
+                    update(_GU)
+                    .where(_GU.c.id == guild_id)
+                    .values(**changes, updated_at=utcnow())
+                    .returning(*_GU.c)
+                )
+            ).one()
+        return _settings(row)
+
+    async def start_season(self, guild_id: int, *, now: datetime | None = None) -> SeasonInfo:
+        """Start the server's next season; older seasons stay queryable by number."""
+        now = now or utcnow()
+        async with self._write() as conn:
+            await self._ensure_guild(conn, guild_id)
+            current = (
+                await conn.execute(
+                    select(_GU.c.current_season).where(_GU.c.id == guild_id).with_for_update()
+                )
+            ).scalar_one()
+            number = current + 1
+            await conn.execute(
+                update(_GU)
+                .where(_GU.c.id == guild_id)
+                .values(current_season=number, updated_at=now)
+            )
+            await conn.execute(
+                _SE.insert().values(guild_id=guild_id, number=number, started_at=now)
+            )
+        return SeasonInfo(guild_id=guild_id, number=number, started_at=now)
+
+    async def list_seasons(self, guild_id: int) -> list[SeasonInfo]:
+        """The server's seasons, oldest first (season 1 starts with the server's first use)."""
+        async with self._read() as conn:
+            rows = await conn.execute(
+                select(_SE).where(_SE.c.guild_id == guild_id).order_by(_SE.c.number)
+            )
+            return [SeasonInfo(r.guild_id, r.number, r.started_at) for r in rows]
+
+    async def upsert_player(
+        self,
+        user_id: int,
+        *,
+        display_name: str | None = None,
+        locale: str | None = None,
+        prefers_images: bool | None = None,
+    ) -> PlayerInfo:
+        """Create or update a player; fields left None keep their stored value."""
+        now = utcnow()
+        given = {
+            k: v
+            for k, v in {
+                "display_name": display_name,
+                "locale": locale,
+                "prefers_images": prefers_images,
+            }.items()
+            if v is not None
+        }
+        stmt = self._insert(_P).values(
+            user_id=user_id,
+            display_name=display_name,
+            locale=locale,
+            prefers_images=True if prefers_images is None else prefers_images,
+            created_at=now,
+            updated_at=now,
+        )
+        stmt = stmt.on_conflict_do_update(
+            index_elements=["user_id"], set_={**given, "updated_at": now}
+        ).returning(*_P.c)
+        async with self._write() as conn:
+            row = (await conn.execute(stmt)).one()
+        return _player(row)
+
+    async def get_player(self, user_id: int) -> PlayerInfo | None:
+        """The player, or None."""
+        async with self._read() as conn:
+            row = (await conn.execute(select(_P).where(_P.c.user_id == user_id))).one_or_none()
+        return None if row is None else _player(row)

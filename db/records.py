@@ -1,0 +1,200 @@
+"""Physically played hands (实体牌局记录): reported, confirmed by every player, then counted."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.engine import Row
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from db.hands import validate_hand
+from db.models import Hand, PhysicalRecord, utcnow
+from db.stats import StatsMixin
+from db.types import (
+    HandInput,
+    HandPlayer,
+    Json,
+    NotAPlayer,
+    PhysicalRecordInfo,
+    RecordClosed,
+    RecordNotFound,
+)
+
+_PR = PhysicalRecord.__table__
+_H = Hand.__table__
+
+
+def _hand_to_json(hand: HandInput) -> Json:
+    data = asdict(hand)
+    data.pop("created_at")
+    return data
+
+
+def _hand_from_json(data: Json) -> HandInput:
+    fields = dict(data)
+    fields["players"] = [HandPlayer(**p) for p in fields["players"]]
+    return HandInput(**fields)
+
+
+def _record(row: Row[Any]) -> PhysicalRecordInfo:
+    return PhysicalRecordInfo(
+        id=row.id,
+        guild_id=row.guild_id,
+        reporter_id=row.reporter_id,
+        player_ids=list(row.player_ids),
+        hand=_hand_from_json(row.payload["hand"]),
+        payload=row.payload.get("details", {}),
+        confirmations=list(row.confirmations),
+        status=row.status,
+        expires_at=row.expires_at,
+        hand_id=row.hand_id,
+        created_at=row.created_at,
+    )
+
+
+class RecordsMixin(StatsMixin):
+    """Records of hands played with real tiles; they count once every player confirmed."""
+
+    async def create_record(
+        self,
+        reporter_id: int,
+        hand: HandInput,
+        *,
+        payload: Json | None = None,
+        expires_in: timedelta = timedelta(hours=24),
+        now: datetime | None = None,
+    ) -> PhysicalRecordInfo:
+        """Report a physically played hand (``hand.source`` becomes ``record``, no game).
+
+        Every human player of the hand must confirm; the reporter's own confirmation is
+        counted at once when they are one of the players. ``payload`` is kept for display.
+        """
+        hand = replace(hand, source="record", game_id=None, created_at=None)
+        validate_hand(hand)
+        players = [p.user_id for p in hand.players if not p.is_ai]
+        now = now or utcnow()
+        async with self._write() as conn:
+            await self._ensure_guild(conn, hand.guild_id)
+            row = (
+                await conn.execute(
+                    _PR.insert()
+                    .values(
+                        guild_id=hand.guild_id,
+                        reporter_id=reporter_id,
+                        player_ids=players,
+                        payload={"hand": _hand_to_json(hand), "details": payload or {}},
+                        confirmations=[reporter_id] if reporter_id in players else [],
+                        status="pending",
+                        expires_at=now + expires_in,
+                        created_at=now,
+                        updated_at=now,
+                    )
+                    .returning(*_PR.c)
+                )
+            ).one()
+            if set(row.confirmations) >= set(players):
+                row = await self._confirmed(conn, row, now)
+        return _record(row)
+
+    async def _locked(self, conn: AsyncConnection, record_id: int) -> Row[Any]:
+        row = (
+            await conn.execute(select(_PR).where(_PR.c.id == record_id).with_for_update())
+        ).one_or_none()
+        if row is None:
+            raise RecordNotFound(f"record {record_id} does not exist")
+        return row
+
+    async def confirm_record(
+        self, record_id: int, user_id: int, *, now: datetime | None = None
+    ) -> PhysicalRecordInfo:
+        """A named player confirms. When the last one does, the hand is recorded (once) in
+        the same transaction and the record becomes ``confirmed`` with its ``hand_id``.
+
+        Raises `RecordNotFound`, `NotAPlayer`, or `RecordClosed` (already confirmed, void,
+        or expired — also when ``expires_at`` passed but no sweep ran yet).
+        """
+        now = now or utcnow()
+        async with self._write() as conn:
+            row = await self._locked(conn, record_id)
+            if row.status != "pending":
+                raise RecordClosed(record_id, row.status)
+            if row.expires_at <= now:
+                raise RecordClosed(record_id, "expired")
+            if user_id not in row.player_ids:
+                raise NotAPlayer(f"user {user_id} is not a player of record {record_id}")
+            if user_id not in row.confirmations:
+                confirmations = [*row.confirmations, user_id]
+                row = (
+                    await conn.execute(
+                        update(_PR)
+                        .where(_PR.c.id == record_id)
+                        .values(confirmations=confirmations, updated_at=now)
+                        .returning(*_PR.c)
+                    )
+                ).one()
+            if set(row.confirmations) >= set(row.player_ids):
+                row = await self._confirmed(conn, row, now)
+        return _record(row)
+
+    async def _confirmed(self, conn: AsyncConnection, row: Row[Any], now: datetime) -> Row[Any]:
+        hand = replace(_hand_from_json(row.payload["hand"]), created_at=now)
+        recorded = await self._record_hand(conn, hand)
+        return (
+            await conn.execute(
+                update(_PR)
+                .where(_PR.c.id == row.id)
+                .values(status="confirmed", hand_id=recorded.hand.id, updated_at=now)
+                .returning(*_PR.c)
+            )
+        ).one()
+
+    async def void_record(
+        self, record_id: int, *, now: datetime | None = None
+    ) -> PhysicalRecordInfo:
+        """An admin voids a record; a confirmed one leaves the leaderboards and stats (its
+        hand is deleted). Ratings already moved by it stay until `rebuild_ratings`."""
+        now = now or utcnow()
+        async with self._write() as conn:
+            row = await self._locked(conn, record_id)
+            if row.status == "void":
+                raise RecordClosed(record_id, row.status)
+            if row.hand_id is not None:
+                await conn.execute(_H.delete().where(_H.c.id == row.hand_id))
+            row = (
+                await conn.execute(
+                    update(_PR)
+                    .where(_PR.c.id == record_id)
+                    .values(status="void", hand_id=None, updated_at=now)
+                    .returning(*_PR.c)
+                )
+            ).one()
+        return _record(row)
+
+    async def expire_records(self, *, now: datetime | None = None) -> list[PhysicalRecordInfo]:
+        """Mark every pending record past its ``expires_at`` as expired; return them."""
+        now = now or utcnow()
+        async with self._write() as conn:
+            rows = await conn.execute(
+                update(_PR)
+                .where(_PR.c.status == "pending", _PR.c.expires_at <= now)
+                .values(status="expired", updated_at=now)
+                .returning(*_PR.c)
+            )
+            return [_record(r) for r in rows]
+
+    async def get_record(self, record_id: int) -> PhysicalRecordInfo | None:
+        """One record, or None."""
+        async with self._read() as conn:
+            row = (await conn.execute(select(_PR).where(_PR.c.id == record_id))).one_or_none()
+        return None if row is None else _record(row)
+
+    async def pending_records(self, guild_id: int | None = None) -> list[PhysicalRecordInfo]:
+        """Pending records (of one server, or all), oldest first, e.g. to re-arm buttons."""
+        stmt = select(_PR).where(_PR.c.status == "pending").order_by(_PR.c.id)
+        if guild_id is not None:
+            stmt = stmt.where(_PR.c.guild_id == guild_id)
+        async with self._read() as conn:
+            return [_record(r) for r in await conn.execute(stmt)]

@@ -1,0 +1,204 @@
+"""A player's stats (战绩) and the history of games and hands."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Integer, cast, func, select
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from db.games import game_info
+from db.hands import hand_info
+from db.leaderboard import LeaderboardMixin, Scope, resolve_scope
+from db.models import Game, Hand, HandResult, Rating, RatingHistory
+from db.ratings import ordinal
+from db.types import (
+    ALL_VARIANTS,
+    BiggestHand,
+    GameSummary,
+    HandInfo,
+    PlayerStats,
+    RatingPoint,
+)
+
+_HR = HandResult.__table__
+_H = Hand.__table__
+_G = Game.__table__
+_R = Rating.__table__
+_RH = RatingHistory.__table__
+
+
+def _sum(column: Any) -> Any:
+    return func.coalesce(func.sum(cast(column, Integer)), 0)
+
+
+class StatsMixin(LeaderboardMixin):
+    """Per-player stats and game/hand history."""
+
+    async def player_stats(
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        variant: str | None = None,
+        period: str = "all",
+        season: int | None = None,
+        history_limit: int = 100,
+        now: datetime | None = None,
+    ) -> PlayerStats:
+        """Hands, wins, self-draw share (自摸 / wins), deal-in share (点炮 / hands), average
+        win, biggest hand with its items, favourite variant, rating and its recent history."""
+        async with self._read() as conn:
+            scope = await resolve_scope(conn, guild_id, variant, period, season, now)
+            mine = [*scope.where(), _HR.c.user_id == user_id]
+            row = (
+                await conn.execute(
+                    select(
+                        func.count().label("hands"),
+                        _sum(_HR.c.won).label("wins"),
+                        _sum(_HR.c.self_draw).label("self_draws"),
+                        _sum(_HR.c.dealt_in).label("deal_ins"),
+                        func.coalesce(func.sum(_HR.c.delta), 0).label("points"),
+                        func.coalesce(func.sum(_HR.c.delta * cast(_HR.c.won, Integer)), 0).label(
+                            "won_points"
+                        ),
+                    ).where(*mine)
+                )
+            ).one()
+            favourite = await conn.scalar(
+                select(_HR.c.variant)
+                .where(*Scope(guild_id, None, scope.season, scope.since, scope.sqlite).where(),
+                       _HR.c.user_id == user_id)
+                .group_by(_HR.c.variant)
+                .order_by(func.count().desc(), _HR.c.variant)
+                .limit(1)
+            )  # fmt: skip
+            biggest = await self._biggest_hand(conn, mine)
+            rating, history = await self._rating_history(
+                conn, guild_id, user_id, variant or ALL_VARIANTS, history_limit
+            )
+        hands, wins = int(row.hands), int(row.wins)
+        return PlayerStats(
+            guild_id=guild_id,
+            user_id=user_id,
+            variant=variant,
+            period=period,
+            hands=hands,
+            wins=wins,
+            self_draws=int(row.self_draws),
+            deal_ins=int(row.deal_ins),
+            points=int(row.points),
+            win_rate=wins / hands if hands else 0.0,
+            self_draw_share=int(row.self_draws) / wins if wins else 0.0,
+            deal_in_share=int(row.deal_ins) / hands if hands else 0.0,
+            average_win=int(row.won_points) / wins if wins else 0.0,
+            biggest_hand=biggest,
+            favourite_variant=favourite,
+            rating=rating,
+            rating_history=history,
+        )
+
+    async def _biggest_hand(self, conn: AsyncConnection, mine: list[Any]) -> BiggestHand | None:
+        best = (
+            await conn.execute(
+                select(_HR.c.hand_id, _HR.c.delta)
+                .where(*mine, _HR.c.won.is_(True))
+                .order_by(_HR.c.points.desc(), _HR.c.delta.desc(), _HR.c.hand_id)
+                .limit(1)
+            )
+        ).one_or_none()
+        if best is None:
+            return None
+        hand = (await conn.execute(select(_H).where(_H.c.id == best.hand_id))).one()
+        return BiggestHand(
+            hand_id=hand.id,
+            variant=hand.variant,
+            points=hand.points,
+            delta=best.delta,
+            how=hand.how,
+            items=hand.items,
+            created_at=hand.created_at,
+        )
+
+    async def _rating_history(
+        self, conn: AsyncConnection, guild_id: int, user_id: int, variant: str, limit: int
+    ) -> tuple[RatingPoint | None, list[RatingPoint]]:
+        current = (
+            await conn.execute(
+                select(_R.c.mu, _R.c.sigma, _R.c.updated_at).where(
+                    _R.c.guild_id == guild_id,
+                    _R.c.variant == variant,
+                    _R.c.user_id == user_id,
+                    _R.c.is_ai.is_(False),
+                )
+            )
+        ).one_or_none()
+        rows = await conn.execute(
+            select(_RH.c.mu, _RH.c.sigma, _RH.c.created_at)
+            .where(
+                _RH.c.guild_id == guild_id,
+                _RH.c.user_id == user_id,
+                _RH.c.variant == variant,
+                _RH.c.is_ai.is_(False),
+            )
+            .order_by(_RH.c.created_at.desc(), _RH.c.id.desc())
+            .limit(limit)
+        )
+        history = [RatingPoint(r.created_at, r.mu, r.sigma, ordinal(r.mu, r.sigma)) for r in rows]
+        history.reverse()
+        point = (
+            None
+            if current is None
+            else RatingPoint(
+                current.updated_at, current.mu, current.sigma, ordinal(current.mu, current.sigma)
+            )
+        )
+        return point, history
+
+    async def recent_games(
+        self,
+        guild_id: int,
+        *,
+        user_id: int | None = None,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> list[GameSummary]:
+        """The server's games, latest activity first, with their totals and hand counts;
+        with ``user_id`` only games in which that player has a recorded hand."""
+        counts = (
+            select(_HR.c.game_id, func.count(func.distinct(_HR.c.hand_id)).label("hands"))
+            .where(_HR.c.guild_id == guild_id, _HR.c.game_id.is_not(None))
+            .group_by(_HR.c.game_id)
+        )
+        if user_id is not None:
+            mine = select(_HR.c.game_id).where(_HR.c.guild_id == guild_id, _HR.c.user_id == user_id)
+            counts = counts.where(_HR.c.game_id.in_(mine))
+        sub = counts.subquery()
+        stmt = (
+            select(_G, func.coalesce(sub.c.hands, 0).label("hand_count"))
+            .outerjoin(sub, sub.c.game_id == _G.c.id)
+            .where(_G.c.guild_id == guild_id)
+            .order_by(_G.c.updated_at.desc(), _G.c.id.desc())
+            .limit(limit)
+            .offset(offset)
+        )
+        if user_id is not None:
+            stmt = stmt.where(sub.c.game_id.is_not(None))
+        async with self._read() as conn:
+            rows = await conn.execute(stmt)
+            return [GameSummary(game=game_info(r), hands=int(r.hand_count)) for r in rows]
+
+    async def game_hands(self, game_id: int) -> list[HandInfo]:
+        """Every recorded hand of a game, in order (winner, items, payments, seed reveal)."""
+        async with self._read() as conn:
+            rows = await conn.execute(
+                select(_H).where(_H.c.game_id == game_id).order_by(_H.c.hand_no, _H.c.id)
+            )
+            return [hand_info(r) for r in rows]
+
+    async def get_hand(self, hand_id: int) -> HandInfo | None:
+        """One recorded hand, or None."""
+        async with self._read() as conn:
+            row = (await conn.execute(select(_H).where(_H.c.id == hand_id))).one_or_none()
+        return None if row is None else hand_info(row)

@@ -1,0 +1,311 @@
+"""Plain values the store returns and accepts; no ORM object ever leaves ``db``.
+
+JSON fields (actions, states, options, seats, items) are whatever the engine and the bot
+put there: the store only keeps them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+Json = dict[str, Any]
+GameStatus = Literal["lobby", "active", "finished", "abandoned"]
+WinKind = Literal["self", "discard", "rob_kong", "draw"]
+HandSource = Literal["online", "record"]
+Period = Literal["all", "season", "month", "week"]
+BoardOrder = Literal["points", "rating", "winrate"]
+RecordStatus = Literal["pending", "confirmed", "expired", "void"]
+
+#: The rating "variant" that pools every variant of a server.
+ALL_VARIANTS = "*"
+
+
+class StoreError(Exception):
+    """Base class of the store's own errors."""
+
+
+class GameNotFound(StoreError):
+    """No game has this id."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"game {game_id} does not exist")
+        self.game_id = game_id
+
+
+class VersionConflict(StoreError):
+    """A stale writer: the game moved on since ``expected`` was read; nothing was written."""
+
+    def __init__(self, game_id: int, expected: int, actual: int) -> None:
+        super().__init__(
+            f"game {game_id}: expected version {expected}, but it is at {actual}; reload it"
+        )
+        self.game_id = game_id
+        self.expected = expected
+        self.actual = actual
+
+
+class DuplicateHand(StoreError):
+    """This game's hand number was already recorded (e.g. by another shard)."""
+
+
+class RecordNotFound(StoreError):
+    """No physical record has this id."""
+
+
+class RecordClosed(StoreError):
+    """The physical record is no longer pending (confirmed, expired or void)."""
+
+    def __init__(self, record_id: int, status: str) -> None:
+        super().__init__(f"record {record_id} is {status}")
+        self.record_id = record_id
+        self.status = status
+
+
+class NotAPlayer(StoreError):
+    """The user is not one of the record's players."""
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """A server's settings; defaults when the server never changed them."""
+
+    guild_id: int
+    default_variant: str = "shangrao"
+    rule_options: dict[str, Json] = field(default_factory=dict)
+    turn_timeout: int = 60
+    claim_timeout: int = 15
+    language: str = "zh"
+    hints: bool = True
+    current_season: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonInfo:
+    guild_id: int
+    number: int
+    started_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerInfo:
+    user_id: int
+    display_name: str | None
+    locale: str | None
+    prefers_images: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """A game row. ``version`` = number of actions in its log = seq of the last one."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    variant: str
+    options: Json
+    seats: list[Any]
+    status: str
+    seed_commitment: str | None
+    totals: list[int]
+    version: int
+    table_message_id: int | None
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRecord:
+    seq: int
+    seat: int | None
+    action: Json
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotRecord:
+    """A state covering the log up to and including ``seq``."""
+
+    seq: int
+    state: Json
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedGame:
+    """What resuming needs: the game, its latest snapshot, the actions after it in order."""
+
+    game: GameInfo
+    snapshot: SnapshotRecord | None
+    actions: list[ActionRecord]
+
+
+@dataclass(frozen=True, slots=True)
+class HandPlayer:
+    """One seat of a finished hand. AI seats carry a bot-chosen id and ``is_ai=True``."""
+
+    seat: int
+    user_id: int
+    delta: int
+    is_ai: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HandInput:
+    """A finished hand to record. ``winners`` and ``discarder`` are seats."""
+
+    guild_id: int
+    variant: str
+    hand_no: int
+    players: list[HandPlayer]
+    how: WinKind
+    winners: list[int] = field(default_factory=list)
+    discarder: int | None = None
+    points: int = 0
+    items: list[Any] = field(default_factory=list)
+    seed_reveal: Json | None = None
+    game_id: int | None = None
+    source: HandSource = "online"
+    season: int | None = None  # None: the server's current season
+    created_at: datetime | None = None  # None: now
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    user_id: int
+    is_ai: bool
+    variant: str
+    mu_before: float
+    sigma_before: float
+    mu: float
+    sigma: float
+
+
+@dataclass(frozen=True, slots=True)
+class HandInfo:
+    """A recorded hand as shown in history."""
+
+    id: int
+    game_id: int | None
+    source: str
+    guild_id: int
+    variant: str
+    season: int
+    hand_no: int
+    winner_seats: list[int]
+    winner_user_ids: list[int]
+    how: str
+    discarder_seat: int | None
+    discarder_user_id: int | None
+    points: int
+    items: list[Any]
+    deltas: list[Json]
+    seed_reveal: Json | None
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedHand:
+    """What ``record_hand`` did: the hand, the game's new totals, the rating changes."""
+
+    hand: HandInfo
+    totals: list[int] | None
+    ratings: list[RatingChange]
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardEntry:
+    """One ranked player. ``rank`` is None for an asking user not ranked (too few hands)."""
+
+    rank: int | None
+    user_id: int
+    display_name: str | None
+    hands: int
+    wins: int
+    points: int
+    win_rate: float
+    mu: float | None
+    sigma: float | None
+    rating: float | None  # openskill ordinal, mu - 3 sigma
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    guild_id: int
+    variant: str | None
+    period: str
+    by: str
+    season: int | None
+    since: datetime | None
+    total: int  # ranked players
+    offset: int
+    entries: list[LeaderboardEntry]
+    me: LeaderboardEntry | None
+
+
+@dataclass(frozen=True, slots=True)
+class RatingPoint:
+    at: datetime
+    mu: float
+    sigma: float
+    rating: float
+
+
+@dataclass(frozen=True, slots=True)
+class BiggestHand:
+    hand_id: int
+    variant: str
+    points: int
+    delta: int
+    how: str
+    items: list[Any]
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """``self_draw_share`` = self-draws / wins; ``deal_in_share`` = deal-ins / hands."""
+
+    guild_id: int
+    user_id: int
+    variant: str | None
+    period: str
+    hands: int
+    wins: int
+    self_draws: int
+    deal_ins: int
+    points: int
+    win_rate: float
+    self_draw_share: float
+    deal_in_share: float
+    average_win: float
+    biggest_hand: BiggestHand | None
+    favourite_variant: str | None
+    rating: RatingPoint | None
+    rating_history: list[RatingPoint]
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """A game in history: its final (or current) totals and how many hands it recorded."""
+
+    game: GameInfo
+    hands: int
+
+
+@dataclass(frozen=True, slots=True)
+class PhysicalRecordInfo:
+    """A physically played hand awaiting confirmation; ``hand_id`` once it counts."""
+
+    id: int
+    guild_id: int
+    reporter_id: int
+    player_ids: list[int]
+    hand: HandInput
+    payload: Json
+    confirmations: list[int]
+    status: str
+    expires_at: datetime
+    hand_id: int | None
+    created_at: datetime

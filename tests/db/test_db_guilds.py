@@ -1,0 +1,71 @@
+"""Server settings, seasons and players."""
+
+from __future__ import annotations
+
+import pytest
+
+from db.store import Store
+from db.types import GuildSettings
+
+
+async def test_settings_default_then_update(store: Store) -> None:
+    assert await store.get_guild_settings(42) == GuildSettings(guild_id=42)
+    changed = await store.update_guild_settings(
+        42,
+        default_variant="jiujiang",
+        rule_options={"shangrao": {"preset": "xingchen"}, "jiujiang": {"min_pao": 2}},
+        turn_timeout=45,
+        claim_timeout=10,
+        language="en",
+        hints=False,
+    )
+    assert changed == GuildSettings(
+        guild_id=42,
+        default_variant="jiujiang",
+        rule_options={"shangrao": {"preset": "xingchen"}, "jiujiang": {"min_pao": 2}},
+        turn_timeout=45,
+        claim_timeout=10,
+        language="en",
+        hints=False,
+        current_season=1,
+    )
+    assert await store.get_guild_settings(42) == changed
+    again = await store.update_guild_settings(42, language="zh")
+    assert (again.language, again.default_variant) == ("zh", "jiujiang")
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [{"colour": "red"}, {"current_season": 3}, {"turn_timeout": 0}, {"claim_timeout": "5"}],
+)
+async def test_bad_settings_are_refused(store: Store, changes: dict) -> None:
+    with pytest.raises(ValueError):
+        await store.update_guild_settings(42, **changes)
+    assert await store.get_guild_settings(42) == GuildSettings(guild_id=42)
+
+
+async def test_seasons(store: Store) -> None:
+    await store.get_guild_settings(8)
+    assert await store.list_seasons(8) == []  # nothing stored for an unused server
+    second = await store.start_season(8)
+    third = await store.start_season(8)
+    assert (second.number, third.number) == (2, 3)
+    assert [s.number for s in await store.list_seasons(8)] == [1, 2, 3]
+    assert (await store.get_guild_settings(8)).current_season == 3
+
+
+async def test_players(store: Store) -> None:
+    assert await store.get_player(5) is None
+    created = await store.upsert_player(5, display_name="小王", locale="zh-CN")
+    assert (created.display_name, created.locale, created.prefers_images) == ("小王", "zh-CN", True)
+    updated = await store.upsert_player(5, prefers_images=False)
+    assert (updated.display_name, updated.locale, updated.prefers_images) == (
+        "小王",
+        "zh-CN",
+        False,
+    )
+    renamed = await store.upsert_player(5, display_name="Wang")
+    assert renamed.display_name == "Wang"
+    assert await store.get_player(5) == renamed
+    big = await store.upsert_player(2**62 + 7, display_name="snowflake")
+    assert (await store.get_player(2**62 + 7)) == big

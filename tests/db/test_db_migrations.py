@@ -1,0 +1,127 @@
+"""The schema: migrations applied at start-up agree with the models, on both backends."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import inspect, text
+
+from db.migrate import alembic_config
+from db.models import Base
+from db.store import Store
+
+
+def _diff(sync_conn):  # type: ignore[no-untyped-def]
+    context = MigrationContext.configure(sync_conn, opts={"compare_type": True})
+    return compare_metadata(context, Base.metadata)
+
+
+async def test_models_and_migrations_agree(store: Store) -> None:
+    async with store._engine.connect() as conn:
+        diff = await conn.run_sync(_diff)
+    assert diff == []
+
+
+async def test_migrated_to_head_and_reopen_is_a_no_op(store: Store, db_url: str) -> None:
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    async with store._engine.connect() as conn:
+        current = await conn.run_sync(
+            lambda c: MigrationContext.configure(c).get_current_revision()
+        )
+        tables = await conn.run_sync(lambda c: set(inspect(c).get_table_names()))
+    assert current == head
+    assert {"games", "actions", "snapshots", "hands", "hand_results", "ratings"} <= tables
+    game = await store.create_game(1, 2, "xinyu", seats=[{}, {}])
+    again = await Store.open(db_url)
+    try:
+        assert (await again.get_game(game.id)) == game
+    finally:
+        await again.close()
+
+
+async def test_downgrade_to_base_and_upgrade_again(db_url: str) -> None:
+    opened = await Store.open(db_url)
+    try:
+
+        def down_up(sync_conn):  # type: ignore[no-untyped-def]
+            config = alembic_config()
+            config.attributes["connection"] = sync_conn
+            command.downgrade(config, "base")
+            after_down = set(inspect(sync_conn).get_table_names()) - {"alembic_version"}
+            command.upgrade(config, "head")
+            return after_down
+
+        async with opened._engine.begin() as conn:
+            left = await conn.run_sync(down_up)
+        assert left == set()
+        async with opened._engine.connect() as conn:
+            assert await conn.run_sync(_diff) == []
+    finally:
+        await opened.close()
+
+
+async def test_sqlite_is_wal_with_foreign_keys(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    opened = await Store.open()  # the default URL: sqlite+aiosqlite:///data/mahjong.db
+    try:
+        assert (tmp_path / "data" / "mahjong.db").exists()
+        async with opened._engine.connect() as conn:
+            assert (await conn.execute(text("PRAGMA journal_mode"))).scalar() == "wal"
+            assert (await conn.execute(text("PRAGMA foreign_keys"))).scalar() == 1
+            assert (await conn.execute(text("PRAGMA synchronous"))).scalar() == 2  # FULL
+    finally:
+        await opened.close()
+
+
+async def test_database_url_from_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "elsewhere" / "x.db"
+    monkeypatch.setenv("DATABASE_URL", f"sqlite+aiosqlite:///{target}")
+    opened = await Store.open()
+    await opened.close()
+    assert target.exists()
+
+
+async def test_foreign_keys_are_enforced(store: Store) -> None:
+    from sqlalchemy.exc import IntegrityError
+
+    from db.models import Action
+
+    with pytest.raises(IntegrityError):
+        async with store._engine.begin() as conn:
+            await conn.execute(
+                Action.__table__.insert().values(game_id=999, seq=1, seat=0, action={})
+            )
+
+
+async def test_processes_starting_together_all_migrate(db_url: str) -> None:
+    import asyncio
+
+    stores = await asyncio.gather(*(Store.open(db_url) for _ in range(4)))
+    try:
+        game = await stores[0].create_game(1, 2, "xinyu", seats=[{}])
+        for other in stores[1:]:
+            assert await other.get_game(game.id) == game
+    finally:
+        for opened in stores:
+            await opened.close()
+
+
+def test_env_runs_on_its_own_async_engine(tmp_path: Path) -> None:
+    """The ``alembic`` command-line path: env.py makes its own async engine."""
+    import sqlite3
+
+    target = tmp_path / "cli.db"
+    command.upgrade(alembic_config(f"sqlite+aiosqlite:///{target}"), "head")
+    with sqlite3.connect(target) as conn:
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert {"games", "actions", "hand_results", "alembic_version"} <= tables

@@ -1,0 +1,178 @@
+"""Physically played hands: they count once, and only after every player confirmed."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import func, select
+
+from db.models import Hand
+from db.store import Store
+from db.types import HandInput, HandPlayer, NotAPlayer, RecordClosed, RecordNotFound
+
+GUILD = 77
+NOW = datetime(2026, 11, 18, 12, 0, tzinfo=UTC)
+
+
+def real_hand() -> HandInput:
+    return HandInput(
+        guild_id=GUILD,
+        variant="jiujiang",
+        hand_no=1,
+        players=[
+            HandPlayer(s, uid, d) for s, (uid, d) in enumerate([(1, 24), (2, -8), (3, -8), (4, -8)])
+        ],
+        how="self",
+        winners=[0],
+        points=8,
+        items=[{"name": "七对", "value": 2}],
+    )
+
+
+async def _hands(store: Store) -> int:
+    async with store._engine.connect() as conn:
+        return (await conn.execute(select(func.count()).select_from(Hand))).scalar_one()
+
+
+async def test_counts_only_after_every_player_confirmed(store: Store) -> None:
+    record = await store.create_record(
+        2, real_hand(), payload={"hand": "11223344556677万"}, now=NOW
+    )
+    assert record.status == "pending"
+    assert record.confirmations == [2]  # the reporter is a player
+    assert record.player_ids == [1, 2, 3, 4]
+    assert record.hand.source == "record"
+    assert record.payload == {"hand": "11223344556677万"}
+    assert (await store.pending_records(GUILD))[0].id == record.id
+    for uid in (1, 3):
+        record = await store.confirm_record(record.id, uid, now=NOW)
+        assert record.status == "pending"
+        assert (await store.leaderboard(GUILD)).entries == []
+    record = await store.confirm_record(record.id, 3, now=NOW)  # again: no change
+    assert sorted(record.confirmations) == [1, 2, 3]
+    with pytest.raises(NotAPlayer):
+        await store.confirm_record(record.id, 99, now=NOW)
+    record = await store.confirm_record(record.id, 4, now=NOW)
+    assert record.status == "confirmed"
+    assert record.hand_id is not None
+    hand = await store.get_hand(record.hand_id)
+    assert (hand.source, hand.game_id, hand.items) == (
+        "record",
+        None,
+        [{"name": "七对", "value": 2}],
+    )
+    board = await store.leaderboard(GUILD)
+    assert next((e.user_id, e.points) for e in board.entries) == (1, 24)
+    with pytest.raises(RecordClosed):
+        await store.confirm_record(record.id, 4, now=NOW)
+    assert await _hands(store) == 1
+    assert await store.pending_records(GUILD) == []
+
+
+async def test_last_confirmations_at_once_record_exactly_once(store: Store, db_url: str) -> None:
+    record = await store.create_record(9, real_hand(), now=NOW)
+    assert record.confirmations == []
+    await store.confirm_record(record.id, 1, now=NOW)
+    await store.confirm_record(record.id, 2, now=NOW)
+    other = await Store.open(db_url)
+    try:
+        results = await asyncio.gather(
+            store.confirm_record(record.id, 3, now=NOW),
+            other.confirm_record(record.id, 4, now=NOW),
+        )
+    finally:
+        await other.close()
+    assert sorted(r.status for r in results) == ["confirmed", "pending"]
+    final = await store.get_record(record.id)
+    assert final.status == "confirmed"
+    assert sorted(final.confirmations) == [1, 2, 3, 4]
+    assert await _hands(store) == 1
+
+
+async def test_expired_record_never_counts(store: Store) -> None:
+    record = await store.create_record(1, real_hand(), expires_in=timedelta(hours=1), now=NOW)
+    assert await store.expire_records(now=NOW + timedelta(minutes=30)) == []
+    with pytest.raises(RecordClosed):
+        await store.confirm_record(record.id, 2, now=NOW + timedelta(hours=2))
+    expired = await store.expire_records(now=NOW + timedelta(hours=2))
+    assert [r.id for r in expired] == [record.id]
+    assert expired[0].status == "expired"
+    with pytest.raises(RecordClosed):
+        await store.confirm_record(record.id, 2, now=NOW)
+    assert await _hands(store) == 0
+
+
+async def test_void_removes_a_confirmed_record(store: Store) -> None:
+    record = await store.create_record(1, real_hand(), now=NOW)
+    for uid in (2, 3, 4):
+        record = await store.confirm_record(record.id, uid, now=NOW)
+    assert len((await store.leaderboard(GUILD)).entries) == 4
+    voided = await store.void_record(record.id)
+    assert (voided.status, voided.hand_id) == ("void", None)
+    assert (await store.leaderboard(GUILD)).entries == []
+    assert (await store.player_stats(GUILD, 1)).hands == 0
+    assert await _hands(store) == 0
+    with pytest.raises(RecordClosed):
+        await store.void_record(record.id)
+    with pytest.raises(RecordNotFound):
+        await store.void_record(record.id + 100)
+    with pytest.raises(RecordNotFound):
+        await store.confirm_record(record.id + 100, 1)
+    assert await store.get_record(record.id + 100) is None
+
+
+async def test_bad_record_is_refused(store: Store) -> None:
+    bad = HandInput(
+        guild_id=GUILD, variant="xinyu", hand_no=1, how="discard", winners=[0],
+        players=[HandPlayer(0, 1, 3), HandPlayer(1, 2, -3)],
+    )  # fmt: skip
+    with pytest.raises(ValueError):
+        await store.create_record(1, bad)
+    assert await store.pending_records() == []
+
+
+async def test_rebuild_ratings_after_void_matches_never_having_it(store: Store, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    def variant_of(i: int) -> str:
+        return "jiujiang" if i % 2 else "xinyu"
+
+    def nth(i: int) -> HandInput:
+        deltas = [(1, 9), (2, -3), (3, -3), (4, -3)]
+        deltas[i % 4], deltas[0] = deltas[0], deltas[i % 4]
+        winner = next(s for s, (_, d) in enumerate(deltas) if d > 0)
+        return HandInput(
+            guild_id=GUILD, variant=variant_of(i), hand_no=i, source="record", how="self",
+            players=[HandPlayer(s, uid, d) for s, (uid, d) in enumerate(deltas)],
+            winners=[winner], created_at=NOW + timedelta(minutes=i),
+        )  # fmt: skip
+
+    for i in range(3):
+        await store.record_hand(nth(i))
+    record = await store.create_record(1, nth(3), now=NOW)
+    for uid in (2, 3, 4):
+        await store.confirm_record(record.id, uid, now=NOW + timedelta(minutes=3))
+    await store.record_hand(nth(4))
+    await store.void_record(record.id)
+    assert await store.rebuild_ratings(GUILD) == 4
+
+    clean = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'clean.db'}")
+    try:
+        for i in (0, 1, 2, 4):
+            await clean.record_hand(nth(i))
+        for variant in (None, "xinyu", "jiujiang"):
+            rebuilt = await store.leaderboard(GUILD, by="rating", variant=variant)
+            expected = await clean.leaderboard(GUILD, by="rating", variant=variant)
+            assert [(e.user_id, e.hands) for e in rebuilt.entries] == [
+                (e.user_id, e.hands) for e in expected.entries
+            ]
+            for got, want in zip(rebuilt.entries, expected.entries, strict=True):
+                assert (got.mu, got.sigma) == pytest.approx((want.mu, want.sigma))
+        got = await store.player_stats(GUILD, 1)
+        want = await clean.player_stats(GUILD, 1)
+        assert (got.rating.mu, got.rating.sigma) == pytest.approx(
+            (want.rating.mu, want.rating.sigma)
+        )
+        assert len(got.rating_history) == len(want.rating_history)  # the void's point left
+    finally:
+        await clean.close()

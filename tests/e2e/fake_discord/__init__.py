@@ -1,0 +1,20 @@
+"""A small fake Discord (REST + gateway) for end-to-end tests of a real discord.py client.
+
+See ``server.FakeDiscord`` for the test-facing API.
+"""
+
+from .interactions import FakeInteraction
+from .server import ADMINISTRATOR, MANAGE_GUILD, FakeDiscord
+from .state import FakeAttachment, FakeChannel, FakeMessage, FakeUser, RestCall
+
+__all__ = [
+    "ADMINISTRATOR",
+    "MANAGE_GUILD",
+    "FakeAttachment",
+    "FakeChannel",
+    "FakeDiscord",
+    "FakeInteraction",
+    "FakeMessage",
+    "FakeUser",
+    "RestCall",
+]

@@ -1,0 +1,176 @@
+"""INTERACTION_CREATE payloads (slash commands, buttons, selects, modals) and their handles."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .state import FakeChannel, FakeMessage, FakeUser, snowflake
+
+if TYPE_CHECKING:
+    from .server import FakeDiscord
+
+# Application command option types.
+SUB_COMMAND, SUB_COMMAND_GROUP, STRING, INTEGER, BOOLEAN, USER = 1, 2, 3, 4, 5, 6
+CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 7, 8, 9, 10, 11
+
+ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+
+
+@dataclass
+class FakeInteraction:
+    """One interaction the fake sent to the bot, and everything the bot answered to it.
+
+    ``response_type`` is the callback type (4 message, 5 deferred, 6 deferred update,
+    7 update, 8 autocomplete, 9 modal) once the bot acknowledged it; ``original`` is the
+    message the response created or updated; ``followups`` are webhook follow-ups.
+    """
+
+    id: int
+    token: str
+    type: int
+    user: FakeUser
+    channel: FakeChannel
+    payload: dict[str, Any]
+    message: FakeMessage | None = None
+    sent_at: float = field(default_factory=time.monotonic)
+    response_type: int | None = None
+    response_data: dict[str, Any] | None = None
+    acked_at: float | None = None
+    original: FakeMessage | None = None
+    followups: list[FakeMessage] = field(default_factory=list)
+    rejected_late: bool = False
+    _acked: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def acknowledged(self) -> bool:
+        return self.response_type is not None
+
+    @property
+    def ack_latency(self) -> float | None:
+        """Seconds from dispatch to the callback, or ``None`` if not answered."""
+        return None if self.acked_at is None else self.acked_at - self.sent_at
+
+    async def wait_ack(self, timeout: float = 5.0) -> FakeInteraction:
+        """Wait until the bot answered the callback; raises ``TimeoutError`` otherwise."""
+        try:
+            await asyncio.wait_for(self._acked.wait(), timeout)
+        except TimeoutError:
+            raise TimeoutError(
+                f"the bot did not acknowledge interaction {self.id} "
+                f"({self.payload.get('data', {}).get('name') or self.payload.get('data')}) "
+                f"within {timeout} s"
+            ) from None
+        return self
+
+    def replies(self) -> list[FakeMessage]:
+        """The original response message (if any) and the follow-ups, in order."""
+        return ([self.original] if self.original is not None else []) + list(self.followups)
+
+    async def wait_reply(self, timeout: float = 5.0) -> FakeMessage:
+        """Wait for the first message with content/embeds/files answering this interaction."""
+
+        def ready() -> FakeMessage | None:
+            for msg in self.replies():
+                if not (msg.flags & 128) and (msg.content or msg.embeds or msg.attachments):
+                    return msg
+            return None
+
+        return await self._fake.wait_for(ready, timeout, what=f"a reply to interaction {self.id}")
+
+    _fake: FakeDiscord = field(default=None, repr=False)  # type: ignore[assignment]
+
+
+def new_token() -> str:
+    return "itok_" + secrets.token_urlsafe(24)
+
+
+def base_payload(
+    fake: FakeDiscord, kind: int, user: FakeUser, channel: FakeChannel
+) -> dict[str, Any]:
+    """The fields every interaction has (``interactions.py:215-226`` of discord.py)."""
+    payload: dict[str, Any] = {
+        "id": str(snowflake()),
+        "type": kind,
+        "token": new_token(),
+        "version": 1,
+        "application_id": str(fake.application_id),
+        "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+        "locale": user.locale,
+        "entitlements": [],
+        "authorizing_integration_owners": {"0": str(fake.guild_id)} if not channel.is_dm else {},
+        "app_permissions": "2248473465835073",
+    }
+    if channel.is_dm:
+        payload["user"] = user.payload()
+        payload["channel_id"] = str(channel.id)
+        payload["channel"] = channel.payload()
+        payload["context"] = 1
+    else:
+        payload["guild_id"] = str(fake.guild_id)
+        payload["guild_locale"] = "zh-CN"
+        payload["channel_id"] = str(channel.id)
+        payload["channel"] = channel.payload()
+        payload["member"] = fake.member_payload(user)
+        payload["context"] = 0
+    return payload
+
+
+def option_type_for(value: Any) -> int:
+    """Guess an option type from a Python value (used when the command was not synced)."""
+    if isinstance(value, bool):
+        return BOOLEAN
+    if isinstance(value, int):
+        return INTEGER
+    if isinstance(value, float):
+        return NUMBER
+    if isinstance(value, FakeUser):
+        return USER
+    return STRING
+
+
+def build_options(
+    fake: FakeDiscord,
+    path: list[str],
+    options: dict[str, Any],
+    definition: dict[str, Any] | None,
+    resolved: dict[str, Any],
+    focused: str | None = None,
+) -> list[dict[str, Any]]:
+    """Nest subcommand names (type 1/2) down to the leaf and put ``options`` there."""
+    if path:
+        name, rest = path[0], path[1:]
+        child_def = None
+        if definition is not None:
+            for opt in definition.get("options", []):
+                if opt.get("name") == name:
+                    child_def = opt
+        kind = SUB_COMMAND_GROUP if rest else SUB_COMMAND
+        if child_def is not None:
+            kind = child_def.get("type", kind)
+        return [
+            {
+                "name": name,
+                "type": kind,
+                "options": build_options(fake, rest, options, child_def, resolved, focused),
+            }
+        ]
+    declared = {o["name"]: o for o in (definition or {}).get("options", [])}
+    out = []
+    for name, value in options.items():
+        kind = declared.get(name, {}).get("type") or option_type_for(value)
+        if isinstance(value, FakeUser):
+            resolved.setdefault("users", {})[str(value.id)] = value.payload()
+            if value.id in fake.guild_member_ids:
+                member = fake.member_payload(value)
+                member.pop("user")
+                resolved.setdefault("members", {})[str(value.id)] = member
+            value = str(value.id)
+        option: dict[str, Any] = {"name": name, "type": kind, "value": value}
+        if focused == name:
+            option["focused"] = True
+        out.append(option)
+    return out

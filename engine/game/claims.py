@@ -1,0 +1,152 @@
+"""The claim window (RULES §2): who may claim a discard or rob a kong, and who gets it.
+
+Priority: win > kong = pong > chi. Several win claims: 上饶 and 九江 the first in play order
+from the discarder; 新余 with ``discard_win`` every claimer wins (一炮多响).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.game.actions import Action, Chi, Kong, Pong, Win, action_from_json
+from engine.game.rules import evaluate_win, live_count, rules_of
+from engine.game.state import ClaimWindow, GameState
+from engine.game.variants import TableRules
+
+
+@dataclass(frozen=True)
+class ClaimOutcome:
+    """The result of a closed window: the winners (in play order from the discarder), else the
+    one meld claim that stands; ``missed`` lists seats that let a win pass (九江 rule 3)."""
+
+    winners: list[int]
+    claim: tuple[int, Action] | None
+    missed: list[int]
+
+
+def settled(c: ClaimWindow, rules: TableRules) -> bool:
+    """Whether the answers so far decide the window (the rest cannot change the outcome).
+
+    A win stands once no seat still to answer could win ahead of it (新余 一炮多响: once
+    nobody left could win at all); a pong or kong once nobody left could win; a chi once
+    nobody left could win, pong or kong. Seats that had not answered count as passing.
+    """
+    order = [(c.from_seat + i) % 4 for i in range(1, 4)]
+    pending = [s for s in order if c.options[s] is not None and c.responses[s] is None]
+    if not pending:
+        return True
+
+    def can(seat: int, *types: str) -> bool:
+        return any(o["type"] in types for o in c.options[seat] or ())
+
+    answered = {s: c.responses[s]["type"] for s in order if c.responses[s] is not None}  # type: ignore[index]
+    wins = [s for s in order if answered.get(s) == "win"]
+    if wins:
+        if rules.multi_win:
+            return not any(can(s, "win") for s in pending)
+        first = order.index(wins[0])
+        return not any(can(s, "win") and order.index(s) < first for s in pending)
+    if any(t in ("pong", "kong") for t in answered.values()):
+        return not any(can(s, "win") for s in pending)
+    if "chi" in answered.values():
+        return not any(can(s, "win", "pong", "kong") for s in pending)
+    return False
+
+
+def decide(c: ClaimWindow, rules: TableRules) -> ClaimOutcome:
+    """Apply the priority to the answers of a settled window (no answer = pass)."""
+    order = [(c.from_seat + i) % 4 for i in range(1, 4)]
+    answers = {s: action_from_json(c.responses[s]) for s in order if c.responses[s] is not None}
+    missed = []
+    if rules.missed_win:
+        missed = [
+            s
+            for s in order
+            if c.options[s]
+            and {"type": "win"} in c.options[s]
+            and not isinstance(answers.get(s), Win)
+        ]
+    winners = [s for s in order if isinstance(answers.get(s), Win)]
+    if winners:
+        return ClaimOutcome(winners if rules.multi_win else winners[:1], None, missed)
+    for kinds in ((Pong, Kong), (Chi,)):  # kong = pong > chi
+        for s in order:
+            a = answers.get(s)
+            if isinstance(a, kinds):
+                return ClaimOutcome([], (s, a), missed)
+    return ClaimOutcome([], None, missed)
+
+
+def claim_options(g: GameState, discarder: int, t: int) -> list[list[dict[str, Any]] | None]:
+    """What each other seat may do with the discard ``t`` (JSON actions, ``None``: not asked).
+
+    Win where the variant allows it (上饶: 地胡 on the dealer's first discard, 接宝 on a 宝,
+    or any discard with ``discard_win``; 新余: ``discard_win``; 九江: always, unless the seat
+    missed a win since its last draw), kong (3 in hand) and pong (2 in hand) while a
+    replacement / next draw exists, chi for the 下家 where the variant has chi. A 宝 is never
+    ponged, konged or chowed, and a locked (报听) hand only wins.
+    """
+    h = g.hand
+    rules = rules_of(g.variant, g.options)
+    k = t >> 2
+    live = live_count(h, rules.reserve)
+    is_bao = h.bao is not None and k == h.bao
+    first_discard = h.discards == 1 and not h.interrupted and discarder == h.dealer
+    out: list[list[dict[str, Any]] | None] = [None] * 4
+    for i in range(1, 4):
+        seat = (discarder + i) % 4
+        s = h.seats[seat]
+        opts: list[dict[str, Any]] = []
+        jiebao = is_bao and s.bao_drawn >= 3
+        may_win = (
+            jiebao
+            or (not is_bao and (rules.discard_win or (g.variant == "shangrao" and first_discard)))
+        ) and not (rules.missed_win and s.missed_win)
+        if may_win:
+            h.claim = ClaimWindow("discard", t, discarder, [], [])  # for the 地胡 flag
+            won = evaluate_win(
+                g, seat, "discard", t, frozenset({"jiebao"}) if jiebao else frozenset()
+            )
+            h.claim = None
+            if won is not None:
+                opts.append({"type": "win"})
+        if live > 0 and not is_bao and not s.ready:
+            n = sum(1 for x in s.hand if x >> 2 == k)
+            if n >= 3:
+                opts.append({"type": "kong"})
+            if n >= 2:
+                opts.append({"type": "pong"})
+            if rules.chi and i == 1 and k < 27:
+                have = {x >> 2 for x in s.hand}
+                r = k % 9
+                for lo in (k - 2, k - 1, k):
+                    if lo < k - r or lo + 2 > k - r + 8:
+                        continue
+                    seq = (lo, lo + 1, lo + 2)
+                    others = [x for x in seq if x != k]
+                    if h.bao is not None and h.bao in others:
+                        continue
+                    if all(x in have for x in others):
+                        opts.append({"type": "chi", "tiles": list(seq)})
+        if opts:
+            opts.append({"type": "pass"})
+            out[seat] = opts
+    return out
+
+
+def rob_options(g: GameState, konger: int, t: int) -> list[list[dict[str, Any]] | None]:
+    """Who may rob the added kong's tile ``t`` (抢杠): a win, or pass."""
+    h = g.hand
+    rules = rules_of(g.variant, g.options)
+    out: list[list[dict[str, Any]] | None] = [None] * 4
+    if not rules.rob_kong:
+        return out
+    for i in range(1, 4):
+        seat = (konger + i) % 4
+        s = h.seats[seat]
+        if rules.missed_win and s.missed_win:
+            continue
+        if evaluate_win(g, seat, "rob_kong", t) is not None:
+            out[seat] = [{"type": "win"}, {"type": "pass"}]
+    return out

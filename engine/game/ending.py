@@ -1,0 +1,175 @@
+"""The end of a hand (RULES §3.1, §3.4, §4.1, §5.1): settlement through :mod:`engine.settle`,
+the next dealer of each variant, 九江 跟庄 / 黄庄 values, and the public result (the hands,
+the seed and the wall are revealed).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.game import wall as wall_
+from engine.game.events import Event
+from engine.game.rules import to_meld
+from engine.game.state import PHASE_OVER, GameState, HandState
+from engine.notation import format_hand, format_tiles
+from engine.settle import jiujiang_extras, next_pao_value, sanbao_feeder, settle_multi, settle_win
+
+
+def finish_win(
+    g: GameState,
+    won: list[tuple[int, Any]],
+    how: str,
+    payer: int | None,
+    tile: int | None,
+    events: list[Event],
+) -> None:
+    """End the hand with ``won`` = ``[(seat, (ScoreResult, WinContext))]`` (several only for
+    新余 一炮多响); ``payer`` is the discarder / robbed seat, ``tile`` the claimed tile (it goes
+    to the first winner's hand). Settles through :mod:`engine.settle` (叁包, 吃兴家, value per 炮).
+    """
+    h = g.hand
+    melds = [[to_meld(m) for m in s.melds] for s in h.seats]
+    extras = (0, 0, 0, 0)
+    if g.variant == "jiujiang":
+        extras = tuple(jiujiang_extras(melds[i], len(h.seats[i].flowers)) for i in range(4))  # type: ignore[assignment]
+    if len(won) == 1:
+        seat, (result, _ctx) = won[0]
+        feeder = sanbao_feeder(melds[seat]) if g.variant == "shangrao" else None
+        st = settle_win(
+            g.variant,
+            g.options,
+            winner=seat,
+            result=result,
+            win=how,  # type: ignore[arg-type]
+            payer=payer,
+            dealer=h.dealer,
+            sanbao_feeder=feeder,
+            loser_extras=extras,
+            value_per_pao=g.value_per_pao,
+        )
+    else:
+        st = settle_multi(
+            g.variant,
+            g.options,
+            winners=[(s, r) for s, (r, _c) in won],
+            payer=payer,  # type: ignore[arg-type]
+            dealer=h.dealer,
+            win=how,  # type: ignore[arg-type]
+            loser_extras=extras,
+            value_per_pao=g.value_per_pao,
+        )
+    if tile is not None:
+        first = h.seats[won[0][0]]
+        first.hand.append(tile)
+        first.hand.sort()
+    winners = []
+    for seat, (result, ctx) in won:
+        winners.append(
+            {
+                "seat": seat,
+                "hand": format_hand(ctx.hand),
+                "points": result.points,
+                "items": [{"name": i.name, "en": i.en, "value": i.value} for i in result.items],
+                "flags": sorted(ctx.flags),
+            }
+        )
+    first_seat = won[0][0]
+    next_dealer = dealer_after(g, first_seat)
+    end_hand(g, st.deltas, winners, how, payer, next_dealer, events, payments=st.payments)
+
+
+def finish_draw(g: GameState, events: list[Event]) -> None:
+    """荒牌 / 黄庄: the live wall is used up; nobody pays (新余 kong money stays paid)."""
+    end_hand(g, (0, 0, 0, 0), [], "draw", None, dealer_after(g, None), events, payments=())
+
+
+def dealer_after(g: GameState, winner: int | None) -> int:
+    """Next dealer: 上饶 winner (the dealer stays when winning), draw → 下家; 新余 winner,
+    draw per ``draw_dealer``; 九江 winner, the dealer keeps the deal after a draw."""
+    d = g.hand.dealer
+    if winner is None:
+        if g.variant == "shangrao":
+            return (d + 1) % 4
+        if g.variant == "xinyu":
+            return d if g.options.draw_dealer == "stay" else (d + 1) % 4  # type: ignore[union-attr]
+        return d
+    return winner
+
+
+def followed_count(h: HandState) -> int:
+    """九江 跟庄: 1 when the three others followed the dealer's first discard, 2 when the
+    dealer's second discard was followed too (no claim in between), else 0."""
+    f = h.follow
+    if len(f) >= 4 and len(set(f[:4])) == 1:
+        if len(f) >= 8 and len(set(f[4:8])) == 1:
+            return 2
+        return 1
+    return 0
+
+
+def end_hand(
+    g: GameState,
+    deltas: tuple[int, ...],
+    winners: list[dict[str, Any]],
+    how: str,
+    payer: int | None,
+    next_dealer: int,
+    events: list[Event],
+    payments: Any,
+) -> None:
+    """Book the deltas, set the result and the next hand's dealer and value, emit the events."""
+    h = g.hand
+    for i in range(4):
+        h.deltas[i] += deltas[i]
+        g.scores[i] += deltas[i]
+    drawn = not winners
+    next_value = 1
+    if g.variant == "jiujiang":
+        followed = followed_count(h)
+        next_value = next_pao_value(
+            g.value_per_pao,
+            dealer_keeps=next_dealer == h.dealer,
+            drawn=drawn,
+            followed=followed,
+            first_discard=h.follow[0] if h.follow else None,
+        )
+    h.phase = PHASE_OVER
+    h.claim = None
+    h.self_win = h.baodiao = False
+    h.result = {
+        "how": how,
+        "after_kong": how == "discard" and h.after_kong,  # 杠上放炮
+        "last_tile": h.last_tile,  # 海底
+        "winners": winners,
+        "payer": payer,
+        "deltas": list(h.deltas),
+        "payments": [[p.payer, p.payee, p.amount, p.reason] for p in payments],
+        "next_dealer": next_dealer,
+        "next_value_per_pao": next_value,
+        "hands": [format_tiles(t >> 2 for t in s.hand) for s in h.seats],
+    }
+    g.history.append(
+        {
+            "hand": h.number,
+            "how": how,
+            "winners": [w["seat"] for w in winners],
+            "deltas": list(h.deltas),
+        }
+    )
+    if winners:
+        events.append(Event("won", None, {"how": how, "payer": payer, "winners": winners}))
+    else:
+        events.append(Event("drawn_hand", None, {}))
+    events.append(
+        Event(
+            "hand_ended",
+            None,
+            {
+                **h.result,
+                "scores": list(g.scores),
+                "seed": h.seed,
+                "wall": list(h.wall),
+                "commitment": wall_.commitment(h.seed, h.wall),
+            },
+        )
+    )

@@ -1,0 +1,548 @@
+"""The table flow as a pure state machine: ``apply(state, seat, action) -> (state, events)``.
+
+RULES §2, §3.1, §4.1, §5.1. The input state is never changed: the machine copies it and
+changes the copy. An illegal action raises :class:`IllegalAction` (with the reason) and leaves
+everything as it was. Draws happen by themselves (the turn passes → the next seat draws); the
+players' choices are the actions of :mod:`engine.game.actions`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.game import wall as wall_
+from engine.game.actions import (
+    Action,
+    AddedKong,
+    Chi,
+    ConcealedKong,
+    DeclareReady,
+    Discard,
+    IndicatorKong,
+    KeepDrawing,
+    Kong,
+    NextHand,
+    Win,
+    action_from_json,
+    action_to_json,
+)
+from engine.game.claims import claim_options, decide, rob_options, settled
+from engine.game.ending import finish_draw, finish_win
+from engine.game.events import Event
+from engine.game.legal import explain_illegal, legal_actions
+from engine.game.rules import (
+    evaluate_win,
+    is_baodiao,
+    live_count,
+    rules_of,
+    seat_counts,
+    waits_of,
+)
+from engine.game.state import (
+    PHASE_CLAIM,
+    PHASE_OVER,
+    PHASE_ROB,
+    PHASE_TURN,
+    ClaimWindow,
+    GameState,
+    HandState,
+    MeldRec,
+    SeatState,
+)
+from engine.options import RuleOptions, make_options
+from engine.settle import (
+    kong_money,
+)
+from engine.tiles import successor
+
+
+class IllegalAction(Exception):
+    """An action that may not be taken now; ``reason`` says why. The state is unchanged."""
+
+    def __init__(self, reason: str, seat: int | None = None, action: Any = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.seat = seat
+        self.action = action
+
+
+# --- starting ----------------------------------------------------------------------------
+
+
+def new_game(
+    variant: str,
+    options: RuleOptions | dict[str, Any] | None = None,
+    seed: str | None = None,
+) -> tuple[GameState, list[Event]]:
+    """A new game and its first hand, dealt. ``seed`` defaults to a fresh CSPRNG seed.
+
+    First dealer: 上饶, every seat rolls two dice and the highest sum deals (ties roll again);
+    新余, seat 0 (座位号0); 九江, seat 0.
+    """
+    if options is None or isinstance(options, dict):
+        options = make_options(variant, options or {})
+    seed = seed if seed is not None else wall_.new_seed()
+    events: list[Event] = []
+    dealer = 0
+    if variant == "shangrao":
+        dealer = _roll_for_dealer(seed, events)
+    placeholder = HandState(
+        -1, "", (), 0, -1, dealer, [SeatState() for _ in range(4)], dealer, PHASE_OVER
+    )
+    g = GameState(variant, options, seed, placeholder, dealer)
+    _start_hand(g, 0, events)
+    return g, events
+
+
+def _roll_for_dealer(seed: str, events: list[Event]) -> int:
+    contenders = [0, 1, 2, 3]
+    for attempt in range(20):
+        rolls = {
+            s: wall_.dice(wall_.derive_seed(seed, f"dealer/{attempt}/{s}"), "dealer", 2)
+            for s in contenders
+        }
+        events.append(
+            Event(
+                "dice", None, {"purpose": "dealer", "rolls": {str(s): r for s, r in rolls.items()}}
+            )
+        )
+        best = max(sum(r) for r in rolls.values())
+        contenders = [s for s in contenders if sum(rolls[s]) == best]
+        if len(contenders) == 1:
+            break
+    return contenders[0]
+
+
+def _start_hand(g: GameState, number: int, events: list[Event]) -> None:
+    rules = rules_of(g.variant, g.options)
+    seed = wall_.derive_seed(g.seed, f"hand/{number}")
+    wall = tuple(wall_.shuffle(wall_.tile_ids(rules.kinds), seed))
+    dealer = g.dealer
+    h = HandState(
+        number, seed, wall, 0, len(wall) - 1, dealer, [SeatState() for _ in range(4)], dealer
+    )
+    g.hand = h
+    events.append(
+        Event(
+            "hand_started",
+            None,
+            {
+                "hand": number,
+                "dealer": dealer,
+                "value_per_pao": g.value_per_pao,
+                "wall_size": len(wall),
+                "commitment": wall_.commitment(seed, wall),
+            },
+        )
+    )
+    events.append(
+        Event(
+            "dice", None, {"purpose": "deal", "values": wall_.dice(seed, "deal", rules.dealer_dice)}
+        )
+    )
+    for i in range(4):
+        seat = (dealer + i) % 4
+        n = 14 if i == 0 else 13
+        h.seats[seat].hand = sorted(wall[h.head : h.head + n])
+        h.head += n
+        if i == 0:
+            h.seats[seat].drawn = wall[h.head - 1]  # the dealer's 14th tile stands as "drawn"
+    if rules.indicator:
+        events.append(
+            Event(
+                "dice", None, {"purpose": "indicator", "values": wall_.dice(seed, "indicator", 2)}
+            )
+        )
+        h.indicator = wall[h.tail]
+        h.tail -= 1
+        h.bao = successor(h.indicator >> 2)
+        events.append(Event("indicator", None, {"indicator": h.indicator >> 2, "bao": h.bao}))
+        for s in h.seats:
+            s.bao_drawn = sum(1 for t in s.hand if t >> 2 == h.bao)
+    for seat in range(4):
+        events.append(Event("dealt", seat, {"tiles": [t >> 2 for t in h.seats[seat].hand]}))
+    if rules.flowers:
+        for i in range(4):
+            seat = (dealer + i) % 4
+            s = h.seats[seat]
+            while True:
+                fl = [t for t in s.hand if t >> 2 in rules.flowers]
+                if not fl:
+                    break
+                for t in fl:
+                    s.hand.remove(t)
+                    s.flowers.append(t)
+                    events.append(Event("flower", None, {"seat": seat, "tile": t >> 2}))
+                for _ in fl:
+                    if live_count(h, rules.reserve) == 0:
+                        finish_draw(g, events)
+                        return
+                    t = h.wall[h.tail]
+                    h.tail -= 1
+                    s.hand.append(t)
+                    events.append(Event("drawn", seat, {"tile": t >> 2, "from_tail": True}))
+                s.hand.sort()
+            if seat == dealer:
+                s.drawn = s.hand[-1] if s.drawn not in s.hand else s.drawn
+    h.turn = dealer
+    h.phase = PHASE_TURN
+    _open_turn(g, events)
+    events.append(Event("turn", None, {"seat": dealer}))
+
+
+# --- applying ----------------------------------------------------------------------------
+
+
+def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[Event]]:
+    """Apply ``action`` by ``seat``; returns the new state and its events.
+
+    Raises :class:`IllegalAction` (the state is not changed) when the action is not legal now.
+    """
+    if type(seat) is not int or not 0 <= seat < 4:
+        raise IllegalAction(f"there is no seat {seat!r} (seats are 0–3)", seat, action)
+    legal = legal_actions(state, seat)
+    if action not in legal:
+        raise IllegalAction(explain_illegal(state, seat, action, legal), seat, action)
+    g = state.copy()
+    events: list[Event] = []
+    h = g.hand
+    if isinstance(action, NextHand):
+        _next_hand(g, events)
+    elif h.phase in (PHASE_CLAIM, PHASE_ROB):
+        _respond(g, seat, action, events)
+    else:
+        _turn_action(g, seat, action, events)
+    g.actions += 1
+    return g, events
+
+
+def apply_json(
+    state: GameState, seat: int, action: dict[str, Any]
+) -> tuple[GameState, list[Event]]:
+    """:func:`apply` on a JSON action (raises ``ActionError`` if it cannot be read)."""
+    return apply(state, seat, action_from_json(action))
+
+
+def replay(
+    variant: str,
+    options: RuleOptions | dict[str, Any] | None,
+    seed: str,
+    log: list[tuple[int, Action]],
+) -> GameState:
+    """Rebuild a game from its seed and action log."""
+    g, _ = new_game(variant, options, seed)
+    for seat, action in log:
+        g, _ = apply(g, seat, action)
+    return g
+
+
+# --- a turn ------------------------------------------------------------------------------
+
+
+def _open_turn(g: GameState, events: list[Event]) -> None:
+    """The turn seat now holds 14 (3n+2) tiles: note whether it may win (自摸) and 宝吊头."""
+    h = g.hand
+    seat = h.turn
+    s = h.seats[seat]
+    h.self_win = False
+    h.baodiao = False
+    if s.drawn is None:
+        return  # the turn began with a claim: discard only
+    extra = frozenset({"four_bao"}) if h.bao is not None and s.bao_drawn >= 4 else frozenset()
+    h.self_win = evaluate_win(g, seat, "self", None, extra) is not None
+    if h.self_win and h.bao is not None and h.bao is not None:
+        counts = seat_counts(s)
+        counts[s.drawn >> 2] -= 1
+        h.baodiao = is_baodiao(counts, h.bao)
+
+
+def _turn_action(g: GameState, seat: int, action: Action, events: list[Event]) -> None:
+    h = g.hand
+    s = h.seats[seat]
+    if isinstance(action, Win):
+        extra = frozenset({"four_bao"}) if h.bao is not None and s.bao_drawn >= 4 else frozenset()
+        won = evaluate_win(g, seat, "self", None, extra)
+        assert won is not None
+        finish_win(g, [(seat, won)], "self", None, None, events)
+    elif isinstance(action, Discard | KeepDrawing | DeclareReady):
+        _discard(g, seat, action, events)
+    elif isinstance(action, ConcealedKong):
+        ids = [t for t in s.hand if t >> 2 == action.kind]
+        for t in ids:
+            s.hand.remove(t)
+        s.melds.append(MeldRec("concealed_kong", tuple(ids), None))
+        h.interrupted = True
+        events.append(
+            Event("kong", None, {"seat": seat, "kind": "concealed_kong", "tile": action.kind})
+        )
+        _pay_kong_money(g, seat, True, events)
+        s.kong_chain += 1
+        _draw(g, seat, events, from_tail=True)
+    elif isinstance(action, AddedKong):
+        t = next(t for t in s.hand if t >> 2 == action.kind)
+        s.hand.remove(t)
+        h.interrupted = True
+        options = rob_options(g, seat, t)
+        if any(o is not None for o in options):
+            h.claim = ClaimWindow("rob", t, seat, options, [None] * 4)
+            h.phase = PHASE_ROB
+            h.self_win = False
+            events.append(Event("added_kong_declared", None, {"seat": seat, "tile": action.kind}))
+            _announce_window(h, events)
+        else:
+            _complete_added_kong(g, seat, t, events)
+    elif isinstance(action, IndicatorKong):
+        k = h.indicator >> 2  # type: ignore[operator]
+        ids = [t for t in s.hand if t >> 2 == k]
+        for t in ids:
+            s.hand.remove(t)
+        s.melds.append(MeldRec("indicator_kong", tuple(ids), None))
+        if s.drawn in ids:
+            s.drawn = s.hand[-1]  # the kong used the drawn tile: another one stands as "drawn"
+        h.interrupted = True
+        events.append(Event("kong", None, {"seat": seat, "kind": "indicator_kong", "tile": k}))
+        _open_turn(g, events)
+
+
+def _complete_added_kong(g: GameState, seat: int, t: int, events: list[Event]) -> None:
+    h = g.hand
+    s = h.seats[seat]
+    i = next(i for i, m in enumerate(s.melds) if m.kind == "pong" and m.ids[0] >> 2 == t >> 2)
+    old = s.melds[i]
+    s.melds[i] = MeldRec("kong", (*old.ids, t), old.fed_by)
+    h.claim = None
+    events.append(Event("kong", None, {"seat": seat, "kind": "added_kong", "tile": t >> 2}))
+    _pay_kong_money(g, seat, False, events)
+    s.kong_chain += 1
+    _draw(g, seat, events, from_tail=True)
+
+
+def _pay_kong_money(g: GameState, seat: int, concealed: bool, events: list[Event]) -> None:
+    """新余 杠钱 at declaration, and the one die rolled for the replacement (narrated)."""
+    if not rules_of(g.variant, g.options).kong_money:
+        return
+    h = g.hand
+    label = f"kong/{h.tail}"
+    events.append(
+        Event("dice", None, {"purpose": "replacement", "values": wall_.dice(h.seed, label, 1)})
+    )
+    st = kong_money(g.variant, seat, concealed)
+    for i in range(4):
+        g.hand.deltas[i] += st.deltas[i]
+        g.scores[i] += st.deltas[i]
+    events.append(
+        Event(
+            "kong_money",
+            None,
+            {
+                "seat": seat,
+                "concealed": concealed,
+                "deltas": list(st.deltas),
+                "scores": list(g.scores),
+            },
+        )
+    )
+
+
+def _discard(g: GameState, seat: int, action: Action, events: list[Event]) -> None:
+    h = g.hand
+    s = h.seats[seat]
+    k = action.tile  # type: ignore[union-attr]
+    if s.drawn is not None and s.drawn >> 2 == k and s.drawn in s.hand:
+        t = s.drawn
+    else:
+        t = max(x for x in s.hand if x >> 2 == k)
+    if h.self_win and h.baodiao and not s.touji:
+        s.touji = True
+        events.append(Event("touji", seat, {"seat": seat}))  # private: it tells the hand
+    s.hand.remove(t)
+    s.river.append(t)
+    s.discards += 1
+    h.discards += 1
+    if h.bao is not None and k == h.bao:
+        s.flown += 1
+    if isinstance(action, DeclareReady):
+        s.ready = True
+        s.waits = waits_of(seat_counts(s), h.bao)
+        events.append(Event("ready", None, {"seat": seat}))
+    h.after_kong = s.kong_chain > 0
+    s.kong_chain = 0
+    s.drawn = None
+    h.self_win = h.baodiao = False
+    if g.variant == "jiujiang" and not h.interrupted and len(h.follow) < 8:  # 跟庄
+        h.follow.append(k)
+    events.append(Event("discarded", None, {"seat": seat, "tile": k, "after_kong": h.after_kong}))
+    options = claim_options(g, seat, t)
+    if any(o is not None for o in options):
+        h.claim = ClaimWindow("discard", t, seat, options, [None] * 4)
+        h.phase = PHASE_CLAIM
+        _announce_window(h, events)
+    else:
+        _pass_turn(g, seat, events)
+
+
+def _pass_turn(g: GameState, discarder: int, events: list[Event]) -> None:
+    h = g.hand
+    h.claim = None
+    if live_count(h, rules_of(g.variant, g.options).reserve) == 0:
+        finish_draw(g, events)
+        return
+    _draw(g, (discarder + 1) % 4, events)
+
+
+def _draw(g: GameState, seat: int, events: list[Event], *, from_tail: bool = False) -> None:
+    """``seat`` draws (from the tail for a kong replacement) and its turn opens."""
+    h = g.hand
+    rules = rules_of(g.variant, g.options)
+    s = h.seats[seat]
+    h.phase = PHASE_TURN
+    h.turn = seat
+    h.claim = None
+    while True:
+        if live_count(h, rules.reserve) == 0:
+            finish_draw(g, events)
+            return
+        if from_tail:
+            t = h.wall[h.tail]
+            h.tail -= 1
+        else:
+            t = h.wall[h.head]
+            h.head += 1
+        events.append(Event("drawn", seat, {"tile": t >> 2, "from_tail": from_tail}))
+        events.append(
+            Event(
+                "drew",
+                None,
+                {"seat": seat, "from_tail": from_tail, "left": live_count(h, rules.reserve)},
+            )
+        )
+        if t >> 2 in rules.flowers:
+            s.flowers.append(t)
+            events.append(Event("flower", None, {"seat": seat, "tile": t >> 2}))
+            from_tail = True
+            continue
+        break
+    s.hand.append(t)
+    s.hand.sort()
+    s.drawn = t
+    s.missed_win = False
+    if h.bao is not None and t >> 2 == h.bao:
+        s.bao_drawn += 1
+    h.last_tile = live_count(h, rules.reserve) == 0
+    _open_turn(g, events)
+
+
+# --- claim windows -----------------------------------------------------------------------
+
+
+def _announce_window(h: HandState, events: list[Event]) -> None:
+    c = h.claim
+    assert c is not None
+    for seat, opts in enumerate(c.options):
+        if opts is not None:
+            events.append(
+                Event("claim_window", seat, {"kind": c.kind, "tile": c.tile >> 2, "options": opts})
+            )
+
+
+def _respond(g: GameState, seat: int, action: Action, events: list[Event]) -> None:
+    h = g.hand
+    c = h.claim
+    assert c is not None
+    c.responses[seat] = action_to_json(action)
+    events.append(Event("responded", seat, {"action": c.responses[seat]}))
+    if settled(c, rules_of(g.variant, g.options)):
+        _resolve(g, events)
+
+
+def _resolve(g: GameState, events: list[Event]) -> None:
+    """The window is settled: win > kong = pong > chi; else the play goes on."""
+    h = g.hand
+    c = h.claim
+    assert c is not None
+    rules = rules_of(g.variant, g.options)
+    outcome = decide(c, rules)
+    for s in outcome.missed:
+        h.seats[s].missed_win = True
+    winners = outcome.winners
+    how = "discard" if c.kind == "discard" else "rob_kong"
+    if winners:
+        won = []
+        for s in winners:
+            extra = frozenset()
+            if how == "discard" and h.bao is not None and c.tile >> 2 == h.bao:
+                extra = frozenset({"jiebao"})
+            r = evaluate_win(g, s, how, c.tile, extra)
+            assert r is not None
+            won.append((s, r))
+        if c.kind == "discard":
+            h.seats[c.from_seat].river.remove(c.tile)
+        finish_win(g, won, how, c.from_seat, c.tile, events)
+        return
+    if c.kind == "rob":
+        _complete_added_kong(g, c.from_seat, c.tile, events)
+        return
+    if outcome.claim is not None:
+        _take_claim(g, outcome.claim[0], outcome.claim[1], events)
+        return
+    _pass_turn(g, c.from_seat, events)
+
+
+def _take_claim(g: GameState, seat: int, a: Action, events: list[Event]) -> None:
+    h = g.hand
+    c = h.claim
+    assert c is not None
+    s = h.seats[seat]
+    t = c.tile
+    k = t >> 2
+    h.seats[c.from_seat].river.remove(t)
+    h.interrupted = True
+    if isinstance(a, Chi):
+        need = list(a.tiles)
+        need.remove(k)
+        ids = [max(x for x in s.hand if x >> 2 == n) for n in need]
+        kind = "chi"
+    else:
+        n = 3 if isinstance(a, Kong) else 2
+        ids = [x for x in s.hand if x >> 2 == k][:n]
+        kind = "kong" if isinstance(a, Kong) else "pong"
+    for x in ids:
+        s.hand.remove(x)
+    s.melds.append(MeldRec(kind, tuple(sorted([*ids, t])), c.from_seat))
+    h.claim = None
+    events.append(
+        Event("claimed", None, {"seat": seat, "kind": kind, "tile": k, "from": c.from_seat})
+    )
+    if kind == "kong":
+        _pay_kong_money(g, seat, False, events)
+        s.kong_chain += 1
+        _draw(g, seat, events, from_tail=True)
+        return
+    h.turn = seat
+    h.phase = PHASE_TURN
+    s.drawn = None
+    _open_turn(g, events)
+
+
+# --- the next hand ------------------------------------------------------------------
+
+
+def _next_hand(g: GameState, events: list[Event]) -> None:
+    h = g.hand
+    assert h.result is not None
+    new_dealer = h.result["next_dealer"]
+    drawn = not h.result["winners"]
+    if g.variant == "jiujiang":
+        g.draws_in_row = g.draws_in_row + 1 if drawn else 0
+        g.value_per_pao = h.result["next_value_per_pao"]
+    g.dealer = new_dealer
+    _start_hand(g, h.number + 1, events)
+
+
+__all__ = [
+    "IllegalAction",
+    "apply",
+    "apply_json",
+    "new_game",
+    "replay",
+]

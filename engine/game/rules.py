@@ -1,0 +1,158 @@
+"""Hand checks the table flow needs: wins (via the scorer), waits, 宝吊头, the live wall.
+
+A win is legal iff :func:`engine.scoring.score` says so; a cheap shape test
+(:func:`engine.agari.is_complete` and the variant's shape-free hands) comes first so that most
+non-winning hands never reach the scorer.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from engine.agari import is_complete, winning_tiles
+from engine.game.state import GameState, HandState, MeldRec, SeatState
+from engine.game.variants import TableRules, table_rules
+from engine.notation import Hand, Meld, MeldKind
+from engine.options import RuleOptions
+from engine.scoring import ScoreResult, WinContext, score
+from engine.tiles import is_terminal_or_honor
+
+#: Flags each variant's scorer uses (others are not passed).
+VARIANT_FLAGS = {
+    "shangrao": frozenset({"heaven", "earth", "touji", "four_bao", "jiebao", "dealer"}),
+    "xinyu": frozenset({"dealer"}),
+    "jiujiang": frozenset({"heaven", "earth", "last_tile", "ready_declared", "dealer"}),
+}
+
+
+@lru_cache(maxsize=64)
+def rules_of(variant: str, options: RuleOptions) -> TableRules:
+    """Cached :func:`table_rules`."""
+    return table_rules(variant, options)
+
+
+def live_count(h: HandState, reserve: int) -> int:
+    """Tiles that may still be drawn (live wall; replacements come off the same stock)."""
+    return max(0, h.tail - h.head + 1 - reserve)
+
+
+def seat_counts(s: SeatState) -> list[int]:
+    """34-count vector of a seat's concealed tiles."""
+    c = [0] * 34
+    for t in s.hand:
+        c[t >> 2] += 1
+    return c
+
+
+def to_meld(m: MeldRec) -> Meld:
+    """The notation :class:`Meld` (kinds) of a table meld (physical ids)."""
+    return Meld(MeldKind(m.kind), tuple(sorted(t >> 2 for t in m.ids)), m.fed_by)
+
+
+def split_wilds(counts: list[int], bao: int | None) -> tuple[list[int], int]:
+    """Counts without the 宝 and the number of 宝 (wildcards)."""
+    if bao is None:
+        return counts, 0
+    c = list(counts)
+    w = c[bao]
+    c[bao] = 0
+    return c, w
+
+
+def _maybe_special(variant: str, counts: list[int], wilds: int, melds: list[MeldRec]) -> bool:
+    """Shape-free hands the standard test misses: 十三烂 / 九幺 (上饶), 全风向 (新余)."""
+    if variant == "shangrao":
+        if not melds and max(counts) <= 1:
+            return True  # 十三烂 candidate
+        kinds = [k for k in range(34) if counts[k]] + [t >> 2 for m in melds for t in m.ids]
+        return all(is_terminal_or_honor(k) for k in kinds)  # 九幺 candidate
+    if variant == "xinyu":
+        return not any(counts[:27]) and all(t >> 2 >= 27 for m in melds for t in m.ids)
+    return False
+
+
+def win_flags(
+    g: GameState, seat: int, how: str, extra: frozenset[str] = frozenset()
+) -> frozenset[str]:
+    """The RULES §6 flags of a win by ``seat`` now (``how``: self / discard / rob_kong)."""
+    h = g.hand
+    s = h.seats[seat]
+    f = set(extra)
+    if seat == h.dealer:
+        f.add("dealer")
+    if how == "self" and seat == h.dealer and h.discards == 0 and not h.interrupted:
+        f.add("heaven")
+    if (
+        how == "discard"
+        and seat != h.dealer
+        and h.discards == 1
+        and not h.interrupted
+        and h.claim is not None
+        and h.claim.from_seat == h.dealer
+    ):
+        f.add("earth")
+    if how == "self" and h.last_tile:
+        f.add("last_tile")
+    if s.touji:
+        f.add("touji")
+    if s.ready:
+        f.add("ready_declared")
+    return frozenset(f & VARIANT_FLAGS[g.variant])
+
+
+def evaluate_win(
+    g: GameState, seat: int, how: str, tile: int | None = None, extra: frozenset[str] = frozenset()
+) -> tuple[ScoreResult, WinContext] | None:
+    """Score a win by ``seat`` (``tile``: the claimed physical tile for discard / rob_kong).
+
+    Returns ``(result, context)`` when the win is legal, else ``None``.
+    """
+    h = g.hand
+    s = h.seats[seat]
+    kinds = [t >> 2 for t in s.hand]
+    if tile is not None:
+        kinds.append(tile >> 2)
+        winning = tile >> 2
+    else:
+        winning = (s.drawn if s.drawn is not None else s.hand[-1]) >> 2
+    flags = win_flags(g, seat, how, extra)
+    if not (flags & {"jiebao", "four_bao"}):
+        counts = [0] * 34
+        for k in kinds:
+            counts[k] += 1
+        plain, wilds = split_wilds(counts, h.bao)
+        if not is_complete(plain, wilds) and not _maybe_special(g.variant, plain, wilds, s.melds):
+            return None
+    hand = Hand(tuple(sorted(kinds)), tuple(to_meld(m) for m in s.melds), winning)
+    ctx = WinContext(
+        g.variant,
+        g.options,
+        hand,
+        how,  # type: ignore[arg-type]
+        bao=h.bao,
+        flown=s.flown,
+        kong_draws=s.kong_chain if how == "self" else 0,
+        flowers=len(s.flowers),
+        flags=flags,
+    )
+    r = score(ctx)
+    return (r, ctx) if r.legal else None
+
+
+def is_baodiao(counts13: list[int], bao: int | None) -> bool:
+    """宝吊头: the 13 tiles, without one 宝, are complete but for the pair (any draw wins)."""
+    if bao is None or counts13[bao] == 0:
+        return False
+    plain, wilds = split_wilds(counts13, bao)
+    x = next((k for k in range(27, 34) if plain[k] == 0 and k != bao), None)
+    if x is None:
+        return len(winning_tiles(plain, wilds)) == 34
+    plain = list(plain)
+    plain[x] = 2
+    return is_complete(plain, wilds - 1)
+
+
+def waits_of(counts13: list[int], bao: int | None = None) -> tuple[int, ...]:
+    """Sorted winning kinds of a 3n+1 concealed hand (standard shape and 七对)."""
+    plain, wilds = split_wilds(counts13, bao)
+    return tuple(sorted(winning_tiles(plain, wilds)))

@@ -1,0 +1,169 @@
+"""Self-play: four AI players, every hand checked (zero-sum settlement, replay from the log).
+
+``python -m engine.simulate --variant V --hands N --seed S [--options JSON]`` prints one JSON
+object: variant, hands, wins, self_draws, discard_wins, draws, seconds (play only),
+hands_per_sec, zero_sum_violations, replay_mismatches, errors (and verify_seconds).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+from engine.game.actions import Action
+from engine.game.ai import choose_action
+from engine.game.legal import waiting_for
+from engine.game.machine import apply, new_game
+from engine.game.state import PHASE_OVER, GameState, state_from_json, state_to_json
+from engine.game.wall import derive_seed
+from engine.options import RuleOptions, make_options
+
+#: Safety net: a hand never needs this many actions.
+MAX_ACTIONS_PER_HAND = 2000
+
+
+def _acting_seat(g: GameState) -> int:
+    return waiting_for(g)[0]
+
+
+def play_hand(g: GameState, log: list[tuple[int, Action]]) -> GameState:
+    """Let the AI play ``g``'s current hand to its end, appending to ``log``."""
+    for _ in range(MAX_ACTIONS_PER_HAND):
+        if g.hand.phase == PHASE_OVER:
+            return g
+        seat = _acting_seat(g)
+        action = choose_action(g, seat)
+        log.append((seat, action))
+        g, _ = apply(g, seat, action)
+    raise RuntimeError("hand did not end")
+
+
+def simulate(
+    variant: str,
+    hands: int,
+    seed: str,
+    options: RuleOptions | dict[str, Any] | None = None,
+    verify: bool = True,
+) -> dict[str, Any]:
+    """Play ``hands`` hands (games of up to 16 hands each) and check every one."""
+    if not isinstance(options, RuleOptions.__args__):  # type: ignore[attr-defined]
+        options = make_options(variant, options or {})
+    out = {
+        "variant": variant,
+        "hands": 0,
+        "wins": 0,
+        "self_draws": 0,
+        "discard_wins": 0,
+        "draws": 0,
+        "seconds": 0.0,
+        "hands_per_sec": 0.0,
+        "zero_sum_violations": 0,
+        "replay_mismatches": 0,
+        "errors": 0,
+    }
+    play = 0.0
+    check = 0.0
+    game_no = 0
+    while out["hands"] < hands:
+        game_seed = derive_seed(seed, f"game/{game_no}")
+        game_no += 1
+        t0 = time.perf_counter()
+        try:
+            g, _ = new_game(variant, options, game_seed)
+        except Exception:
+            out["errors"] += 1
+            out["hands"] += 1
+            continue
+        log: list[tuple[int, Action]] = []
+        ends: list[tuple[int, dict[str, Any]]] = []
+        per_game = min(16, hands - out["hands"])
+        for i in range(per_game):
+            try:
+                if i:
+                    action = choose_action(g, g.hand.dealer)
+                    log.append((g.hand.dealer, action))
+                    g, _ = apply(g, g.hand.dealer, action)
+                g = play_hand(g, log)
+            except Exception as e:
+                out["errors"] += 1
+                out["hands"] += 1  # the failed hand counts, so the run always ends
+                print(f"error in game {game_seed} hand {i}: {e!r}", file=sys.stderr)
+                break
+            out["hands"] += 1
+            r = g.hand.result or {}
+            if r.get("winners"):
+                out["wins"] += len(r["winners"])
+                if r["how"] == "self":
+                    out["self_draws"] += 1
+                else:
+                    out["discard_wins"] += 1
+            else:
+                out["draws"] += 1
+            if sum(g.hand.deltas) != 0 or sum(g.scores) != 0:
+                out["zero_sum_violations"] += 1
+            ends.append((len(log), state_to_json(g)))
+        t1 = time.perf_counter()
+        play += t1 - t0
+        if verify:
+            out["replay_mismatches"] += _verify(variant, options, game_seed, log, ends)
+        check += time.perf_counter() - t1
+    out["seconds"] = round(play, 3)
+    out["hands_per_sec"] = round(out["hands"] / play, 1) if play else 0.0
+    out["verify_seconds"] = round(check, 3)
+    return out
+
+
+def _verify(
+    variant: str,
+    options: RuleOptions,
+    seed: str,
+    log: list[tuple[int, Action]],
+    ends: list[tuple[int, dict]],
+) -> int:
+    """Replay the log from the seed; count hands whose end state differs (or fails JSON)."""
+    bad = 0
+    try:
+        g, _ = new_game(variant, options, seed)
+        pos = 0
+        for n, want in ends:
+            while pos < n:
+                seat, action = log[pos]
+                g, _ = apply(g, seat, action)
+                pos += 1
+            got = state_to_json(g)
+            if got != want or state_to_json(state_from_json(json.loads(json.dumps(got)))) != want:
+                bad += 1
+    except Exception:
+        bad += len(ends)
+    return bad
+
+
+def bench_game(hands: int = 60) -> list[tuple[str, float]]:
+    """Hands per second, engine only, four AI players, per variant (no verification)."""
+    out = []
+    for variant in ("shangrao", "xinyu", "jiujiang"):
+        r = simulate(variant, hands, "bench", None, verify=False)
+        out.append((f"game: {variant} hand, 4 AI players (hands/s)", r["hands_per_sec"]))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(
+        prog="python -m engine.simulate", description=__doc__.splitlines()[0]
+    )
+    p.add_argument("--variant", required=True, choices=("shangrao", "xinyu", "jiujiang"))
+    p.add_argument("--hands", type=int, default=100)
+    p.add_argument("--seed", default="0")
+    p.add_argument(
+        "--options", default="{}", help="rule options as JSON, e.g. '{\"discard_win\": true}'"
+    )
+    a = p.parse_args(argv)
+    try:
+        opts = make_options(a.variant, json.loads(a.options))
+    except (ValueError, TypeError) as e:
+        p.error(str(e))
+    print(json.dumps(simulate(a.variant, a.hands, str(a.seed), opts), ensure_ascii=False))
+    return 0

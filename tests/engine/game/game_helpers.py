@@ -1,0 +1,101 @@
+"""Build game states directly (chosen hands and wall) and check invariants."""
+
+from __future__ import annotations
+
+from engine.game.machine import _open_turn
+from engine.game.rules import rules_of
+from engine.game.state import GameState, HandState, MeldRec, SeatState
+from engine.game.wall import tile_ids
+from engine.notation import parse_tiles
+from engine.options import make_options
+from engine.tiles import successor
+
+
+def rig(
+    variant: str,
+    hands: list[str],
+    *,
+    draws: str = "",
+    tails: str = "",
+    dealer: int = 0,
+    indicator: str | None = None,
+    options: dict | None = None,
+    seed: str = "rig",
+    melds: dict[int, list[str]] | None = None,
+    left: int | None = None,
+) -> GameState:
+    """A hand whose seats hold ``hands`` (the dealer's has 14 tiles), whose next live draws
+    are ``draws`` and next tail replacements ``tails``; the rest of the wall follows, cut to
+    ``left`` tiles (the others lie in the rivers) when given."""
+    opts = make_options(variant, options or {})
+    rules = rules_of(variant, opts)
+    free = tile_ids(rules.kinds)
+    free.sort(reverse=True)
+
+    def take(kind: int) -> int:
+        for t in free:
+            if t >> 2 == kind:
+                free.remove(t)
+                return t
+        raise AssertionError(f"no copy of kind {kind} left")
+
+    seats = [SeatState() for _ in range(4)]
+    dealt: list[int] = []
+    ind = None
+    if indicator is not None:
+        ind = take(parse_tiles(indicator)[0])
+    for i, text in enumerate(hands):
+        ids = [take(k) for k in parse_tiles(text)]
+        seats[i].hand = sorted(ids)
+        dealt.extend(ids)
+    for seat, texts in (melds or {}).items():
+        for text in texts:
+            ids = tuple(sorted(take(k) for k in parse_tiles(text)))
+            kind = "pong" if len(ids) == 3 and len({t >> 2 for t in ids}) == 1 else "chi"
+            if len(ids) == 4:
+                kind = "kong"
+            seats[seat].melds.append(MeldRec(kind, ids, (seat + 3) % 4))
+    head = [take(k) for k in parse_tiles(draws)]
+    tail = [take(k) for k in parse_tiles(tails)]
+    middle = sorted(free)
+    if left is not None:  # the rest of the wall was played already: it lies in the rivers
+        gone, middle = middle[: len(middle) - left], middle[len(middle) - left :]
+        for i, t in enumerate(gone):
+            seats[i % 4].river.append(t)
+    wall = dealt + head + middle + list(reversed(tail))
+    if ind is not None:
+        wall.append(ind)
+    h = HandState(
+        0, seed, tuple(wall), len(dealt), len(wall) - 1 - (ind is not None), dealer, seats, dealer
+    )
+    if ind is not None:
+        h.indicator = ind
+        h.bao = successor(ind >> 2)
+        for s in seats:
+            s.bao_drawn = sum(1 for t in s.hand if t >> 2 == h.bao)
+    seats[dealer].drawn = seats[dealer].hand[-1]
+    g = GameState(variant, opts, seed, h, dealer)
+    _open_turn(g, [])
+    return g
+
+
+def all_places(g: GameState) -> list[int]:
+    """Every physical tile the state holds, wherever it is."""
+    h = g.hand
+    out = list(h.wall[h.head : h.tail + 1])
+    for s in h.seats:
+        out += s.hand + s.river + s.flowers
+        for m in s.melds:
+            out += list(m.ids)
+    if h.indicator is not None:
+        out.append(h.indicator)
+    if h.claim is not None and h.claim.kind == "rob":
+        out.append(h.claim.tile)
+    return out
+
+
+def check_conservation(g: GameState) -> None:
+    """Every physical tile of the variant is in exactly one place."""
+    places = all_places(g)
+    expect = sorted(tile_ids(rules_of(g.variant, g.options).kinds))
+    assert sorted(places) == expect, "tiles lost or duplicated"

@@ -217,7 +217,31 @@ def section_shanten(b: Bench) -> None:
             )
 
 
-SECTIONS: list[Callable[[Bench], None]] = [section_agari, section_waits, section_shanten]
+def section_scoring(b: Bench) -> None:
+    """Full scoring of finished hands (all readings, the best one), per variant."""
+    from engine.scoring.bench import bench_scoring
+
+    print("score (full scoring of a finished hand; target >= 20,000/s)")
+    for name, per_second in bench_scoring(seconds=b.min_time):
+        line(name, per_second)
+
+
+def section_game(b: Bench) -> None:
+    """Whole hands played by four AI players, engine only."""
+    from engine.game.simulate import bench_game
+
+    print("game (a whole hand, four AI players; target >= 50 hands/s)")
+    for name, per_second in bench_game():
+        line(name, per_second)
+
+
+SECTIONS: list[Callable[[Bench], None]] = [
+    section_agari,
+    section_waits,
+    section_shanten,
+    section_scoring,
+    section_game,
+]
 
 
 def main(argv: Sequence[str] | None = None) -> None:

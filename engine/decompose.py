@@ -10,6 +10,10 @@ kind, even a 5th copy (RULES §3.1). A group made of wildcards only could stand 
 kinds; ``wild_kinds`` limits the kinds such a group may take (default: every kind), so a
 scorer can ask only for the representatives it cares about.
 
+A scorer that only asks yes/no questions of the groups can skip the readings altogether:
+:func:`standard_flags` and :func:`seven_pairs_flags` give the distinct bit masks of the
+readings (per-suit results cached), in the order the readings come.
+
 >>> from engine.tiles import counts_of
 >>> rs = standard_readings(counts_of([0, 1, 2, 9, 9, 9, 18, 18]), 0)
 >>> [[g.text() for g in r] for r in rs]
@@ -20,10 +24,12 @@ scorer can ask only for the representatives it cares about.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations_with_replacement
+from typing import Protocol
 
 from engine.notation import Hand, Meld, MeldKind
 from engine.tiles import N_KINDS, tile_str
@@ -126,45 +132,63 @@ class Reading:
 # --- one suit --------------------------------------------------------------------------------
 
 
+#: A group as a plain tuple ``(shape, kinds, wild)``: what groups sort and compare by.
+GroupKey = tuple[str, tuple[int, ...], tuple[int, ...]]
+
+
 @lru_cache(maxsize=1 << 16)
 def _suit(
     counts: tuple[int, ...], wilds: int, need_pair: bool, base: int
 ) -> tuple[tuple[Group, ...], ...]:
     """All ways to split one suit's real tiles (``counts``, 9 ranks, or 7 honours when
     ``base`` is 27) into groups using exactly ``wilds`` wildcards, each group holding at least
-    one real tile; with exactly one pair when ``need_pair``."""
+    one real tile; with exactly one pair when ``need_pair``. Each split is sorted, and the
+    splits too (by their groups)."""
+    return tuple(
+        tuple(_group(key) for key in split) for split in _suit_keys(counts, wilds, need_pair, base)
+    )
+
+
+@lru_cache(maxsize=4096)
+def _group(key: GroupKey) -> Group:
+    return Group(*key)
+
+
+@lru_cache(maxsize=1 << 15)
+def _suit_keys(
+    counts: tuple[int, ...], wilds: int, need_pair: bool, base: int
+) -> tuple[tuple[GroupKey, ...], ...]:
+    """:func:`_suit` with each group as its :data:`GroupKey` (cheap to sort and hash)."""
+    if (sum(counts) + wilds) % 3 != (2 if need_pair else 0):
+        return ()  # sets of 3 (and a pair of 2) cannot use up the tiles
     first = next((i for i, n in enumerate(counts) if n), -1)
     if first < 0:
         return ((),) if wilds == 0 and not need_pair else ()
     k = base + first
-    seq_ok = base < 27
-    out: set[tuple[Group, ...]] = set()
+    out: set[tuple[GroupKey, ...]] = set()
     c = list(counts)
 
-    def go(group: Group, used: dict[int, int], w: int, pair_left: bool) -> None:
+    def go(group: GroupKey, used: dict[int, int], w: int, pair_left: bool) -> None:
+        """Take ``group`` (using ``used`` real tiles and its wildcards), split the rest."""
         if w < 0:
             return
         for i, n in used.items():
             c[i] -= n
-        for rest in _suit(tuple(c), w, pair_left, base):
-            out.add(tuple(sorted((group, *rest), key=_gkey)))
+        for rest in _suit_keys(tuple(c), w, pair_left, base):
+            at = bisect_left(rest, group)
+            out.add((*rest[:at], group, *rest[at:]))
         for i, n in used.items():
             c[i] += n
 
     n = counts[first]
     if need_pair:
         if n >= 2:
-            go(Group(PAIR, (k, k)), {first: 2}, wilds, False)
-        go(Group(PAIR, (k, k), (k,)), {first: 1}, wilds - 1, False)
+            go((PAIR, (k, k), ()), {first: 2}, wilds, False)
+        go((PAIR, (k, k), (k,)), {first: 1}, wilds - 1, False)
     for real in (3, 2, 1):
         if n >= real:
-            go(
-                Group(TRIPLET, (k, k, k), (k,) * (3 - real)),
-                {first: real},
-                wilds - (3 - real),
-                need_pair,
-            )
-    if seq_ok:
+            go((TRIPLET, (k, k, k), (k,) * (3 - real)), {first: real}, wilds - 3 + real, need_pair)
+    if base < 27:  # sequences holding the lowest tile
         for pos in range(3):
             start = first - pos
             if start < 0 or start > 6:
@@ -185,8 +209,8 @@ def _suit(
                         wild.append(base + i)
                 if ok:
                     kinds = (base + start, base + start + 1, base + start + 2)
-                    go(Group(SEQ, kinds, tuple(sorted(wild))), used, wilds - len(wild), need_pair)
-    return tuple(sorted(out, key=lambda t: [_gkey(g) for g in t]))
+                    go((SEQ, kinds, tuple(sorted(wild))), used, wilds - len(wild), need_pair)
+    return tuple(sorted(out))
 
 
 def _gkey(g: Group) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
@@ -299,6 +323,170 @@ def _finish(
                 results.append(base + p + s)
 
 
+# --- facts of readings, without the readings ---------------------------------------------------
+#
+# A scorer that only asks yes/no questions of a reading's groups ("is some set a sequence?",
+# "does a wildcard stand for a 2–8?", "is the pair 宝吊?") reads each reading as the OR of
+# one bit mask per group. Many readings then look alike (a 宝 playing 3m or 4m inside a
+# sequence), so :func:`standard_flags` combines the masks suit by suit and keeps each
+# distinct value once, never building the readings themselves.
+
+
+class GroupFlags(Protocol):
+    """What a scorer asks of one group, as a bit mask (see :func:`standard_flags`). Must be
+    hashable: the per-suit caches are keyed by it (by identity is fine when equal flaggers
+    are shared objects)."""
+
+    def __call__(self, group: Group, /) -> int:
+        """The mask of one group; always the same for the same group."""
+        ...
+
+    def for_suit(self, lo: int, /) -> GroupFlags:
+        """A flagger giving the same masks for every group holding a real tile of the suit
+        whose first kind is ``lo`` (0, 9, 18, or 27 for honours), shared by as many hands as
+        possible: the per-suit caches are keyed by it."""
+        ...
+
+
+def _distinct(values: Iterable[int]) -> tuple[int, ...]:
+    """The distinct values, in order of first appearance."""
+    return tuple(dict.fromkeys(values))
+
+
+def _or_all(flags_of: GroupFlags, groups: Iterable[Group]) -> int:
+    mask = 0
+    for g in groups:
+        mask |= flags_of(g)
+    return mask
+
+
+@lru_cache(maxsize=1 << 15)
+def _key_mask(flags_of: GroupFlags, key: GroupKey) -> int:
+    return flags_of(_group(key))
+
+
+def _or_keys(flags_of: GroupFlags, keys: Iterable[GroupKey]) -> int:
+    mask = 0
+    for key in keys:
+        mask |= _key_mask(flags_of, key)
+    return mask
+
+
+SuitFlags = tuple[tuple[int, tuple[int, ...]], ...]
+
+
+@lru_cache(maxsize=1 << 15)
+def _suit_flags(
+    counts: tuple[int, ...], wilds: int, base: int, flags_of: GroupFlags
+) -> tuple[SuitFlags, SuitFlags]:
+    """For one suit (as :func:`_suit`): ``(u, masks)`` for each number ``u`` ≤ ``wilds`` of
+    wildcards it can absorb, ``masks`` being the distinct masks of its splits in their order
+    — first without the pair, then with it."""
+    return _suit_table(counts, wilds, base, flags_of, False), _suit_table(
+        counts, wilds, base, flags_of, True
+    )
+
+
+def _suit_table(
+    counts: tuple[int, ...], wilds: int, base: int, flags_of: GroupFlags, need_pair: bool
+) -> SuitFlags:
+    out = []
+    # sets of 3 and a pair of 2: only one ``u`` in three can use up the suit's tiles
+    for u in range((2 * need_pair - sum(counts)) % 3, wilds + 1, 3):
+        splits = _suit_keys(counts, u, need_pair, base)
+        masks = _distinct(_or_keys(flags_of, split) for split in splits)
+        if masks:
+            out.append((u, masks))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 12)
+def _wild_only_flags(
+    wilds: int, need_pair: bool, kinds: tuple[int, ...], runs: bool, flags_of: GroupFlags
+) -> tuple[int, ...]:
+    """The distinct masks of the groups made of ``wilds`` wildcards alone (as ``_finish``)."""
+    rest = wilds - (2 if need_pair else 0)
+    if rest < 0 or rest % 3:
+        return ()
+    pair_opts = _wild_pairs(kinds) if need_pair else ((),)
+    set_opts = _wild_set_combos(kinds, rest // 3, runs)
+    return _distinct(_or_all(flags_of, p + s) for p in pair_opts for s in set_opts)
+
+
+def _or_product(masks: Sequence[int], more: Sequence[int]) -> tuple[int, ...]:
+    """Every ``a | b`` (``a`` first, then ``b``), each distinct value once, first seen first."""
+    if len(masks) == 1 and len(more) == 1:
+        return (masks[0] | more[0],)
+    return _distinct(a | b for a in masks for b in more)
+
+
+#: (wildcards left, the distinct masks so far) for each way of sharing out the wildcards.
+_States = list[tuple[int, tuple[int, ...]]]
+
+
+def _advance(states: _States, table: SuitFlags) -> _States:
+    """Read one more suit: every state with every way the suit takes ``u`` wildcards."""
+    return [(w - u, _or_product(masks, more)) for w, masks in states for u, more in table if u <= w]
+
+
+def standard_flags(
+    counts: Sequence[int],
+    wilds: int,
+    flags_of: GroupFlags,
+    *,
+    start: int = 0,
+    wild_kinds: Iterable[int] | None = None,
+    wild_runs: bool = True,
+) -> list[int]:
+    """The distinct values of ``start | flags_of(g) | …`` over the groups of each reading
+    :func:`standard_readings` gives (with a pair), in the order they first appear there.
+
+    So a scorer whose verdict on a reading depends only on this OR of masks can score the
+    masks instead of the readings and, keeping the first best, pick the same one (readings
+    that differ only in what the scorer ignores are scored once). ``start`` holds the masks
+    of the melds.
+
+    >>> from engine.tiles import counts_of
+    >>> class Seq:
+    ...     def __call__(self, g): return 1 if g.shape == SEQ else 0
+    ...     def for_suit(self, lo): return self
+    >>> standard_flags(counts_of([0, 0, 0, 1, 1, 1, 2, 2, 2, 9, 9]), 0, Seq())  # 111222333m 11p
+    [1, 0]
+    """
+    if (sum(counts) + wilds) % 3 != 2:
+        return []
+    parts = []
+    for lo, hi in _SUIT_SPANS:
+        cs = tuple(counts[lo:hi])
+        if any(cs):
+            parts.append(_suit_flags(cs, wilds, lo, flags_of.for_suit(lo)))
+    wk = ALL_KINDS if wild_kinds is None else tuple(sorted(set(wild_kinds)))
+    found: dict[int, None] = {}
+
+    def finish(states: _States, need_pair: bool) -> None:
+        for w, masks in states:
+            if w == 0 and not need_pair:
+                found.update(dict.fromkeys(masks))
+            elif tail := _wild_only_flags(w, need_pair, wk, wild_runs, flags_of):
+                found.update(dict.fromkeys(_or_product(masks, tail)))
+
+    # The pair in suit 0, 1, … and then among wildcards alone, as standard_readings walks;
+    # before the pair's suit every suit is read without a pair, so those steps are shared.
+    no_pair: list[_States] = [[(wilds, (start,))]]
+    for part in parts:
+        no_pair.append(_advance(no_pair[-1], part[0]))
+    for holder, part in enumerate(parts):
+        states = _advance(no_pair[holder], part[1])
+        for later in parts[holder + 1 :]:
+            if not states:
+                break
+            states = _advance(states, later[0])
+        finish(states, False)
+    if wilds >= 2:  # else the pair would need two wildcards alone
+        finish(no_pair[-1], True)
+    return list(found)
+
+
 def seven_pairs_readings(
     counts: Sequence[int], wilds: int = 0, *, wild_kinds: Iterable[int] | None = None
 ) -> list[tuple[Group, ...]]:
@@ -337,6 +525,69 @@ def seven_pairs_readings(
         if ok:
             out.add(tuple(sorted(base + [Group(PAIR, (k, k), (k, k)) for k in combo], key=_gkey)))
     return sorted(out, key=lambda t: [_gkey(g) for g in t])
+
+
+@lru_cache(maxsize=1 << 15)
+def _pair_mask(flags_of: GroupFlags, kind: int, wild: int) -> int:
+    """The mask of a pair of ``kind`` holding ``wild`` wildcards (0, 1 or 2)."""
+    return flags_of(Group(PAIR, (kind, kind), (kind,) * wild))
+
+
+def seven_pairs_flags(
+    counts: Sequence[int],
+    wilds: int,
+    flags_of: GroupFlags,
+    *,
+    wild_kinds: Iterable[int] | None = None,
+) -> list[tuple[int, int]]:
+    """``(mask, luxury)`` — the OR of ``flags_of`` over the pairs, and
+    :meth:`Reading.luxury` — of each reading :func:`seven_pairs_readings` gives, each
+    distinct value once, in the order they first appear there (as :func:`standard_flags`).
+
+    Those readings differ only in the kinds of their pairs of wildcards alone, and come in
+    the order of these kinds (``combinations_with_replacement`` over sorted kinds: a pair of
+    wildcards alone sorts after every other pair of a kind, and before those of larger
+    kinds), so no reading is built.
+
+    >>> from engine.tiles import counts_of
+    >>> class Wild:
+    ...     def __call__(self, g): return len(g.wild)
+    ...     def for_suit(self, lo): return self
+    >>> seven_pairs_flags(counts_of([0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]), 2, Wild(), wild_kinds=[27])
+    [(2, 1), (2, 0)]
+    """
+    counts = list(counts)
+    if sum(counts) + wilds != 14 or counts.count(1) + counts.count(3) > wilds:
+        return []
+    if any(n > 4 for n in counts):
+        return []
+    base = 0
+    used: dict[int, int] = {}  # pairs of each kind among the real tiles
+    local = [flags_of.for_suit(lo) for lo, _ in _SUIT_SPANS]
+    for k, n in enumerate(counts):
+        if n:
+            if n >= 2:
+                base |= _pair_mask(local[k // 9], k, 0)
+            if n % 2:
+                base |= _pair_mask(local[k // 9], k, 1)
+            used[k] = (n + 1) // 2
+    rest = wilds - sum(n % 2 for n in counts)
+    if rest < 0 or rest % 2:
+        return []
+    wk = ALL_KINDS if wild_kinds is None else tuple(sorted(set(wild_kinds) | set(used)))
+    wild_masks = {k: _pair_mask(flags_of, k, 2) for k in wk} if rest else {}
+    luxury = sum(1 for n in used.values() if n == 2)
+    found: dict[tuple[int, int], None] = {}
+    for combo in combinations_with_replacement(wk, rest // 2):
+        tally: dict[int, int] = {}  # pairs of the kinds the wildcard pairs stand for
+        for k in combo:
+            tally[k] = tally.get(k, used.get(k, 0)) + 1
+        if all(n <= 2 for n in tally.values()):
+            mask = base
+            for k in tally:
+                mask |= wild_masks[k]
+            found[mask, luxury + sum(1 for n in tally.values() if n == 2)] = None
+    return list(found)
 
 
 # --- whole hands -----------------------------------------------------------------------------

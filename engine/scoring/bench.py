@@ -3,8 +3,9 @@
 
 Hands are random complete hands (standard with 0–2 exposed melds, some seven pairs), made
 once from a fixed seed; Shangrao hands hold 宝 standing in for tiles about as often as real
-deals do (:data:`REAL_BAO`); a last pool has every hand hold 1–3 宝 (the worst case). Every call scores a
-different hand from a pool of 2,000, so no cache sees the same hand twice in a row.
+deals do (:data:`REAL_BAO`); the last pools have every hand hold 1–3 宝, then 1–4 宝 (the worst
+cases; not warmed first, so their per-suit caches start empty). Every call scores a different
+hand from a pool of 2,000, so no cache sees the same hand twice in a row.
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ def random_hand(rng: random.Random, kinds: list[int], *, chi: bool = False) -> H
 #: tiles are 宝; 14 drawn), and a wildcard-heavy mix for the worst case.
 REAL_BAO = (65, 29, 5, 1)
 HEAVY_BAO = (0, 20, 40, 40)
+HEAVIEST_BAO = (0, 15, 30, 30, 25)
 
 
 def _with_bao(rng: random.Random, hand: Hand, weights: tuple[int, ...]) -> tuple[Hand, int]:
@@ -125,7 +127,7 @@ def _rate(ctxs: list[WinContext], seconds: float) -> float:
 
 def bench_scoring(seconds: float = 1.0, wild_heavy: bool = True) -> list[tuple[str, float]]:
     """``(name, calls per second)`` of full scoring for each variant and preset, overall, and
-    (``wild_heavy``) on Shangrao hands holding 1–3 宝."""
+    (``wild_heavy``) on Shangrao hands holding 1–3 宝 and 1–4 宝."""
     pools = [
         ("score shangrao classic", contexts("shangrao", {"scoring": "classic"})),
         ("score shangrao xingchen", contexts("shangrao", {"scoring": "xingchen"})),
@@ -142,6 +144,8 @@ def bench_scoring(seconds: float = 1.0, wild_heavy: bool = True) -> list[tuple[s
     if wild_heavy:
         heavy = contexts("shangrao", {"scoring": "classic"}, bao_weights=HEAVY_BAO)
         out.append(("score shangrao, 1-3 宝 in hand", _rate(heavy, seconds)))
+        heaviest = contexts("shangrao", {"scoring": "classic"}, bao_weights=HEAVIEST_BAO)
+        out.append(("score shangrao, 1-4 宝 in hand", _rate(heaviest, seconds)))
     return out
 
 

@@ -9,11 +9,24 @@ then the wrappers apply: 天胡 / 地胡 / 接宝 / 四个宝 (a floor), 抢杠 
 
 from __future__ import annotations
 
-from engine.decompose import Reading, readings, split_wilds, standard_readings
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache, cached_property, lru_cache
+
+from engine.decompose import (
+    PAIR,
+    SEQ,
+    Group,
+    meld_group,
+    seven_pairs_flags,
+    split_wilds,
+    standard_flags,
+    standard_readings,
+)
 from engine.notation import Hand
 from engine.scoring.common import NOT_COMPLETE, Best, Candidate, best, result, times
 from engine.scoring.types import ScoreItem, ScoreResult, WinContext
-from engine.special import QIXING_SHISANLAN, jiuyao, shisanlan
+from engine.special import QIXING_SHISANLAN, JiuYao, jiuyao, shisanlan
 from engine.tiles import is_terminal_or_honor, suit_of
 
 _SUIT = tuple(suit_of(k) for k in range(34))
@@ -140,41 +153,111 @@ def _pts(name: str, en: str, points: int, classic: bool) -> ScoreItem:
 
 
 # --- shared reading facts ----------------------------------------------------------------------
+#
+# Both presets ask only yes/no questions of a reading's groups, so a reading is scored from
+# the OR of one bit mask per group (see engine.decompose.standard_flags): readings that differ
+# only in ways the tables ignore (which 2–8 a 宝 plays inside a sequence, say) are scored once.
+
+SEQ_SET = 1  #: some set is a sequence (so not 碰碰胡)
+WILD_MID = 2  #: a wildcard stands for a 2–8 (so not 九幺)
+DIAO = 4  #: 宝吊: the pair is a wildcard + the winning tile (two wildcards if it is a 宝)
+IN_USE = 8  #: a wildcard stands for another kind than its own face
+WILD_SUIT = 16  #: ``WILD_SUIT << s``: a wildcard stands for a tile of suit ``s`` (3 = honours)
 
 
-def _baodiao(r: Reading, winning: int | None, bao: int) -> bool:
-    """宝吊: a pair made of a wildcard and the winning tile (or two wildcards when the drawn
-    tile is itself a 宝)."""
-    pairs = (r.pair,) if r.form == "standard" else r.pairs
-    for g in pairs:
-        if g is None or not g.wild:
-            continue
-        if len(g.wild) == 1 and g.kinds[0] == winning:
-            return True
-        if len(g.wild) == 2 and winning == bao:
-            return True
-    return False
+@dataclass(frozen=True, eq=False)
+class _GroupFlags:
+    """The mask of one group for a hand won on ``winning`` with 宝 ``bao`` (``None`` when
+    outside the suit a per-suit flagger serves). One object per pair of values (see
+    :func:`_flags_for`), so the per-suit caches of :mod:`engine.decompose` can key on it."""
+
+    winning: int | None
+    bao: int | None
+
+    def __call__(self, g: Group) -> int:
+        mask = SEQ_SET if g.shape == SEQ else 0
+        if not g.wild:
+            return mask
+        for k in g.wild:
+            mask |= WILD_SUIT << _SUIT[k]
+            if k not in YAO:
+                mask |= WILD_MID
+            if k != self.bao:
+                mask |= IN_USE
+        if g.shape == PAIR and (
+            (len(g.wild) == 1 and g.kinds[0] == self.winning)
+            or (len(g.wild) == 2 and self.winning is not None and self.winning == self.bao)
+        ):
+            mask |= DIAO
+        return mask
+
+    def for_suit(self, lo: int) -> _GroupFlags:
+        """The flagger for the groups holding a real tile of one suit: the winning tile and
+        the 宝 matter there only when they are of that suit (a 宝吊 pair of two wildcards
+        holds no real tile)."""
+        return self._per_suit[lo // 9]
+
+    @cached_property
+    def _per_suit(self) -> tuple[_GroupFlags, ...]:
+        def local(k: int | None, suit: int) -> int | None:
+            return k if k is not None and _SUIT[k] == suit else None
+
+        return tuple(_flags_for(local(self.winning, s), local(self.bao, s)) for s in range(4))
 
 
-def _in_use(r: Reading, bao: int) -> bool:
-    """A wildcard stands for another kind than its own face."""
-    return any(k != bao for g in r.groups for k in g.wild)
+@cache
+def _flags_for(winning: int | None, bao: int | None) -> _GroupFlags:
+    return _GroupFlags(winning, bao)
 
 
-def _all_counts(hand: Hand) -> list[int]:
-    c = [0] * 34
-    for k in hand.all_tiles():
-        c[k] += 1
-    return c
+#: The suits a reading's tiles are in, as ``WILD_SUIT << suit`` bits (the mask's own).
+SUIT_BITS = 15 * WILD_SUIT
+HONOURS_BIT = WILD_SUIT << 3
 
 
-def _jiuyao_counts(hand: Hand, bao: int) -> tuple[list[int], list[int], int]:
-    concealed, w = split_wilds(hand, bao)
+def _suit_bits(kinds: Iterable[int]) -> int:
+    """The suits of ``kinds`` as :data:`SUIT_BITS`."""
+    bits = 0
+    for k in kinds:
+        bits |= WILD_SUIT << _SUIT[k]
+    return bits
+
+
+def _readings_flags(
+    hand: Hand,
+    bao: int,
+    wild_kinds: tuple[int, ...],
+    counts: list[int],
+    w: int,
+    wild_runs: bool = False,
+) -> list[tuple[int, bool, int]]:
+    """``(mask, 七对?, luxury)`` of every distinct way to read the hand (``counts``, ``w``:
+    its concealed tiles as :func:`split_wilds` gives them): the standard readings first,
+    then 七对 (luxury = its four-of-a-kinds), in the order of
+    :func:`engine.decompose.readings` with these ``wild_kinds`` and ``wild_runs``."""
+    flags_of = _flags_for(hand.winning, bao)
+    start = 0
+    for m in hand.melds:
+        start |= flags_of(meld_group(m))
+    out = [
+        (mask, False, 0)
+        for mask in standard_flags(
+            counts, w, flags_of, start=start, wild_kinds=wild_kinds, wild_runs=wild_runs
+        )
+    ]
+    if not hand.melds:
+        for mask, lux in seven_pairs_flags(counts, w, flags_of, wild_kinds=wild_kinds):
+            out.append((mask, True, lux))
+    return out
+
+
+def _with_melds(hand: Hand, concealed: list[int]) -> list[int]:
+    """``concealed`` counts plus the tiles of the melds."""
     all_c = list(concealed)
     for m in hand.melds:
         for k in m.tiles:
             all_c[k] += 1
-    return all_c, concealed, w
+    return all_c
 
 
 # --- classic ----------------------------------------------------------------------------------
@@ -200,33 +283,39 @@ def _classic_cand(name: str, mode: str, extra: list[ScoreItem], mult: int) -> Ca
     return Candidate(legal, value * mult, items, reason)
 
 
+@lru_cache(maxsize=4096)
+def _classic_name(
+    mask: int, no_bao: bool, real_suits: int, real_yao: bool, pairs: bool
+) -> tuple[str, str]:
+    """The row and column of :data:`CLASSIC` a reading (its ``mask``; ``real_suits`` the
+    suit bits of the real tiles) falls in: the most specific row it satisfies, which pays
+    most in every column."""
+    mode = "无宝" if no_bao else "宝吊" if mask & DIAO else "有宝"
+    suits = real_suits | mask & SUIT_BITS
+    yao = real_yao and not mask & WILD_MID
+    qing = suits != 0 and suits & (suits - 1) == 0  # exactly one suit (or honours alone)
+    if pairs:
+        name = "七对" + ("九幺" if yao else "") + ("清一色" if qing else "")
+        return {"七对清一色": "清一色七对"}.get(name, name), mode
+    if not mask & SEQ_SET:
+        return "碰碰胡" + ("九幺" if yao else "") + ("清一色" if qing else ""), mode
+    return ("清一色平胡" if qing and suits != HONOURS_BIT else "平胡"), mode
+
+
 def _classic(ctx: WinContext) -> list[Candidate]:
     hand, bao = ctx.hand, ctx.bao
     assert bao is not None
     tiles = hand.all_tiles()
     no_bao = bao not in tiles
     real = [k for k in tiles if k != bao] + [k for m in hand.melds for k in m.tiles if k == bao]
-    real_suits = {_SUIT[k] for k in real}
+    real_suits = _suit_bits(real)
     real_yao = all(k in YAO for k in real)
     best_key: tuple[bool, int] | None = None
     rows: dict[tuple[bool, int], tuple[str, str, int]] = {}
-    for r in readings(hand, bao, wild_kinds=_classic_wild_kinds(hand, bao), wild_runs=False):
-        mode = "无宝" if no_bao else "宝吊" if _baodiao(r, hand.winning, bao) else "有宝"
-        wild = r.wild_as()
-        suits = real_suits | {_SUIT[k] for k in wild} if wild else real_suits
-        yao = real_yao and all(k in YAO for k in wild)
-        pure = len(suits) == 1 and 3 not in suits
-        qing = len(suits) == 1
-        # The most specific row a reading satisfies pays most in every column.
-        lux = 0
-        if r.form == "pairs":
-            name = "七对" + ("九幺" if yao else "") + ("清一色" if qing else "")
-            name = {"七对清一色": "清一色七对"}.get(name, name)
-            lux = r.luxury()
-        elif all(g.is_triplet_like for g in r.sets):
-            name = "碰碰胡" + ("九幺" if yao else "") + ("清一色" if qing else "")
-        else:
-            name = "清一色平胡" if pure else "平胡"
+    counts, w = split_wilds(hand, bao)
+    wild_kinds = _classic_wild_kinds(hand, bao)
+    for mask, pairs, lux in _readings_flags(hand, bao, wild_kinds, counts, w):
+        name, mode = _classic_name(mask, no_bao, real_suits, real_yao, pairs)
         value, legal = _classic_row(name, mode)
         key = (legal, value << lux)
         if best_key is None or key > best_key:
@@ -240,12 +329,11 @@ def _classic(ctx: WinContext) -> list[Candidate]:
     # 十三烂 / 九幺: no pair to 吊, so a 宝 in them is 有宝.
     mode = "无宝" if no_bao else "有宝"
     if not hand.melds:
-        counts, w = split_wilds(hand, bao)
         s = shisanlan(counts, w)
         if s:
             out.append(_classic_cand(s, mode, [], 1))
-    all_c, concealed, w = _jiuyao_counts(hand, bao)
-    for jy in jiuyao(all_c, concealed, w):
+    jiuyao_ways = jiuyao(_with_melds(hand, counts), counts, w) if real_yao else []
+    for jy in jiuyao_ways:
         name = "七星九幺" if jy.qixing else "九幺"
         extra: list[ScoreItem] = []
         mult = 1
@@ -291,10 +379,11 @@ def _xingchen(ctx: WinContext) -> list[Candidate]:
     touji = "touji" in ctx.flags
     head: bool | None = None
     out = Best(_x)
-    for r in readings(hand, bao, wild_kinds=_xingchen_wild_kinds(bao), wild_runs=False):
-        in_use = _in_use(r, bao)
-        if r.form == "pairs":
-            lux = r.luxury()
+    counts, w = split_wilds(hand, bao)
+    wild_kinds = _xingchen_wild_kinds(bao)
+    for mask, pairs, lux in _readings_flags(hand, bao, wild_kinds, counts, w):
+        in_use = bool(mask & IN_USE)
+        if pairs:
             name = (
                 ("豪华七对" if lux else "七对") if in_use else ("清豪华七对" if lux else "清七对")
             )
@@ -307,8 +396,8 @@ def _xingchen(ctx: WinContext) -> list[Candidate]:
                 )
             )
             continue
-        pph = all(g.is_triplet_like for g in r.sets)
-        diao = _baodiao(r, hand.winning, bao)
+        pph = not mask & SEQ_SET
+        diao = bool(mask & DIAO)
         if touji and ((diao and hand.winning == bao) or not in_use):
             if head is None:
                 head = _baodiao_head_before(hand, bao)
@@ -341,9 +430,10 @@ def _xingchen(ctx: WinContext) -> list[Candidate]:
                     "平胡有宝需宝吊或飞宝 · 平胡 with 宝 in use needs 宝吊 or 飞宝",
                 )
             )
+    natural_counts = list(counts)
+    natural_counts[bao] = w  # every 宝 as its own face
     if not hand.melds:
-        counts, w = split_wilds(hand, bao)
-        natural = shisanlan(hand.counts(), 0)
+        natural = shisanlan(natural_counts, 0)
         wild = shisanlan(counts, w) if w else None
         for s, plain in ((natural, True), (wild, False)):
             if s:
@@ -356,10 +446,14 @@ def _xingchen(ctx: WinContext) -> list[Candidate]:
                         (8 if q else 4) if plain else (4 if q else 2),
                     )
                 )
-    all_nat = _all_counts(hand)
-    nat = jiuyao(all_nat, hand.counts(), 0)
-    all_c, concealed, w = _jiuyao_counts(hand, bao)
-    wild_jy = jiuyao(all_c, concealed, w) if w else []
+    # 九幺 needs every real tile (melds included) a 1, a 9 or an honour
+    real_yao = all(k in YAO for k in hand.all_tiles() if k != bao) and all(
+        k in YAO for m in hand.melds for k in m.tiles
+    )
+    nat: list[JiuYao] = []
+    if real_yao and (w == 0 or bao in YAO):
+        nat = jiuyao(_with_melds(hand, natural_counts), natural_counts, 0)
+    wild_jy = jiuyao(_with_melds(hand, counts), counts, w) if w and real_yao else []
     for group, plain in ((nat, True), (wild_jy, False)):
         for jy in group:
             name = ("七星九幺" if jy.qixing else "九幺") + ("" if plain else "有宝")

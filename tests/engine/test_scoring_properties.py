@@ -81,10 +81,12 @@ def test_wildcard_shortcuts_lose_nothing(seed: int, preset: str) -> None:
     ctx = make("shangrao", seed, preset)
     fast = score(ctx)
 
-    def every_reading(hand, bao=None, *, wild_kinds=None, wild_runs=True, pairs=True):
-        return decompose.readings(hand, bao, wild_kinds=range(34), wild_runs=True, pairs=pairs)
+    readings_flags = sr._readings_flags
+
+    def every_reading(hand, bao, wild_kinds, counts, w, wild_runs=False):
+        return readings_flags(hand, bao, decompose.ALL_KINDS, counts, w, wild_runs=True)
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(sr, "readings", every_reading)
+        mp.setattr(sr, "_readings_flags", every_reading)
         slow = score(ctx)
     assert (fast.legal, fast.points) == (slow.legal, slow.points)

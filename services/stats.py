@@ -1,0 +1,415 @@
+"""Leaderboards (排行榜), player stats (战绩), game history and seasons (赛季) for the cogs.
+
+Pure service code: no Discord types. :class:`StatsService` asks the store and returns
+:class:`services.stats_text.Card` values (plus the data behind them); :class:`BoardQuery`
+carries a leaderboard's parameters in a button ``custom_id`` (``mj:lb:…``) so paging keeps
+working after a restart.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any, Protocol
+
+from db.leaderboard_extra import display_names, recent_record_hands
+from db.types import (
+    GameInfo,
+    GameSummary,
+    GuildSettings,
+    HandInfo,
+    Leaderboard,
+    PlayerInfo,
+    PlayerStats,
+    SeasonInfo,
+)
+from engine.options import VARIANT_NAMES
+from services.stats_text import (
+    Card,
+    format_game,
+    format_history,
+    format_leaderboard,
+    format_seasons,
+    format_stats,
+    pages_of,
+    rating_series,
+)
+
+PERIODS = ("all", "season", "month", "week")
+ORDERS = ("points", "rating", "winrate")
+VARIANTS = tuple(VARIANT_NAMES)
+#: Players on one leaderboard page.
+PAGE_SIZE = 10
+#: Hands a player needs before the win-rate board ranks them.
+MIN_HANDS = 10
+#: Games listed by ``/mahjong history`` (one select menu holds 25).
+HISTORY_LIMIT = 10
+#: Physically recorded hands listed under the games by ``/mahjong history``.
+RECORDS_LIMIT = 5
+#: Hands shown per page of one game.
+HANDS_PER_PAGE = 4
+#: Rating-history points drawn on the stats chart.
+CHART_POINTS = 100
+
+#: ``mj:lb:<variant|all>:<period>:<by>:<season|0>:<page|me>``
+BOARD_ID = re.compile(
+    r"mj:lb:(?P<variant>[a-z]+):(?P<period>all|season|month|week):"
+    r"(?P<by>points|rating|winrate):(?P<season>\d{1,6}):(?P<page>\d{1,6}|me)"
+)
+#: ``mj:gh:<game id>:<page>`` (a page of one game's hands).
+GAME_ID = re.compile(r"mj:gh:(?P<game>\d{1,19}):(?P<page>\d{1,6})")
+#: ``mj:hs:<user id|0>`` (the history select menu; the chosen value is a game id).
+HISTORY_ID = re.compile(r"mj:hs:(?P<user>\d{1,20})")
+
+
+class StatsInputError(ValueError):
+    """A parameter the user gave is not valid; ``zh``/``en`` say why."""
+
+    def __init__(self, zh: str, en: str) -> None:
+        super().__init__(en)
+        self.zh = zh
+        self.en = en
+
+    def text(self, lang: str) -> str:
+        """The message in ``lang`` (``zh``, ``en`` or ``zh+en``)."""
+        if lang == "en":
+            return self.en
+        if lang == "zh+en":
+            return f"{self.zh}\n{self.en}"
+        return self.zh
+
+
+@dataclass(frozen=True, slots=True)
+class BoardQuery:
+    """Which leaderboard: variant (None = all), period, order, season (for ``season``)."""
+
+    variant: str | None = None
+    period: str = "all"
+    by: str = "points"
+    season: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.variant is not None and self.variant not in VARIANTS:
+            raise StatsInputError(
+                f"没有这个玩法：{self.variant}（可选 {'、'.join(VARIANTS)}）",
+                f"Unknown variant {self.variant!r} (one of {', '.join(VARIANTS)})",
+            )
+        if self.period not in PERIODS:
+            raise StatsInputError(
+                f"时间范围只能是 {'、'.join(PERIODS)}", f"period must be one of {PERIODS}"
+            )
+        if self.by not in ORDERS:
+            raise StatsInputError(f"排序只能是 {'、'.join(ORDERS)}", f"by must be one of {ORDERS}")
+        if self.season is not None and not 1 <= self.season <= 999_999:
+            raise StatsInputError("赛季编号无效", "That season number is not valid")
+
+    def custom_id(self, page: int | str) -> str:
+        """The ``custom_id`` of a button that shows ``page`` (a number, or ``me``)."""
+        season = self.season if self.period == "season" and self.season else 0
+        return f"mj:lb:{self.variant or 'all'}:{self.period}:{self.by}:{season}:{page}"
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> tuple[BoardQuery, int | None]:
+        """The query and page (None = the asker's page) of a :data:`BOARD_ID` match."""
+        variant = match["variant"]
+        season = int(match["season"]) or None
+        query = cls(
+            variant=None if variant == "all" else variant,
+            period=match["period"],
+            by=match["by"],
+            season=season if match["period"] == "season" else None,
+        )
+        page = None if match["page"] == "me" else int(match["page"])
+        return query, page
+
+    @classmethod
+    def parse(cls, custom_id: str) -> tuple[BoardQuery, int | None]:
+        """Parse a leaderboard button's ``custom_id``; raises ``StatsInputError``."""
+        match = BOARD_ID.fullmatch(custom_id)
+        if match is None:
+            raise StatsInputError("按钮无效", "Unknown leaderboard button")
+        return cls.from_match(match)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardPage:
+    """A leaderboard page ready to show: the card, the store's board and paging facts."""
+
+    card: Card
+    board: Leaderboard
+    query: BoardQuery
+    page: int
+    pages: int
+
+    @property
+    def has_prev(self) -> bool:
+        return self.page > 0
+
+    @property
+    def has_next(self) -> bool:
+        return self.page + 1 < self.pages
+
+
+@dataclass(frozen=True, slots=True)
+class StatsAnswer:
+    """Stats ready to show: the card and the rating chart's points (oldest first)."""
+
+    card: Card
+    stats: PlayerStats
+    chart: list[tuple[datetime, float]]
+
+
+@dataclass(frozen=True, slots=True)
+class GamePage:
+    card: Card
+    game: GameInfo
+    page: int
+    pages: int
+
+
+class StatsStore(Protocol):
+    """The part of :class:`db.store.Store` this service uses."""
+
+    async def leaderboard(
+        self,
+        guild_id: int,
+        *,
+        variant: str | None = ...,
+        period: str = ...,
+        by: str = ...,
+        season: int | None = ...,
+        user_id: int | None = ...,
+        offset: int = ...,
+        limit: int = ...,
+        min_hands: int = ...,
+        now: datetime | None = ...,
+    ) -> Leaderboard: ...
+
+    async def player_stats(
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        variant: str | None = ...,
+        period: str = ...,
+        season: int | None = ...,
+        history_limit: int = ...,
+        now: datetime | None = ...,
+    ) -> PlayerStats: ...
+
+    async def recent_games(
+        self, guild_id: int, *, user_id: int | None = ..., limit: int = ..., offset: int = ...
+    ) -> list[GameSummary]: ...
+
+    async def game_hands(self, game_id: int) -> list[HandInfo]: ...
+
+    async def get_game(self, game_id: int) -> GameInfo | None: ...
+
+    async def get_player(self, user_id: int) -> PlayerInfo | None: ...
+
+    async def upsert_player(self, user_id: int, **fields: Any) -> PlayerInfo: ...
+
+    async def get_guild_settings(self, guild_id: int) -> GuildSettings: ...
+
+    async def start_season(self, guild_id: int, *, now: datetime | None = ...) -> SeasonInfo: ...
+
+    async def list_seasons(self, guild_id: int) -> list[SeasonInfo]: ...
+
+
+class StatsService:
+    """Leaderboards, stats, history and seasons of a server, as text cards."""
+
+    def __init__(
+        self,
+        store: StatsStore,
+        *,
+        page_size: int = PAGE_SIZE,
+        min_hands: int = MIN_HANDS,
+        history_limit: int = HISTORY_LIMIT,
+        hands_per_page: int = HANDS_PER_PAGE,
+        records_limit: int = RECORDS_LIMIT,
+    ) -> None:
+        self.store = store
+        self.page_size = page_size
+        self.min_hands = min_hands
+        self.history_limit = history_limit
+        self.hands_per_page = hands_per_page
+        self.records_limit = records_limit
+
+    async def language(self, guild_id: int | None, user_locale: str | None) -> str:
+        """``zh`` for a Chinese-speaking user; otherwise the server's language (``en``), or
+        Chinese first with English (``zh+en``) when the server speaks Chinese."""
+        if str(user_locale or "").startswith("zh"):
+            return "zh"
+        if guild_id is None:
+            return "zh+en"
+        settings = await self.store.get_guild_settings(guild_id)
+        return "en" if (settings.language or "zh").startswith("en") else "zh+en"
+
+    async def remember(self, user_id: int, display_name: str | None) -> None:
+        """Keep the player's current display name (only written when it changed)."""
+        if not display_name:
+            return
+        known = await self.store.get_player(user_id)
+        if known is None or known.display_name != display_name[:100]:
+            await self.store.upsert_player(user_id, display_name=display_name[:100])
+
+    async def leaderboard(
+        self,
+        guild_id: int,
+        query: BoardQuery,
+        *,
+        page: int | None = 0,
+        user_id: int | None = None,
+        user_name: str | None = None,
+        lang: str = "zh",
+        now: datetime | None = None,
+    ) -> BoardPage:
+        """One page of the server's ranking (``page`` None: the page holding ``user_id``).
+
+        A page past the end shows the last one; humans only (the store never ranks AI seats).
+        """
+        wanted = 0 if page is None else max(page, 0)
+        board = await self._board(guild_id, query, wanted, user_id, now)
+        pages = pages_of(board.total, self.page_size)
+        target = wanted
+        if page is None and board.me is not None and board.me.rank is not None:
+            target = (board.me.rank - 1) // self.page_size
+        target = min(target, pages - 1)
+        if target != wanted:
+            board = await self._board(guild_id, query, target, user_id, now)
+        if query.period == "season" and query.season is None and board.season is not None:
+            query = replace(query, season=board.season)  # buttons keep this season
+        card = format_leaderboard(
+            board,
+            lang=lang,
+            page_size=self.page_size,
+            asker_id=user_id,
+            asker_name=user_name,
+            min_hands=self.min_hands,
+        )
+        return BoardPage(card=card, board=board, query=query, page=target, pages=pages)
+
+    async def _board(
+        self,
+        guild_id: int,
+        query: BoardQuery,
+        page: int,
+        user_id: int | None,
+        now: datetime | None,
+    ) -> Leaderboard:
+        return await self.store.leaderboard(
+            guild_id,
+            variant=query.variant,
+            period=query.period,
+            by=query.by,
+            season=query.season,
+            user_id=user_id,
+            offset=page * self.page_size,
+            limit=self.page_size,
+            min_hands=self.min_hands,
+            now=now,
+        )
+
+    async def stats(
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        name: str,
+        variant: str | None = None,
+        period: str = "all",
+        season: int | None = None,
+        lang: str = "zh",
+        now: datetime | None = None,
+    ) -> StatsAnswer:
+        """A player's stats card and the points of their rating chart."""
+        BoardQuery(variant=variant, period=period, season=season)  # validates
+        if period == "season" and season is None:
+            season = (await self.store.get_guild_settings(guild_id)).current_season
+        stats = await self.store.player_stats(
+            guild_id,
+            user_id,
+            variant=variant,
+            period=period,
+            season=season,
+            history_limit=CHART_POINTS,
+            now=now,
+        )
+        chart = rating_series(stats)
+        card = format_stats(stats, name, lang=lang, chart=len(chart) >= 2, season=season)
+        return StatsAnswer(card=card, stats=stats, chart=chart)
+
+    async def history(
+        self,
+        guild_id: int,
+        *,
+        user_id: int | None = None,
+        who: str | None = None,
+        lang: str = "zh",
+    ) -> tuple[Card, list[GameSummary]]:
+        """Recent games of the server (or of one player), latest first, with totals; then
+        the latest hands played with real tiles (实体牌局, read by ``db.leaderboard_extra``)."""
+        games = await self.store.recent_games(guild_id, user_id=user_id, limit=self.history_limit)
+        records = await recent_record_hands(
+            self.store, guild_id, user_id=user_id, limit=self.records_limit
+        )
+        ids = {int(d.get("user_id", 0)) for h in records for d in h.deltas}
+        names = await display_names(self.store, ids)
+        card = format_history(games, lang=lang, who=who, records=records, names=names)
+        return card, games
+
+    async def game(
+        self, guild_id: int, game_id: int, *, page: int = 0, lang: str = "zh"
+    ) -> GamePage:
+        """A page of one game's hands: winner, items, payments, fairness seed."""
+        game = await self.store.get_game(game_id)
+        if game is None or game.guild_id != guild_id:
+            raise StatsInputError(f"没有对局 #{game_id}", f"There is no game #{game_id} here")
+        hands = await self.store.game_hands(game_id)
+        pages = pages_of(len(hands), self.hands_per_page)
+        page = min(max(page, 0), pages - 1)
+        card = format_game(game, hands, page=page, per_page=self.hands_per_page, lang=lang)
+        return GamePage(card=card, game=game, page=page, pages=pages)
+
+    async def new_season(self, guild_id: int, *, now: datetime | None = None) -> SeasonInfo:
+        """Start the server's next season; the old ones stay queryable by number."""
+        return await self.store.start_season(guild_id, now=now)
+
+    async def seasons(self, guild_id: int, *, lang: str = "zh") -> Card:
+        """The server's seasons, the current one marked."""
+        settings = await self.store.get_guild_settings(guild_id)
+        seasons = await self.store.list_seasons(guild_id)
+        return format_seasons(seasons, settings.current_season, lang)
+
+
+def game_custom_id(game_id: int, page: int) -> str:
+    """The ``custom_id`` of a button that shows ``page`` of game ``game_id``'s hands."""
+    return f"mj:gh:{game_id}:{page}"
+
+
+def history_custom_id(user_id: int | None) -> str:
+    """The ``custom_id`` of the history select menu."""
+    return f"mj:hs:{user_id or 0}"
+
+
+__all__ = [
+    "BOARD_ID",
+    "GAME_ID",
+    "HISTORY_ID",
+    "MIN_HANDS",
+    "ORDERS",
+    "PAGE_SIZE",
+    "PERIODS",
+    "VARIANTS",
+    "BoardPage",
+    "BoardQuery",
+    "GamePage",
+    "StatsAnswer",
+    "StatsInputError",
+    "StatsService",
+    "StatsStore",
+    "game_custom_id",
+    "history_custom_id",
+]

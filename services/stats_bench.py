@@ -1,0 +1,101 @@
+"""Benchmark of the stats answers on SQLite: ``python -m services.stats_bench [--hands N]``.
+
+Fills one server with ``--hands`` recorded hands (default 100,000, the same data as
+``python -m db.bench``) and times what a command waits for: the store's queries *plus*
+the text (and, for stats, the rating chart picture). Target: leaderboard and stats
+≤ 200 ms each. Figures only: nothing here asserts a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from db.bench import GUILD, _fill_hands
+from db.store import Store
+from render.charts import render_rating_chart
+from services.stats import BoardQuery, StatsService
+
+ME = 10_001  # a player of the benchmark data
+
+
+async def _timed(fn: Callable[[], Awaitable[Any]], runs: int) -> tuple[float, float]:
+    """Median and worst of ``runs`` calls after one warm-up, in ms."""
+    await fn()
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        await fn()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times), max(times)
+
+
+async def run(hands: int, players: int, runs: int, folder: Path) -> None:
+    store = await Store.open(f"sqlite+aiosqlite:///{folder / 'stats-bench.db'}")
+    await store.get_guild_settings(GUILD)
+    await store.update_guild_settings(GUILD, language="zh")
+    start = time.perf_counter()
+    await _fill_hands(store, hands, players)
+    print(
+        f"stats answers with {hands} hands of {players} players in one server "
+        f"(filled in {time.perf_counter() - start:.1f} s); target <= 200 ms each"
+    )
+    service = StatsService(store)
+
+    def row(label: str, med: float, worst: float) -> None:
+        print(f"  {label:<52} median {med:7.1f} ms   max {worst:7.1f} ms")
+
+    for by in ("points", "rating", "winrate"):
+        for period in ("all", "season", "month", "week"):
+            query = BoardQuery(period=period, by=by)
+            med, worst = await _timed(
+                lambda q=query: service.leaderboard(GUILD, q, page=0, user_id=ME, lang="zh+en"),
+                runs,
+            )
+            row(f"leaderboard by={by} period={period} (page 1)", med, worst)
+    query = BoardQuery(period="all", by="points")
+    med, worst = await _timed(
+        lambda: service.leaderboard(GUILD, query, page=None, user_id=ME, lang="zh+en"), runs
+    )
+    row("leaderboard by=points period=all (my page)", med, worst)
+    query = BoardQuery(variant="xinyu", period="all", by="rating")
+    med, worst = await _timed(
+        lambda: service.leaderboard(GUILD, query, page=2, user_id=ME, lang="zh+en"), runs
+    )
+    row("leaderboard variant=xinyu by=rating (page 3)", med, worst)
+
+    async def stats_with_chart(variant: str | None, period: str) -> None:
+        answer = await service.stats(
+            GUILD, ME, name="bench", variant=variant, period=period, lang="zh+en"
+        )
+        if len(answer.chart) >= 2:
+            await asyncio.to_thread(render_rating_chart, answer.chart)
+
+    for period in ("all", "season", "month"):
+        for variant in (None, "shangrao"):
+            med, worst = await _timed(lambda v=variant, p=period: stats_with_chart(v, p), runs)
+            row(f"stats + chart variant={variant or 'all'} period={period}", med, worst)
+    med, worst = await _timed(lambda: service.history(GUILD, user_id=ME), runs)
+    row("history (a player's recent games)", med, worst)
+    await store.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--hands", type=int, default=100_000)
+    parser.add_argument("--players", type=int, default=40)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--dir", type=Path, default=None, help="folder (default: a temp dir)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+        asyncio.run(run(args.hands, args.players, args.runs, Path(tmp)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,645 @@
+"""Text of the leaderboard (排行榜), stats (战绩) and history (历史) answers; no Discord types.
+
+Every formatter returns a :class:`Card` (title, description, fields, footer) that the cog
+turns into an embed. ``lang`` is ``"zh"``, ``"en"`` or ``"zh+en"`` (both, Chinese first).
+Limits kept here: a field value ≤ 1024 characters, a description ≤ 4096, ≤ 25 fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from db.types import (
+    GameInfo,
+    GameSummary,
+    HandInfo,
+    Leaderboard,
+    LeaderboardEntry,
+    PlayerStats,
+    SeasonInfo,
+)
+from engine.game.wall import commitment
+from engine.options import VARIANT_NAMES
+
+FIELD_LIMIT = 1024
+DESCRIPTION_LIMIT = 4096
+MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
+
+STRINGS: dict[str, tuple[str, str]] = {
+    "board_title": ("排行榜 · {scope}", "Leaderboard · {scope}"),
+    "board_title_both": ("排行榜 Leaderboard · {scope}", "Leaderboard · {scope}"),
+    "all_variants": ("全部玩法", "all variants"),
+    "period_all": ("总榜", "all time"),
+    "period_season": ("第{season}赛季", "season {season}"),
+    "period_month": ("本月", "this month"),
+    "period_week": ("本周", "this week"),
+    "by_points": ("按积分", "by points"),
+    "by_rating": ("按等级分", "by rating"),
+    "by_winrate": ("按胜率", "by win rate"),
+    "board_empty": ("这段时间还没有记录的对局。", "No hands recorded in this period yet."),
+    "board_empty_winrate": (
+        "还没有人打满 {min} 局。",
+        "Nobody has played {min} hands yet.",
+    ),
+    "page": ("第 {page}/{pages} 页 · 共 {total} 人", "page {page}/{pages} · {total} players"),
+    "min_hands": ("胜率榜至少 {min} 局", "win rate needs ≥ {min} hands"),
+    "you": ("你的名次", "Your position"),
+    "you_here": ("◀ 你", "◀ you"),
+    "you_unranked": (
+        "{name}：{hands} 局，还差 {more} 局上榜（至少 {min} 局）",
+        "{name}: {hands} hands, {more} more to be ranked (min {min})",
+    ),
+    "you_unrated": ("{name}：还没有等级分", "{name}: no rating yet"),
+    "you_none": ("{name}：这段时间没有对局", "{name}: no hands in this period"),
+    "hands_n": ("{n} 局", "{n} hands"),
+    "points_n": ("{n} 分", "{n} pts"),
+    "rate": ("胜率 {pct}", "win {pct}"),
+    "rating_n": ("等级分 {r}", "rating {r}"),
+    "stats_title": ("{name} 的战绩 · {scope}", "{name}'s stats · {scope}"),
+    "stats_empty": ("这段时间还没有对局记录。", "No hands recorded in this period."),
+    "hands": ("局数", "Hands"),
+    "wins": ("胡牌", "Wins"),
+    "wins_v": ("{wins}（胜率 {pct}）", "{wins} ({pct} of hands)"),
+    "self_draw": ("自摸占比", "Self-draw share"),
+    "self_draw_v": ("{pct}（自摸 {n} 次）", "{pct} ({n} self-drawn)"),
+    "deal_in": ("点炮率", "Deal-in share"),
+    "deal_in_v": ("{pct}（点炮 {n} 次）", "{pct} ({n} dealt in)"),
+    "average_win": ("平均每胡", "Average win"),
+    "total_points": ("总积分", "Points"),
+    "favourite": ("最常玩", "Favourite variant"),
+    "rating": ("等级分", "Rating"),
+    "rating_v": ("{r}（μ {mu}，σ {sigma}）", "{r} (μ {mu}, σ {sigma})"),
+    "no_rating": ("暂无", "none yet"),
+    "biggest": ("最大一手", "Biggest hand"),
+    "biggest_v": (
+        "{points} 分 · {how} · {variant} · {date}（{delta}）",
+        "{points} pts · {how} · {variant} · {date} ({delta})",
+    ),
+    "chart_note": (
+        "等级分走势见图（最近 {n} 局）",
+        "Rating history in the picture (last {n} hands)",
+    ),
+    "how_self": ("自摸", "self-drawn"),
+    "how_discard": ("点炮", "on a discard"),
+    "how_rob_kong": ("抢杠", "robbing a kong"),
+    "how_draw": ("荒庄", "drawn hand"),
+    "history_title": ("最近的对局 · {who}", "Recent games · {who}"),
+    "history_server": ("本服务器", "this server"),
+    "history_empty": ("还没有记录过对局。", "No games recorded yet."),
+    "records": ("实体牌局记录", "Hands played with real tiles"),
+    "history_pick": ("选择一场对局查看每一局", "Pick a game to see its hands"),
+    "game_line": (
+        "**#{id}** · {variant} · {date} · {hands} 局 · {status}",
+        "**#{id}** · {variant} · {date} · {hands} hands · {status}",
+    ),
+    "status_lobby": ("等待中", "lobby"),
+    "status_active": ("进行中", "in progress"),
+    "status_finished": ("已结束", "finished"),
+    "status_abandoned": ("已放弃", "abandoned"),
+    "game_title": ("对局 #{id} · {variant}", "Game #{id} · {variant}"),
+    "game_totals": ("总分：{totals}", "Totals: {totals}"),
+    "game_no_hands": ("这场对局还没有打完的一局。", "No finished hand in this game yet."),
+    "hand_title": ("第 {no} 局 · {how}", "Hand {no} · {how}"),
+    "winner": ("胡牌：{who}", "Winner: {who}"),
+    "discarder": ("放炮：{who}", "Dealt in: {who}"),
+    "items": ("番种：{items}", "Items: {items}"),
+    "points_total": ("共 {points} 分", "{points} points in all"),
+    "payments": ("收支：{pay}", "Payments: {pay}"),
+    "seed": ("种子：`{seed}`", "Seed: `{seed}`"),
+    "check": ("SHA-256(种子:牌墙) = `{digest}`", "SHA-256(seed:wall) = `{digest}`"),
+    "no_seed": ("（实体牌局，无种子）", "(played with real tiles: no seed)"),
+    "hands_page": ("第 {page}/{pages} 页", "page {page}/{pages}"),
+    "ai": ("电脑", "AI"),
+    "season_started": (
+        "第 {number} 赛季开始了！之前的赛季仍可用 /mahjong leaderboard period:season season:<编号> 查看。",
+        "Season {number} has started! Older seasons stay available with "
+        "/mahjong leaderboard period:season season:<number>.",
+    ),
+    "seasons_title": ("赛季", "Seasons"),
+    "season_line": (
+        "第 {number} 赛季 · {date} 开始{current}",
+        "Season {number} · from {date}{current}",
+    ),
+    "season_current": ("（当前）", " (current)"),
+    "season_first": ("第 1 赛季 · 开始使用时", "Season 1 · since the first game"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    name: str
+    value: str
+    inline: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """An embed's worth of text, without Discord types."""
+
+    title: str
+    description: str = ""
+    fields: tuple[Field, ...] = ()
+    footer: str = ""
+
+    def text(self) -> str:
+        """Everything in one string (logs and tests)."""
+        parts = [self.title, self.description]
+        for f in self.fields:
+            parts += [f.name, f.value]
+        parts.append(self.footer)
+        return "\n".join(p for p in parts if p)
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One option of a select menu (label ≤ 100, description ≤ 100 characters)."""
+
+    label: str
+    value: str
+    description: str = ""
+
+
+def pick(pair: tuple[str, str], lang: str) -> str:
+    """One side of a (zh, en) pair, or both for ``zh+en`` (Chinese first)."""
+    if lang == "en":
+        return pair[1]
+    if lang == "zh+en":
+        return pair[0] if pair[0] == pair[1] else f"{pair[0]} · {pair[1]}"
+    return pair[0]
+
+
+def t(key: str, lang: str = "zh", **params: Any) -> str:
+    """The sentence ``key`` in ``lang`` with ``params`` filled in."""
+    zh, en = STRINGS[key]
+    return pick((zh.format(**params), en.format(**params)), lang)
+
+
+def short(lang: str) -> str:
+    """The language for short labels: ``zh+en`` shows only Chinese there."""
+    return "zh" if lang == "zh+en" else lang
+
+
+def variant_name(variant: str | None, lang: str = "zh") -> str:
+    """上饶麻将 / Shangrao; None = every variant."""
+    if variant is None:
+        return t("all_variants", short(lang))
+    return pick(VARIANT_NAMES.get(variant, (variant, variant)), short(lang))
+
+
+def period_name(period: str, season: int | None, lang: str = "zh") -> str:
+    """总榜 / 第2赛季 / 本月 / 本周."""
+    return t(f"period_{period}", short(lang), season=season or 1)
+
+
+def percent(share: float) -> str:
+    """``0.4166`` → ``41.7%``."""
+    return f"{share * 100:.1f}%"
+
+
+def signed(n: float) -> str:
+    """``+12`` / ``−8`` / ``0`` (a real minus sign)."""
+    if n > 0:
+        return f"+{n:g}"
+    if n < 0:
+        return f"−{-n:g}"
+    return "0"
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters with ``…``."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def day(when: datetime) -> str:
+    """``2026-11-20`` (UTC)."""
+    return when.strftime("%Y-%m-%d")
+
+
+def person(user_id: int, name: str | None, *, is_ai: bool = False, lang: str = "zh") -> str:
+    """A player as shown in text: their stored name, else a mention; AI seats by label."""
+    if is_ai:
+        return f"🤖 {_escape(name)}" if name else f"🤖 {t('ai', short(lang))}"
+    if name:
+        return _escape(name)
+    return f"<@{user_id}>"
+
+
+def _escape(name: str) -> str:
+    """A display name safe inside Markdown (no formatting, no mentions)."""
+    out = name.replace("\\", "\\\\")
+    for ch in "*_`~|>[]":
+        out = out.replace(ch, "\\" + ch)
+    return out.replace("@", "@\u200b")
+
+
+def item_text(item: Any, lang: str = "zh") -> str:
+    """A scoring item as ``清一色 ×4``; tolerant of the shapes the store may hold."""
+    if isinstance(item, Mapping):
+        zh = str(item.get("name") or item.get("zh") or item.get("en") or "?")
+        en = str(item.get("en") or zh)
+        label = pick((zh, en), short(lang)) if lang != "zh+en" else zh
+        value = item.get("value")
+        return label if value in (None, "") else f"{label} ×{value}"
+    if isinstance(item, Sequence) and not isinstance(item, str) and len(item) == 2:
+        return f"{item[0]} ×{item[1]}"
+    return str(item)
+
+
+def items_text(items: Iterable[Any], lang: str = "zh") -> str:
+    """Items joined with ``·``; ``—`` when there are none."""
+    shown = [item_text(i, lang) for i in items]
+    return " · ".join(shown) if shown else "—"
+
+
+def how_text(how: str, lang: str = "zh") -> str:
+    """自摸 / 点炮 / 抢杠 / 荒庄."""
+    key = f"how_{how}"
+    return t(key, short(lang)) if key in STRINGS else how
+
+
+# ----------------------------------------------------------------------- leaderboard
+
+
+def metric(entry: LeaderboardEntry, by: str, lang: str) -> str:
+    """The ordered value first, then the others, e.g. ``12 分 · 4 局 · 胜率 50.0%``."""
+    lang = short(lang)
+    points = t("points_n", lang, n=signed(entry.points))
+    hands = t("hands_n", lang, n=entry.hands)
+    rate = t("rate", lang, pct=percent(entry.win_rate))
+    rating = t("rating_n", lang, r="—" if entry.rating is None else f"{entry.rating:.1f}")
+    if by == "rating":
+        parts = [f"**{rating}**", hands, points]
+    elif by == "winrate":
+        parts = [f"**{rate}**", hands, points]
+    else:
+        parts = [f"**{points}**", hands, rate]
+    return " · ".join(parts)
+
+
+def board_line(entry: LeaderboardEntry, by: str, lang: str, *, me: bool = False) -> str:
+    """``🥇 **1.** 阿明 — 12 分 · 4 局 · 胜率 50.0%``."""
+    rank = entry.rank or 0
+    medal = MEDALS.get(rank, "")
+    name = person(entry.user_id, entry.display_name, lang=lang)
+    line = f"{medal}`{rank:>3}.` {name} — {metric(entry, by, lang)}".lstrip()
+    return f"{line} {t('you_here', short(lang))}" if me else line
+
+
+def board_scope(board: Leaderboard, lang: str) -> str:
+    """``上饶麻将 · 本月 · 按积分``."""
+    return " · ".join(
+        [
+            variant_name(board.variant, lang),
+            period_name(board.period, board.season, lang),
+            t(f"by_{board.by}", short(lang)),
+        ]
+    )
+
+
+def pages_of(total: int, page_size: int) -> int:
+    """How many pages ``total`` ranked players fill (at least one)."""
+    return max(1, -(-total // page_size))
+
+
+def format_leaderboard(
+    board: Leaderboard,
+    *,
+    lang: str = "zh",
+    page_size: int = 10,
+    asker_id: int | None = None,
+    asker_name: str | None = None,
+    min_hands: int = 10,
+) -> Card:
+    """One page of the ranking; the asker's own position below it when not on the page."""
+    page = board.offset // page_size
+    pages = pages_of(board.total, page_size)
+    lines = [
+        board_line(e, board.by, lang, me=e.user_id == asker_id and asker_id is not None)
+        for e in board.entries
+    ]
+    if not lines:
+        empty = "board_empty_winrate" if board.by == "winrate" else "board_empty"
+        lines = [t(empty, lang, min=min_hands)]
+    fields: list[Field] = []
+    on_page = any(e.user_id == asker_id for e in board.entries)
+    if asker_id is not None and not on_page:
+        fields.append(
+            Field(t("you", lang), _own_line(board, lang, asker_id, asker_name, min_hands))
+        )
+    footer = [t("page", lang, page=page + 1, pages=pages, total=board.total)]
+    if board.by == "winrate":
+        footer.append(t("min_hands", lang, min=min_hands))
+    return Card(
+        title=t(
+            "board_title_both" if lang == "zh+en" else "board_title",
+            short(lang),
+            scope=board_scope(board, lang),
+        ),
+        description=clip("\n".join(lines), DESCRIPTION_LIMIT),
+        fields=tuple(fields),
+        footer=" · ".join(footer),
+    )
+
+
+def _own_line(
+    board: Leaderboard, lang: str, asker_id: int, asker_name: str | None, min_hands: int
+) -> str:
+    me = board.me
+    name = person(asker_id, (me.display_name if me else None) or asker_name, lang=lang)
+    if me is None:
+        return t("you_none", short(lang), name=name)
+    if me.rank is not None:
+        return board_line(me, board.by, lang)
+    if board.by == "rating":
+        return t("you_unrated", short(lang), name=name)
+    more = max(0, min_hands - me.hands)
+    return t("you_unranked", short(lang), name=name, hands=me.hands, more=more, min=min_hands)
+
+
+# ----------------------------------------------------------------------------- stats
+
+
+def format_stats(
+    stats: PlayerStats,
+    name: str,
+    *,
+    lang: str = "zh",
+    chart: bool = False,
+    season: int | None = None,
+) -> Card:
+    """A player's stats: hands, wins, shares, average win, biggest hand, favourite, rating."""
+    scope = " · ".join([variant_name(stats.variant, lang), period_name(stats.period, season, lang)])
+    title = t("stats_title", short(lang), name=name, scope=scope)
+    if stats.hands == 0:
+        return Card(title=title, description=t("stats_empty", lang))
+    fields = [
+        Field(t("hands", lang), str(stats.hands), True),
+        Field(
+            t("wins", lang),
+            t("wins_v", short(lang), wins=stats.wins, pct=percent(stats.win_rate)),
+            True,
+        ),
+        Field(t("total_points", lang), signed(stats.points), True),
+        Field(
+            t("self_draw", lang),
+            t("self_draw_v", short(lang), pct=percent(stats.self_draw_share), n=stats.self_draws),
+            True,
+        ),
+        Field(
+            t("deal_in", lang),
+            t("deal_in_v", short(lang), pct=percent(stats.deal_in_share), n=stats.deal_ins),
+            True,
+        ),
+        Field(t("average_win", lang), signed(round(stats.average_win, 1)), True),
+        Field(
+            t("favourite", lang),
+            variant_name(stats.favourite_variant, lang) if stats.favourite_variant else "—",
+            True,
+        ),
+        Field(t("rating", lang), _rating_text(stats, lang), True),
+    ]
+    big = stats.biggest_hand
+    if big is not None:
+        head = t(
+            "biggest_v",
+            lang,
+            points=big.points,
+            how=how_text(big.how, lang),
+            variant=variant_name(big.variant, lang),
+            date=day(big.created_at),
+            delta=signed(big.delta),
+        )
+        value = clip(f"{head}\n{items_text(big.items, lang)}", FIELD_LIMIT)
+        fields.append(Field(t("biggest", lang), value, False))
+    footer = t("chart_note", lang, n=len(stats.rating_history)) if chart else ""
+    return Card(title=title, fields=tuple(fields), footer=footer)
+
+
+def _rating_text(stats: PlayerStats, lang: str) -> str:
+    r = stats.rating
+    if r is None:
+        return t("no_rating", short(lang))
+    return t("rating_v", short(lang), r=f"{r.rating:.1f}", mu=f"{r.mu:.1f}", sigma=f"{r.sigma:.2f}")
+
+
+def rating_series(stats: PlayerStats) -> list[tuple[datetime, float]]:
+    """The points of the rating chart (oldest first): time and openskill ordinal."""
+    return [(p.at, p.rating) for p in stats.rating_history]
+
+
+# --------------------------------------------------------------------------- history
+
+
+def seat_names(game: GameInfo, lang: str = "zh") -> list[str]:
+    """Each seat of a game as shown in text (name, or mention, or AI label)."""
+    out = []
+    for seat in game.seats:
+        data = seat if isinstance(seat, Mapping) else {}
+        uid = data.get("user_id")
+        is_ai = bool(data.get("ai")) or uid is None
+        name = data.get("name")
+        out.append(person(int(uid or 0), str(name) if name else None, is_ai=is_ai, lang=lang))
+    return out
+
+
+def totals_text(game: GameInfo, lang: str = "zh") -> str:
+    """``阿明 +30 · Bo −10 · 电脑 −20``."""
+    names = seat_names(game, lang)
+    parts = []
+    for i, total in enumerate(game.totals):
+        who = names[i] if i < len(names) else f"#{i + 1}"
+        parts.append(f"{who} {signed(total)}")
+    return " · ".join(parts) or "—"
+
+
+def status_text(status: str, lang: str = "zh") -> str:
+    key = f"status_{status}"
+    return t(key, short(lang)) if key in STRINGS else status
+
+
+def format_history(
+    games: Sequence[GameSummary],
+    *,
+    lang: str = "zh",
+    who: str | None = None,
+    records: Sequence[HandInfo] = (),
+    names: Mapping[int, str | None] | None = None,
+) -> Card:
+    """Recent games, latest first: id, variant, date, hands, status and final totals; then
+    the latest hands played with real tiles (``records``, names from ``names``)."""
+    title = t("history_title", short(lang), who=who or t("history_server", short(lang)))
+    fields: tuple[Field, ...] = ()
+    if records:
+        lines = [record_line(h, names or {}, lang) for h in records]
+        fields = (Field(t("records", lang), clip("\n".join(lines), FIELD_LIMIT)),)
+    if not games:
+        return Card(title=title, description=t("history_empty", lang), fields=fields)
+    blocks = []
+    for summary in games:
+        g = summary.game
+        head = t(
+            "game_line",
+            short(lang),
+            id=g.id,
+            variant=variant_name(g.variant, lang),
+            date=day(g.updated_at),
+            hands=summary.hands,
+            status=status_text(g.status, lang),
+        )
+        blocks.append(f"{head}\n{totals_text(g, lang)}")
+    return Card(
+        title=title,
+        description=clip("\n\n".join(blocks), DESCRIPTION_LIMIT),
+        fields=fields,
+        footer=t("history_pick", lang),
+    )
+
+
+def record_line(hand: HandInfo, names: Mapping[int, str | None], lang: str = "zh") -> str:
+    """A physically played hand in one line: date, variant, winner, how, points, changes."""
+    lang1 = short(lang)
+
+    def who(line: Mapping[str, Any]) -> str:
+        uid = int(line.get("user_id", 0))
+        return person(uid, names.get(uid), is_ai=bool(line.get("is_ai")), lang=lang)
+
+    by_seat = {int(d.get("seat", 0)): d for d in hand.deltas}
+    head = [day(hand.created_at), variant_name(hand.variant, lang), how_text(hand.how, lang)]
+    if hand.winner_seats:
+        winners = ", ".join(who(by_seat.get(s, {})) for s in hand.winner_seats)
+        head.append(t("winner", lang1, who=winners))
+    if hand.points:
+        head.append(t("points_n", lang1, n=hand.points))
+    pay = " · ".join(f"{who(d)} {signed(int(d.get('delta', 0)))}" for d in hand.deltas)
+    return f"{' · '.join(head)}\n{pay}"
+
+
+def history_choices(games: Sequence[GameSummary], lang: str = "zh") -> list[Choice]:
+    """Select-menu options for the games (at most 25)."""
+    out = []
+    for summary in games[:25]:
+        g = summary.game
+        label = clip(f"#{g.id} · {variant_name(g.variant, lang)} · {day(g.updated_at)}", 100)
+        desc = clip(totals_text(g, "zh" if lang == "zh+en" else lang).replace("\\", ""), 100)
+        out.append(Choice(label=label, value=str(g.id), description=desc))
+    return out
+
+
+def hand_names(hand: HandInfo, game: GameInfo | None, lang: str = "zh") -> dict[int, str]:
+    """Seat → name for one hand: from the game's seats, else the hand's own lines."""
+    names = seat_names(game, lang) if game is not None else []
+    out: dict[int, str] = {}
+    for line in hand.deltas:
+        seat = int(line.get("seat", 0))
+        if seat < len(names):
+            out[seat] = names[seat]
+        else:
+            out[seat] = person(
+                int(line.get("user_id", 0)), None, is_ai=bool(line.get("is_ai")), lang=lang
+            )
+    return out
+
+
+def seed_lines(seed_reveal: Mapping[str, Any] | None, lang: str = "zh") -> list[str]:
+    """The revealed seed and SHA-256 of (seed, wall) to compare with the hand-start hash."""
+    if not seed_reveal or "seed" not in seed_reveal:
+        return [t("no_seed", short(lang))]
+    seed = str(seed_reveal["seed"])
+    wall = seed_reveal.get("wall_ids") or seed_reveal.get("wall")
+    lines = [t("seed", short(lang), seed=seed)]
+    if isinstance(wall, list):
+        lines.append(t("check", short(lang), digest=commitment(seed, wall)))
+    return lines
+
+
+def hand_field(hand: HandInfo, game: GameInfo | None, lang: str = "zh") -> Field:
+    """One hand: winner, how, items, payments and the fairness seed."""
+    names = hand_names(hand, game, lang)
+    lang1 = short(lang)
+    lines = []
+    if hand.winner_seats:
+        winners = ", ".join(names.get(s, f"#{s + 1}") for s in hand.winner_seats)
+        lines.append(t("winner", lang1, who=winners))
+    if hand.discarder_seat is not None:
+        lines.append(t("discarder", lang1, who=names.get(hand.discarder_seat, "?")))
+    if hand.items:
+        lines.append(t("items", lang1, items=items_text(hand.items, lang)))
+    if hand.points:
+        lines.append(t("points_total", lang1, points=hand.points))
+    pay = " · ".join(
+        f"{names.get(int(d.get('seat', 0)), '?')} {signed(int(d.get('delta', 0)))}"
+        for d in hand.deltas
+    )
+    lines.append(t("payments", lang1, pay=pay or "—"))
+    lines += seed_lines(hand.seed_reveal, lang)
+    name = t("hand_title", lang1, no=hand.hand_no, how=how_text(hand.how, lang))
+    return Field(clip(name, 256), clip("\n".join(lines), FIELD_LIMIT))
+
+
+def format_game(
+    game: GameInfo,
+    hands: Sequence[HandInfo],
+    *,
+    page: int = 0,
+    per_page: int = 4,
+    lang: str = "zh",
+) -> Card:
+    """One game: final totals, then a page of its hands (each with its seed)."""
+    pages = pages_of(len(hands), per_page)
+    page = min(max(page, 0), pages - 1)
+    shown = hands[page * per_page : (page + 1) * per_page]
+    fields = tuple(hand_field(h, game, lang) for h in shown)
+    description = t("game_totals", short(lang), totals=totals_text(game, lang))
+    if not hands:
+        description += "\n" + t("game_no_hands", lang)
+    title = t("game_title", short(lang), id=game.id, variant=variant_name(game.variant, lang))
+    return Card(
+        title=title,
+        description=clip(description, DESCRIPTION_LIMIT),
+        fields=fields,
+        footer=t("hands_page", lang, page=page + 1, pages=pages),
+    )
+
+
+# --------------------------------------------------------------------------- seasons
+
+
+def format_seasons(seasons: Sequence[SeasonInfo], current: int, lang: str = "zh") -> Card:
+    """The server's seasons, the current one marked."""
+    lang1 = short(lang)
+    lines = []
+    if not any(s.number == 1 for s in seasons):
+        mark = t("season_current", lang1) if current == 1 else ""
+        lines.append(t("season_first", short(lang)) + mark)
+    for s in seasons:
+        mark = t("season_current", lang1) if s.number == current else ""
+        lines.append(
+            t("season_line", short(lang), number=s.number, date=day(s.started_at), current=mark)
+        )
+    return Card(title=t("seasons_title", lang), description="\n".join(lines))
+
+
+__all__ = [
+    "Card",
+    "Choice",
+    "Field",
+    "board_line",
+    "format_game",
+    "format_history",
+    "format_leaderboard",
+    "format_seasons",
+    "format_stats",
+    "hand_field",
+    "history_choices",
+    "item_text",
+    "items_text",
+    "pages_of",
+    "pick",
+    "rating_series",
+    "seed_lines",
+    "t",
+    "variant_name",
+]

@@ -1,0 +1,269 @@
+"""Every user-facing string of the scoring desk (``/mahjong score``, ``/mahjong record``).
+
+``t(key, lang, **params)`` with ``lang`` ``"zh"`` or ``"en"``; the line builders turn
+:mod:`services.desk` / :mod:`services.records` values into text (no Discord types here).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
+from db.types import HandInput
+from engine.notation import format_hand
+from engine.options import VARIANT_NAMES
+from engine.scoring import ScoreItem
+from engine.tiles import tile_str, zh_name
+from services.desk import (
+    FLAG_NAMES,
+    ROLE_NAMES,
+    WIN_NAMES,
+    DeskAnswer,
+    DeskInputError,
+    locate,
+)
+
+STRINGS: dict[str, tuple[str, str]] = {
+    "legal_title": ("{variant} · 胡牌 {points}{unit}", "{variant} · legal win, {points} {unit}"),
+    "illegal_title": ("{variant} · 不能胡", "{variant} · not a legal win"),
+    "items": ("计分项", "Scoring items"),
+    "no_items": ("（无）", "(none)"),
+    "total": ("合计", "Total"),
+    "why": ("为什么不能胡", "Why it is not a win"),
+    "payments": ("谁付多少", "Who pays"),
+    "pays": ("{who} 付 {amount}{unit}", "{who} pays {amount} {unit}"),
+    "winner_gets": ("赢家共得 {amount}{unit}", "the winner gets {amount} {unit} in all"),
+    "how_won": ("胡法：{how}", "Won by: {how}"),
+    "bao_line": ("宝：{bao}", "宝 (wildcard): {bao}"),
+    "flags_line": ("附加：{flags}", "Also: {flags}"),
+    "counts_line": (
+        "飞宝 {flown} · 杠开 {kongs} · 兴家(发) {flowers}",
+        "flown 宝 {flown} · kongs before the win {kongs} · 发 laid open {flowers}",
+    ),
+    "note_jiujiang_extras": (
+        "另加各自的吃兴家（发、杠、中白）；跟庄/黄庄另计。",
+        "Each payer adds their own 吃兴家 (发, kongs, 中/白); 跟庄/黄庄 values are extra.",
+    ),
+    "note_kong_money": (
+        "杠钱另算：明杠、补杠每家付 1 分，暗杠每家付 2 分。",
+        "Kong money is extra: each other player pays 1 per exposed kong, 2 per concealed kong.",
+    ),
+    "note_sanbao": (
+        "若有叁包，由喂牌者一人付三份。",
+        "Under 叁包 the feeder alone pays three shares.",
+    ),
+    # errors of the desk input, by option
+    "bad_hand": ("手牌读不懂", "Can't read the hand"),
+    "bad_variant": ("不认识的玩法", "Unknown variant"),
+    "bad_win": ("不认识的胡法", "Unknown way of winning"),
+    "bad_bao": ("宝牌有误", "Problem with the 宝"),
+    "bad_flags": ("不认识的附加项", "Unknown flag"),
+    "bad_options": ("规则选项有误", "Problem with the rule options"),
+    "bad_count": ("数字超出范围", "Number out of range"),
+    "examples": ("例如", "Examples"),
+    # records
+    "record_title": ("实体牌局记录 #{id}", "Table record #{id}"),
+    "record_pending": (
+        "等待四位玩家确认，{expires}过期。",
+        "Waiting for all four players to confirm; expires {expires}.",
+    ),
+    "record_confirmed": (
+        "✅ 四人已确认，已计入排行榜。",
+        "✅ Confirmed by all four: counted in the leaderboard.",
+    ),
+    "record_expired": ("⌛ 已过期，未计入。", "⌛ Expired: not counted."),
+    "record_void": ("🚫 已被管理员作废，不计入。", "🚫 Voided by an admin: not counted."),
+    "players": ("玩家", "Players"),
+    "result": ("结果", "Result"),
+    "draw": ("流局（荒庄）", "Drawn hand (荒庄)"),
+    "won_line": ("{winner} 胡牌（{how}）", "{winner} won ({how})"),
+    "discarder_line": ("点炮：{who}", "Discarded by {who}"),
+    "robbed_line": ("被抢杠：{who}", "Kong robbed from {who}"),
+    "points_line": ("牌分 {points}{unit}", "Hand value {points} {unit}"),
+    "hand_line": ("牌：{hand}", "Hand: {hand}"),
+    "reported_by": ("记录人 {who}", "reported by {who}"),
+    "confirm": ("确认", "Confirm"),
+    "void": ("作废", "Void"),
+    "confirmed_mark": ("已确认", "confirmed"),
+    "waiting_mark": ("待确认", "waiting"),
+    "record_ask": (
+        "{mentions} 请点「确认」核对这局记录。",
+        "{mentions} please check this record and press Confirm.",
+    ),
+    "thanks": ("已确认，还等 {n} 人。", "Confirmed; waiting for {n} more."),
+    "counted": ("全部确认，已计入。", "All confirmed: the hand is counted."),
+    "already_confirmed": ("你已经确认过了。", "You have already confirmed."),
+    "voided": ("已作废记录 #{id}。", "Record #{id} is void."),
+    # record refusals (services.records keys)
+    "record_error": ("记录失败：{detail}", "Could not record: {detail}"),
+    "bad_report": ("记录有误（{field}）：{detail}", "The record is wrong ({field}): {detail}"),
+    "no_record": ("没有这条记录。", "There is no such record."),
+    "record_closed": (
+        "这条记录已{status_zh}，不能再改。",
+        "This record is already {status}; nothing changed.",
+    ),
+    "not_named": ("你不是这局的四位玩家之一。", "You are not one of this hand's four players."),
+    "not_admin": (
+        "只有拥有「管理服务器」权限的人可以作废记录。",
+        "Only members with Manage Server can void a record.",
+    ),
+    "no_bots": ("机器人不能当玩家：{who}", "A bot cannot be a player: {who}"),
+    "not_admin_setting": (
+        "只有拥有「管理服务器」权限的人可以修改这个设置。",
+        "Only members with Manage Server can change this setting.",
+    ),
+    "expiry_now": (
+        "实体牌记录在 {hours} 小时内无人全部确认即过期。",
+        "Table records expire {hours} h after they are reported unless all four confirmed.",
+    ),
+    "guild_only": ("请在服务器频道里使用。", "Use this in a server channel."),
+}
+
+STATUS_ZH = {"confirmed": "确认并计入", "expired": "过期", "void": "作废", "pending": "待确认"}
+
+
+def t(key: str, lang: str, **params: Any) -> str:
+    """One sentence in ``lang`` (``zh`` or ``en``), parameters filled in."""
+    zh, en = STRINGS[key]
+    text = en if lang == "en" else zh
+    return text.format(**params) if params else text
+
+
+def pick(pair: tuple[str, str], lang: str) -> str:
+    return pair[1] if lang == "en" else pair[0]
+
+
+def variant_label(variant: str, lang: str) -> str:
+    zh, en = VARIANT_NAMES[variant]
+    return en if lang == "en" else zh
+
+
+def item_line(item: ScoreItem | Mapping[str, str]) -> str:
+    """One scoring item, both names and its value: ``清一色 · Pure one suit — ×4``."""
+    if isinstance(item, Mapping):
+        name, en, value = item["name"], item["en"], item["value"]
+    else:
+        name, en, value = item.name, item.en, item.value
+    return f"{name} · {en} — {value}"
+
+
+def total_line(points: int, unit: tuple[str, str], lang: str) -> str:
+    """``**16** 分``."""
+    return f"**{points}** {pick(unit, lang)}"
+
+
+def tile_label(kind: int, lang: str) -> str:
+    return (
+        f"{zh_name(kind)} ({tile_str(kind)})"
+        if lang != "en"
+        else f"{tile_str(kind)} {zh_name(kind)}"
+    )
+
+
+def payment_lines(answer: DeskAnswer, lang: str) -> list[str]:
+    unit = pick(answer.unit, lang)
+    lines = [
+        t("pays", lang, who=pick(ROLE_NAMES[p.role], lang), amount=p.amount, unit=unit)
+        for p in answer.payments
+    ]
+    if answer.settlement is not None:
+        lines.append(t("winner_gets", lang, amount=answer.settlement.deltas[0], unit=unit))
+    for note in answer.notes:
+        lines.append("· " + t(f"note_{note}", lang))
+    return lines
+
+
+def context_lines(answer: DeskAnswer, lang: str) -> list[str]:
+    """The hand as read back, how it was won, the 宝, flags and counts."""
+    ctx = answer.context
+    lines = [f"`{format_hand(ctx.hand)}`", t("how_won", lang, how=pick(WIN_NAMES[ctx.win], lang))]
+    if ctx.bao is not None:
+        lines.append(t("bao_line", lang, bao=tile_label(ctx.bao, lang)))
+    if ctx.flags:
+        names = [pick(FLAG_NAMES[f], lang) for f in sorted(ctx.flags)]
+        lines.append(t("flags_line", lang, flags=", ".join(names)))
+    if ctx.flown or ctx.kong_draws or ctx.flowers:
+        lines.append(
+            t("counts_line", lang, flown=ctx.flown, kongs=ctx.kong_draws, flowers=ctx.flowers)
+        )
+    return lines
+
+
+def answer_title(answer: DeskAnswer, lang: str) -> str:
+    variant = variant_label(answer.context.variant, lang)
+    if answer.legal:
+        return t(
+            "legal_title", lang, variant=variant, points=answer.points, unit=pick(answer.unit, lang)
+        )
+    return t("illegal_title", lang, variant=variant)
+
+
+def input_error_text(error: DeskInputError, given: str | None, lang: str) -> str:
+    """The pointed explanation of bad input: which option, the text with the bad part marked
+    【like this】, what is wrong, and examples."""
+    head = t(f"bad_{error.field}" if f"bad_{error.field}" in STRINGS else "bad_count", lang)
+    lines = [f"❌ **{head}** (`{error.field}`)"]
+    if given:
+        span = locate(given, error.bad) if error.bad else None
+        shown = (
+            given
+            if span is None
+            else f"{given[: span[0]]}【{given[span[0] : span[1]]}】{given[span[1] :]}"
+        )
+        lines.append(f"> {_plain(shown)}")
+    elif error.bad:
+        lines.append(f"> 【{_plain(error.bad)}】")
+    lines.append(error.problem)
+    if error.examples:
+        lines.append(f"{t('examples', lang)}: " + " · ".join(f"`{e}`" for e in error.examples))
+    return "\n".join(lines)[:1900]
+
+
+def _plain(text: str) -> str:
+    """Text safe to show inside a quote line (no markdown or mentions)."""
+    out = text.replace("\n", " ")
+    for ch in "*_`~|>@#":
+        out = out.replace(ch, "\\" + ch)
+    return out[:300]
+
+
+def mention(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+def status_text(status: str, expires_at: datetime, lang: str) -> str:
+    if status == "pending":
+        return t("record_pending", lang, expires=f"<t:{int(expires_at.timestamp())}:R>")
+    return t(f"record_{status}", lang)
+
+
+def record_lines(hand: HandInput, details: Mapping[str, Any], lang: str) -> list[str]:
+    """Result lines of a record: the winner and how, the discarder, the points, the hand."""
+    players = {p.seat: p.user_id for p in hand.players}
+    if hand.how == "draw" or not hand.winners:
+        return [t("draw", lang)]
+    winner = mention(players[hand.winners[0]])
+    how = pick(WIN_NAMES.get(hand.how, (hand.how, hand.how)), lang)
+    lines = [t("won_line", lang, winner=winner, how=how)]
+    if hand.discarder is not None:
+        key = "robbed_line" if hand.how == "rob_kong" else "discarder_line"
+        lines.append(t(key, lang, who=mention(players[hand.discarder])))
+    unit = ("炮", "pao") if hand.variant == "jiujiang" else ("分", "points")
+    if hand.points:
+        lines.append(t("points_line", lang, points=hand.points, unit=pick(unit, lang)))
+    if details.get("hand"):
+        lines.append(t("hand_line", lang, hand=f"`{_plain(str(details['hand']))}`"))
+    return lines
+
+
+def player_lines(
+    players: Iterable[int], confirmations: Iterable[int], deltas: Iterable[int], lang: str
+) -> list[str]:
+    """``1. @alice  +12 · 已确认``."""
+    done = set(confirmations)
+    out = []
+    for i, (uid, delta) in enumerate(zip(players, deltas, strict=False), 1):
+        mark = "✅ " + t("confirmed_mark", lang) if uid in done else "⏳ " + t("waiting_mark", lang)
+        out.append(f"{i}. {mention(uid)}  `{delta:+d}` · {mark}")
+    return out

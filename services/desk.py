@@ -1,0 +1,506 @@
+"""The scoring desk (算分台): value a hand played with real tiles (``/mahjong score``).
+
+Pure: no Discord types, no I/O. A :class:`DeskQuery` holds what the user typed (hand in
+RULES §1 notation or Chinese, variant, how it was won, the 宝 or its indicator, flags, rule
+options as ``key=value`` pairs); :func:`build_context` reads it into the engine's
+:class:`~engine.scoring.WinContext`, :func:`score_desk` scores it with the one scoring entry
+point and settles who pays what (:func:`engine.settle.settle_win`).
+
+Input that cannot be read raises a :class:`DeskInputError` naming the option, the bad part
+and examples of what works.
+
+>>> a = score_desk(DeskQuery(hand="123万 456饼 789条 234条 9条9条 +9条", variant="新余"))
+>>> a.legal, a.points, [p.amount for p in a.payments]
+(True, 2, [2, 2, 2])
+>>> build_context(DeskQuery(hand="123m456m789p234s99s +9s", bao="indicator:4p")).bao
+13
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.notation import HAND_EXAMPLES, Hand, NotationError, parse_hand
+from engine.options import VARIANTS, OptionError, RuleOptions, make_options
+from engine.scoring import ScoreItem, ScoreResult, WinContext, WinKind, score
+from engine.settle import Settlement, settle_win
+from engine.tiles import TileError, kind_of, successor
+
+#: Words accepted for each variant (code name, Chinese, pinyin-ish).
+VARIANT_WORDS: dict[str, str] = {}
+for _code, _words in {
+    "shangrao": ("shangrao", "上饶", "上饶麻将", "sr"),
+    "xinyu": ("xinyu", "新余", "新余麻将", "xy"),
+    "jiujiang": ("jiujiang", "九江", "九江麻将", "jj"),
+}.items():
+    for _w in _words:
+        VARIANT_WORDS[_w] = _code
+
+#: How the hand was won: 自摸 (self), 点炮 (discard), 抢杠 (rob_kong).
+WIN_WORDS: dict[str, WinKind] = {
+    "self": "self",
+    "自摸": "self",
+    "zimo": "self",
+    "tsumo": "self",
+    "discard": "discard",
+    "点炮": "discard",
+    "放炮": "discard",
+    "点胡": "discard",
+    "dianpao": "discard",
+    "ron": "discard",
+    "rob_kong": "rob_kong",
+    "抢杠": "rob_kong",
+    "抢杠胡": "rob_kong",
+    "robkong": "rob_kong",
+}
+WIN_NAMES: dict[str, tuple[str, str]] = {
+    "self": ("自摸", "self-draw"),
+    "discard": ("点炮", "won on a discard"),
+    "rob_kong": ("抢杠", "robbing a kong"),
+}
+
+#: Flags of RULES §6, by their English code, Chinese name or a short alias.
+FLAG_WORDS: dict[str, str] = {
+    "heaven": "heaven",
+    "天胡": "heaven",
+    "earth": "earth",
+    "地胡": "earth",
+    "last_tile": "last_tile",
+    "海底": "last_tile",
+    "海底捞月": "last_tile",
+    "海底捞针": "last_tile",
+    "touji": "touji",
+    "偷机": "touji",
+    "ready_declared": "ready_declared",
+    "ready": "ready_declared",
+    "报听": "ready_declared",
+    "four_bao": "four_bao",
+    "四个宝": "four_bao",
+    "四宝": "four_bao",
+    "jiebao": "jiebao",
+    "接宝": "jiebao",
+    "dealer": "dealer",
+    "庄家": "dealer",
+    "庄": "dealer",
+}
+FLAG_NAMES: dict[str, tuple[str, str]] = {
+    "heaven": ("天胡", "heavenly hand"),
+    "earth": ("地胡", "earthly hand"),
+    "last_tile": ("海底", "last tile"),
+    "touji": ("偷机", "won after keep-drawing"),
+    "ready_declared": ("报听", "declared ready"),
+    "four_bao": ("四个宝", "all four 宝"),
+    "jiebao": ("接宝", "took a discarded 宝"),
+    "dealer": ("庄家", "winner is the dealer"),
+}
+
+#: Prefixes that mean "this is the flipped indicator tile, the 宝 is the next kind".
+INDICATOR_PREFIXES = ("indicator", "ind", "指示牌", "指示", "跌宝牌", "跌宝", "翻牌", "翻")
+#: Points the engine accepts for flown / kong_draws / flowers (RULES §6 fields).
+COUNT_LIMIT = 16
+OPTIONS_TEXT_LIMIT = 300
+UNITS: dict[str, tuple[str, str]] = {
+    "shangrao": ("分", "points"),
+    "xinyu": ("分", "points"),
+    "jiujiang": ("炮", "pao"),
+}
+
+
+class DeskInputError(ValueError):
+    """Input the desk cannot read. ``field`` is the command option (``hand``, ``bao``, …),
+    ``bad`` the part of the user's text at fault ('' when it is the whole value or missing),
+    ``problem`` what is wrong, ``examples`` what would work."""
+
+    def __init__(
+        self, field: str, problem: str, bad: str = "", examples: Iterable[str] = ()
+    ) -> None:
+        self.field = field
+        self.problem = problem
+        self.bad = bad
+        self.examples = tuple(examples)
+        shown = f" — examples: {' · '.join(self.examples)}" if self.examples else ""
+        super().__init__(f"{field}: {problem}{shown}")
+
+
+class HandInputError(DeskInputError):
+    """The hand string cannot be read (wraps :class:`engine.notation.NotationError`)."""
+
+
+class VariantInputError(DeskInputError):
+    """An unknown variant."""
+
+
+class WinInputError(DeskInputError):
+    """An unknown way of winning."""
+
+
+class BaoInputError(DeskInputError):
+    """A 宝 (or indicator) tile that cannot be read, or one that is missing or out of place."""
+
+
+class FlagInputError(DeskInputError):
+    """An unknown flag."""
+
+
+class OptionInputError(DeskInputError):
+    """A ``key=value`` rule option that cannot be read or that the variant does not take."""
+
+
+class CountInputError(DeskInputError):
+    """``flown`` / ``kong_draws`` / ``flowers`` out of range."""
+
+
+HAND_EXAMPLE_LIST = tuple(s.strip() for s in HAND_EXAMPLES.split("·"))
+BAO_EXAMPLES = ("5p", "五筒", "东", "indicator:4p (翻出的牌 → 宝 5p)")
+WIN_EXAMPLES = ("自摸 / self", "点炮 / discard", "抢杠 / rob_kong")
+VARIANT_EXAMPLES = ("shangrao / 上饶", "xinyu / 新余", "jiujiang / 九江")
+OPTION_EXAMPLES = ("scoring=xingchen", "discard_win=true", "jiebao_points=16", "chi=true")
+
+
+@dataclass(frozen=True)
+class DeskQuery:
+    """What the user gave ``/mahjong score`` (all text as typed; ``None`` = not given)."""
+
+    hand: str
+    variant: str | None = None
+    win: str | None = None
+    bao: str | None = None
+    flown: int = 0
+    kong_draws: int = 0
+    flowers: int = 0
+    flags: tuple[str, ...] = ()
+    options: str | None = None
+
+
+@dataclass(frozen=True)
+class PayLine:
+    """Who pays the winner and how much: ``role`` is ``next`` / ``across`` / ``prev`` (下家,
+    对家, 上家 of the winner) for a self-draw, ``discarder`` or ``robbed`` otherwise."""
+
+    role: str
+    amount: int
+
+
+@dataclass(frozen=True)
+class DeskAnswer:
+    """A scored hand: the engine's result and, for a legal win, who pays what."""
+
+    context: WinContext
+    result: ScoreResult
+    payments: tuple[PayLine, ...] = ()
+    settlement: Settlement | None = None
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def legal(self) -> bool:
+        return self.result.legal
+
+    @property
+    def points(self) -> int:
+        return self.result.points
+
+    @property
+    def items(self) -> tuple[ScoreItem, ...]:
+        return self.result.items
+
+    @property
+    def reason(self) -> str:
+        return self.result.reason
+
+    @property
+    def unit(self) -> tuple[str, str]:
+        """The unit of :attr:`points` (``分`` / ``炮``), Chinese and English."""
+        return UNITS[self.context.variant]
+
+
+# --- reading the options ------------------------------------------------------------------
+
+
+def _norm(text: str) -> str:
+    return text.strip().lower().replace("　", " ")
+
+
+def parse_variant(text: str | None, default: str = "shangrao") -> str:
+    """``上饶`` / ``shangrao`` / ``上饶麻将`` → ``shangrao``; ``None`` or blank → ``default``."""
+    if text is None or not text.strip():
+        return default
+    code = VARIANT_WORDS.get(_norm(text))
+    if code is None:
+        raise VariantInputError(
+            "variant", f"unknown variant {text.strip()!r}", text.strip(), VARIANT_EXAMPLES
+        )
+    return code
+
+
+def parse_win(text: str | None) -> WinKind:
+    """``自摸`` / ``self`` → ``self``, ``点炮`` → ``discard``, ``抢杠`` → ``rob_kong``;
+    ``None`` → ``self``."""
+    if text is None or not text.strip():
+        return "self"
+    kind = WIN_WORDS.get(_norm(text).replace("-", "_").replace(" ", "_"))
+    if kind is None:
+        raise WinInputError(
+            "win", f"unknown way of winning {text.strip()!r}", text.strip(), WIN_EXAMPLES
+        )
+    return kind
+
+
+def parse_bao(text: str | None) -> int | None:
+    """The 宝 kind: a tile (``5p``, ``五筒``), or ``indicator:<tile>`` for the flipped tile
+    (跌宝牌), whose successor is the 宝 (``indicator:9m`` → 1m). ``None`` / blank → None."""
+    if text is None or not text.strip():
+        return None
+    raw = text.strip()
+    body = raw
+    indicator = False
+    low = raw.lower()
+    for prefix in INDICATOR_PREFIXES:
+        if low.startswith(prefix):
+            rest = raw[len(prefix) :].lstrip()
+            if rest[:1] in (":", "：", "=", "→", " ") or (rest and prefix in ("翻", "指示")):
+                body = rest.lstrip(":：=→ ").strip()
+                indicator = True
+                break
+    if not body:
+        raise BaoInputError("bao", "the indicator tile is missing after ':'", raw, BAO_EXAMPLES)
+    try:
+        kind = kind_of(body)
+    except TileError:
+        raise BaoInputError("bao", f"cannot read tile {body!r}", body, BAO_EXAMPLES) from None
+    return successor(kind) if indicator else kind
+
+
+def parse_flags(words: Iterable[str]) -> frozenset[str]:
+    """Flags by code or Chinese name (``天胡``, ``heaven``, ``海底`` …); one string may hold
+    several separated by spaces or commas."""
+    out: set[str] = set()
+    for word in words:
+        for part in re.split(r"[\s,，、;；]+", word or ""):
+            if not part:
+                continue
+            code = FLAG_WORDS.get(part.lower())
+            if code is None:
+                raise FlagInputError(
+                    "flags",
+                    f"unknown flag {part!r}",
+                    part,
+                    tuple(f"{zh} / {code}" for code, (zh, _en) in FLAG_NAMES.items()),
+                )
+            out.add(code)
+    return frozenset(out)
+
+
+_PAIR_RX = re.compile(r"^([A-Za-z_]{1,32})\s*[=:：]\s*([^\s=:：]{0,32})$")
+
+
+def parse_option_pairs(text: str | None) -> dict[str, str]:
+    """``"scoring=xingchen, discard_win=true"`` → ``{"scoring": "xingchen", ...}``.
+
+    >>> parse_option_pairs("scoring = xingchen；discard_win:true")
+    {'scoring': 'xingchen', 'discard_win': 'true'}
+    """
+    if text is None or not text.strip():
+        return {}
+    if len(text) > OPTIONS_TEXT_LIMIT:
+        raise OptionInputError(
+            "options",
+            f"the options text is longer than {OPTIONS_TEXT_LIMIT} characters",
+            text[:20],
+            OPTION_EXAMPLES,
+        )
+    spaced = re.sub(r"\s*([=:：])\s*", r"\1", text.strip())
+    out: dict[str, str] = {}
+    for part in re.split(r"[\s,，;；、]+", spaced):
+        if not part:
+            continue
+        m = _PAIR_RX.match(part)
+        if m is None:
+            raise OptionInputError(
+                "options", f"cannot read {part!r}: write name=value", part, OPTION_EXAMPLES
+            )
+        out[m.group(1).lower()] = m.group(2)
+    return out
+
+
+def rule_options(
+    variant: str,
+    pairs: Mapping[str, Any] | None = None,
+    house_rules: Mapping[str, Mapping[str, Any]] | None = None,
+) -> RuleOptions:
+    """The variant's options: the server's house rules (``{variant: {...}}``) overridden by
+    the command's ``key=value`` pairs. A bad pair raises :class:`OptionInputError`; a stored
+    house rule the code no longer knows is skipped."""
+    base: dict[str, Any] = {}
+    for name, value in dict((house_rules or {}).get(variant) or {}).items():
+        try:
+            make_options(variant, {name: value})
+        except OptionError:
+            continue
+        base[name] = value
+    merged = {**base, **dict(pairs or {})}
+    try:
+        return make_options(variant, merged)
+    except OptionError as e:
+        bad = next(
+            (f"{k}={v}" for k, v in (pairs or {}).items() if repr(k) in str(e) or str(v) in str(e)),
+            "",
+        )
+        raise OptionInputError("options", str(e), bad, OPTION_EXAMPLES) from None
+
+
+def _count(name: str, value: int | None) -> int:
+    if value is None:
+        return 0
+    if type(value) is not int or not 0 <= value <= COUNT_LIMIT:
+        raise CountInputError(
+            name, f"must be a whole number 0–{COUNT_LIMIT}, not {value!r}", str(value)
+        )
+    return value
+
+
+def read_hand(text: str) -> Hand:
+    """Parse a finished hand (``… +X``), turning notation errors into :class:`HandInputError`."""
+    try:
+        return parse_hand(text, finished=True)
+    except NotationError as e:
+        raise HandInputError("hand", e.problem, e.bad, HAND_EXAMPLE_LIST) from None
+
+
+def build_context(
+    query: DeskQuery,
+    *,
+    default_variant: str = "shangrao",
+    house_rules: Mapping[str, Mapping[str, Any]] | None = None,
+) -> WinContext:
+    """Read a :class:`DeskQuery` into the engine's :class:`WinContext` (RULES §6 fields).
+
+    The variant defaults to the server's; rule options start from the server's house rules.
+    Shangrao needs its 宝 (or the indicator); the other variants have none.
+    """
+    variant = parse_variant(query.variant, default_variant)
+    options = rule_options(variant, parse_option_pairs(query.options), house_rules)
+    hand = read_hand(query.hand)
+    win = parse_win(query.win)
+    bao = parse_bao(query.bao)
+    if variant == "shangrao" and bao is None:
+        raise BaoInputError(
+            "bao", "a Shangrao hand needs its 宝 (the wildcard) or the indicator", "", BAO_EXAMPLES
+        )
+    if variant != "shangrao" and bao is not None:
+        raise BaoInputError(
+            "bao", f"{variant} has no 宝 (wildcard): leave bao empty", query.bao or "", ()
+        )
+    return WinContext(
+        variant=variant,
+        options=options,
+        hand=hand,
+        win=win,
+        bao=bao,
+        flown=_count("flown", query.flown),
+        kong_draws=_count("kong_draws", query.kong_draws),
+        flowers=_count("flowers", query.flowers),
+        flags=parse_flags(query.flags),
+    )
+
+
+# --- scoring and paying -------------------------------------------------------------------
+
+SELF_ROLES = ("next", "across", "prev")  # seats 1, 2, 3 seen from the winner at seat 0
+ROLE_NAMES: dict[str, tuple[str, str]] = {
+    "next": ("下家", "next player"),
+    "across": ("对家", "player opposite"),
+    "prev": ("上家", "previous player"),
+    "discarder": ("点炮者", "the discarder"),
+    "robbed": ("被抢杠者", "the robbed player"),
+}
+
+
+def settle_context(ctx: WinContext, result: ScoreResult) -> tuple[Settlement, tuple[PayLine, ...]]:
+    """Who pays the winner (seat 0): each of the three others on a self-draw, the discarder
+    (seat 2 here, any seat pays the same) on a discard or robbed kong (RULES §3.4, §4.3, §5.3)."""
+    payer = None if ctx.win == "self" else 2
+    dealer = 0 if "dealer" in ctx.flags else 1
+    settlement = settle_win(
+        ctx.variant, ctx.options, winner=0, result=result, win=ctx.win, payer=payer, dealer=dealer
+    )
+    if ctx.win == "self":
+        lines = tuple(PayLine(role, -settlement.deltas[i + 1]) for i, role in enumerate(SELF_ROLES))
+    else:
+        role = "robbed" if ctx.win == "rob_kong" else "discarder"
+        lines = (PayLine(role, -settlement.deltas[2]),)
+    return settlement, lines
+
+
+def answer_context(ctx: WinContext) -> DeskAnswer:
+    """Score a context and, when it is a legal win, settle it."""
+    result = score(ctx)
+    if not result.legal:
+        return DeskAnswer(ctx, result)
+    settlement, lines = settle_context(ctx, result)
+    notes: list[str] = []
+    if ctx.variant == "jiujiang":
+        notes.append("jiujiang_extras")
+    if ctx.variant == "shangrao":
+        notes.append("sanbao")
+    if ctx.variant == "xinyu":
+        notes.append("kong_money")
+    return DeskAnswer(ctx, result, lines, settlement, tuple(notes))
+
+
+def score_desk(
+    query: DeskQuery,
+    *,
+    default_variant: str = "shangrao",
+    house_rules: Mapping[str, Mapping[str, Any]] | None = None,
+) -> DeskAnswer:
+    """Read, score and settle one query (raises :class:`DeskInputError` on bad input)."""
+    ctx = build_context(query, default_variant=default_variant, house_rules=house_rules)
+    return answer_context(ctx)
+
+
+def locate(text: str, bad: str) -> tuple[int, int] | None:
+    """Where ``bad`` (as the notation reader saw it, spaces removed) sits in ``text``: a
+    ``(start, end)`` slice of ``text``, or ``None`` when it cannot be found.
+
+    >>> t = "123m 4x5p 789s"
+    >>> s, e = locate(t, "4x")
+    >>> t[s:e]
+    '4x'
+    """
+    if not bad:
+        return None
+    compact: list[str] = []
+    where: list[int] = []
+    for i, ch in enumerate(text):
+        if not ch.isspace():
+            compact.append(ch)
+            where.append(i)
+    joined = "".join(compact)
+    needle = "".join(bad.split())
+    at = joined.find(needle)
+    if at < 0 or not needle:
+        return None
+    return where[at], where[at + len(needle) - 1] + 1
+
+
+__all__ = [
+    "VARIANTS",
+    "DeskAnswer",
+    "DeskInputError",
+    "DeskQuery",
+    "PayLine",
+    "answer_context",
+    "build_context",
+    "locate",
+    "parse_bao",
+    "parse_flags",
+    "parse_option_pairs",
+    "parse_variant",
+    "parse_win",
+    "rule_options",
+    "score_desk",
+    "settle_context",
+]

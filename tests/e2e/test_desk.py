@@ -1,0 +1,348 @@
+"""End-to-end: ``/mahjong score`` and ``/mahjong record`` through the real bot process.
+
+The calculator's answer for every RULES §6 vector equals ``engine.score.score_line``; a bad
+hand gets the pointed error; a record counts only once all four players confirmed, once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from botcore.client import DEFAULT_EXTENSIONS
+from cogs.desk_text import item_line, t
+from db.store import Store
+from engine.scoring import score_line
+
+from .fake_discord import MANAGE_GUILD, FakeDiscord, FakeMessage, FakeUser
+from .fake_discord.state import snowflake
+from .harness import BotProcess
+
+pytestmark = pytest.mark.e2e
+
+DESK_ENV = {} if "cogs.desk" in DEFAULT_EXTENSIONS else {"EXTRA_EXTENSIONS": "cogs.desk"}
+VECTORS_ENV = "MAHJONG_VECTORS_DIR"
+CONCURRENT = 4  # slash commands in flight at once
+
+
+def load_vectors() -> list[dict[str, Any]]:
+    env = os.environ.get(VECTORS_ENV)
+    folder = Path(env) if env else Path(__file__).resolve().parents[3] / "shared" / "vectors"
+    files = sorted(folder.glob("*.jsonl"))
+    if not files:
+        raise FileNotFoundError(f"no scoring vectors (*.jsonl) in {folder}; set {VECTORS_ENV}")
+    return [
+        json.loads(line)
+        for path in files
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+
+
+def slash_options(vector: dict[str, Any]) -> dict[str, Any]:
+    """The ``/mahjong score`` options asking what ``vector`` asks."""
+    opts: dict[str, Any] = {"hand": vector["hand"], "variant": vector["variant"]}
+    opts["win"] = vector.get("win") or "self"
+    if vector.get("bao"):
+        opts["bao"] = vector["bao"]
+    for name in ("flown", "kong_draws", "flowers"):
+        if vector.get(name):
+            opts[name] = vector[name]
+    pairs = []
+    for key, value in (vector.get("options") or {}).items():
+        shown = (
+            "none" if value is None else str(value).lower() if isinstance(value, bool) else value
+        )
+        pairs.append(f"{key}={shown}")
+    if pairs:
+        opts["options"] = " ".join(pairs)
+    for flag in vector.get("flags") or []:
+        opts[flag] = True
+    return opts
+
+
+def fields_of(message: FakeMessage) -> dict[str, str]:
+    [embed] = message.embeds
+    return {f["name"]: f["value"] for f in embed.get("fields", [])}
+
+
+def answer_of(message: FakeMessage) -> dict[str, Any]:
+    """What the reply says, in ``score_line`` terms: legal, points, item lines, reason."""
+    fields = fields_of(message)
+    total = fields.get(t("total", "en"))
+    points = 0
+    if total is not None:
+        m = re.fullmatch(r"\*\*(\d+)\*\* \w+", total)
+        assert m, total
+        points = int(m.group(1))
+    items = fields[t("items", "en")]
+    return {
+        "legal": total is not None,
+        "points": points,
+        "items": [] if items == t("no_items", "en") else items.split("\n"),
+        "reason": fields.get(t("why", "en"), ""),
+    }
+
+
+@pytest.fixture
+async def desk_bot(bot_factory) -> BotProcess:
+    proc = bot_factory(env=DESK_ENV)
+    await proc.start_ready()
+    return proc
+
+
+async def test_calculator_equals_score_line_for_every_vector(
+    fake: FakeDiscord, desk_bot: BotProcess
+) -> None:
+    vectors = load_vectors()
+    assert len(vectors) >= 100
+    alice = fake.user("alice")
+    gate = asyncio.Semaphore(CONCURRENT)
+
+    async def ask(vector: dict[str, Any]) -> tuple[dict[str, Any], FakeMessage]:
+        async with gate:
+            ix = await fake.slash(alice, "mahjong score", slash_options(vector))
+            return vector, await ix.wait_reply(timeout=15)
+
+    answers = await asyncio.gather(*(ask(v) for v in vectors))
+    mismatches = []
+    for vector, reply in answers:
+        expected = score_line(vector)
+        assert "error" not in expected, expected
+        want = {
+            "legal": expected["legal"],
+            "points": expected["points"],
+            "items": [item_line(i) for i in expected["items"]],
+            "reason": expected.get("reason", ""),
+        }
+        got = answer_of(reply)
+        if got != want:
+            mismatches.append((vector["id"], want, got))
+        assert not reply.ephemeral
+        assert [a.filename for a in reply.attachments] == ["hand.png"]
+        assert reply.attachments[0].data.startswith(b"\x89PNG")
+    assert mismatches == []
+
+
+async def test_bad_hand_gets_the_pointed_error(fake: FakeDiscord, desk_bot: BotProcess) -> None:
+    bob = fake.user("bob")
+    ix = await fake.slash(
+        bob, "mahjong score", {"hand": "123m 45x6p 789s 11z 555s +3m", "variant": "xinyu"}
+    )
+    reply = await ix.wait_reply()
+    assert reply.ephemeral and reply.visible_to is bob
+    assert "【45x】" in reply.content
+    assert "123m 456p 789s 11z [555s] +3m" in reply.content  # an example
+    assert "`hand`" in reply.content
+
+    ix = await fake.slash(
+        bob, "mahjong score", {"hand": "123m456m789p234s99s +9s", "bao": "indicator:0p"}
+    )
+    reply = await ix.wait_reply()
+    assert reply.ephemeral and "`bao`" in reply.content and "0p" in reply.content
+
+    players = {
+        f"player{i}": fake.user(n) for i, n in enumerate(("alice", "bob", "carol", "dave"), 1)
+    }
+    ix = await fake.slash(
+        bob,
+        "mahjong record",
+        {**players, "winner": bob, "hand": "123m 45x6p 789s 11z 555s +3m", "variant": "xinyu"},
+    )
+    reply = await ix.wait_reply()
+    assert reply.ephemeral and "【45x】" in reply.content
+    ix = await fake.slash(
+        bob,
+        "mahjong record",
+        {**players, "winner": bob, "hand": "123m456m78p5p234s99s +9s", "bao": "5p"},
+    )
+    reply = await ix.wait_reply()
+    assert reply.ephemeral and "宝吊" in reply.content  # not a legal win, and why
+    assert fake.channel_messages() == []
+
+
+async def test_indicator_and_server_default_variant(
+    fake: FakeDiscord, desk_bot: BotProcess
+) -> None:
+    """No variant given: the server's default (shangrao); the indicator 4p makes 5p the 宝."""
+    ix = await fake.slash(
+        fake.user("carol"), "mahjong score", {"hand": "123m456m789p234s9s5p +9s", "bao": "ind:4p"}
+    )
+    reply = await ix.wait_reply()
+    expected = score_line(
+        {"variant": "shangrao", "hand": "123m456m789p234s9s5p +9s", "bao": "5p", "win": "self"}
+    )
+    assert answer_of(reply)["points"] == expected["points"] > 0
+    payments = fields_of(reply)[t("payments", "en")]
+    assert payments.count(f"pays {expected['points']} points") == 3
+
+
+async def test_autocomplete_offers_variants_and_options(
+    fake: FakeDiscord, desk_bot: BotProcess
+) -> None:
+    dave = fake.user("dave")
+    ix = await fake.autocomplete(dave, "mahjong score", {"hand": "", "variant": "上饶"}, "variant")
+    await ix.wait_ack()
+    assert ix.response_type == 8
+    assert [c["value"] for c in ix.response_data["choices"]] == ["shangrao"]
+    ix = await fake.autocomplete(
+        dave, "mahjong score", {"variant": "shangrao", "options": "scoring=x"}, "options"
+    )
+    await ix.wait_ack()
+    assert [c["value"] for c in ix.response_data["choices"]] == ["scoring=xingchen"]
+    ix = await fake.autocomplete(dave, "mahjong score", {"hand": "123m 4x5p"}, "hand")
+    await ix.wait_ack()
+    [choice] = ix.response_data["choices"]
+    assert choice["name"].startswith("⚠") and "4x" in choice["name"]
+
+
+async def _board(bot: BotProcess, guild_id: int) -> dict[int, int]:
+    store = await Store.open(bot.database_url, migrate=False)
+    try:
+        board = await store.leaderboard(guild_id, min_hands=1, limit=50)
+        return {e.user_id: e.points for e in board.entries}
+    finally:
+        await store.close()
+
+
+async def test_record_counts_only_after_every_player_confirmed(
+    fake: FakeDiscord, desk_bot: BotProcess
+) -> None:
+    alice, bob, carol, dave = (fake.user(n) for n in ("alice", "bob", "carol", "dave"))
+    ix = await fake.slash(
+        alice,
+        "mahjong record",
+        {
+            "player1": alice, "player2": bob, "player3": carol, "player4": dave,
+            "winner": bob, "how": "self", "hand": "123m456m789p234s99s +9s",
+            "variant": "shangrao", "bao": "5p",
+        },
+    )  # fmt: skip
+    msg = await ix.wait_reply()
+    assert not msg.ephemeral
+    [rid] = {c.split(":")[2] for c in msg.custom_ids()}
+    confirm, void = f"mj:rec:{rid}:confirm", f"mj:rec:{rid}:void"
+    assert msg.custom_ids() == [confirm, void]
+    assert bob.mention in msg.content and alice.mention not in msg.content  # reporter confirmed
+
+    await desk_bot.restart()  # the buttons survive a restart
+    for user in (bob, carol):
+        click = await fake.click(user, msg, confirm)
+        await click.wait_ack()
+        assert click.response_type == 7
+    assert await _board(desk_bot, fake.guild_id) == {}
+
+    # dave double-clicks: two presses on the same message at once; the hand counts once
+    first = await fake.click(dave, msg, confirm)
+    second = await fake.click(dave, msg, confirm)
+    await first.wait_ack()
+    await second.wait_ack()
+    notes = await fake.wait_for(
+        lambda: [m for m in first.followups + second.followups if m.content],
+        what="the answer to the second press",
+    )
+    assert len(notes) == 1 and notes[0].ephemeral and "confirmed" in notes[0].content
+    board = await _board(desk_bot, fake.guild_id)
+    assert board == {alice.id: -4, bob.id: 12, carol.id: -4, dave.id: -4}
+    assert fake.messages[msg.id].custom_ids() == [void]  # confirm is gone once counted
+
+
+async def test_record_void_needs_manage_server(fake: FakeDiscord, desk_bot: BotProcess) -> None:
+    alice, bob, carol, dave = (fake.user(n) for n in ("alice", "bob", "carol", "dave"))
+    ix = await fake.slash(
+        bob,
+        "mahjong record",
+        {
+            "player1": alice, "player2": bob, "player3": carol, "player4": dave,
+            "winner": carol, "how": "discard", "discarder": dave, "points": 5,
+            "variant": "xinyu",
+        },
+    )  # fmt: skip
+    msg = await ix.wait_reply()
+    rid = msg.custom_ids()[0].split(":")[2]
+    eve = FakeUser(id=snowflake(), name="eve")
+    fake.users.append(eve)  # a server member who did not play
+    stranger = await fake.click(eve, msg, f"mj:rec:{rid}:confirm")
+    assert "not one of" in (await stranger.wait_reply()).content
+    for user in (alice, carol, dave):
+        await (await fake.click(user, msg, f"mj:rec:{rid}:confirm")).wait_ack()
+    assert await _board(desk_bot, fake.guild_id) == {
+        alice.id: 0,
+        bob.id: 0,
+        carol.id: 5,
+        dave.id: -5,
+    }
+
+    refused = await fake.click(bob, fake.messages[msg.id], f"mj:rec:{rid}:void")
+    reply = await refused.wait_reply()
+    assert reply.ephemeral and "Manage Server" in reply.content
+    assert await _board(desk_bot, fake.guild_id) != {}
+
+    fake.grant(bob, MANAGE_GUILD)
+    voided = await fake.click(bob, fake.messages[msg.id], f"mj:rec:{rid}:void")
+    await voided.wait_ack()
+    assert voided.response_type == 7
+    assert fake.messages[msg.id].custom_ids() == []
+    assert await _board(desk_bot, fake.guild_id) == {}
+
+
+async def test_record_expiry_is_a_server_setting(fake: FakeDiscord, desk_bot: BotProcess) -> None:
+    alice, bob = fake.user("alice"), fake.user("bob")  # alice owns the server
+    refused = await fake.slash(bob, "mahjong record_expiry", {"hours": 2})
+    assert "Manage Server" in (await refused.wait_reply()).content
+    shown = await fake.slash(bob, "mahjong record_expiry")
+    assert "24 h" in (await shown.wait_reply()).content
+    changed = await fake.slash(alice, "mahjong record_expiry", {"hours": 2})
+    assert "2 h" in (await changed.wait_reply()).content
+    ix = await fake.slash(
+        bob,
+        "mahjong record",
+        {
+            "player1": alice,
+            "player2": bob,
+            "player3": fake.user("carol"),
+            "player4": fake.user("dave"),
+        },
+    )
+    msg = await ix.wait_reply()
+    rid = int(msg.custom_ids()[0].split(":")[2])
+    store = await Store.open(desk_bot.database_url, migrate=False)
+    try:
+        record = await store.get_record(rid)
+    finally:
+        await store.close()
+    assert record.expires_at - record.created_at == timedelta(hours=2)
+
+
+async def test_record_expires_uncounted(fake: FakeDiscord, bot_factory) -> None:
+    proc = bot_factory(
+        env={**DESK_ENV, "RECORD_EXPIRY_HOURS": "0.0003", "RECORD_SWEEP_SECONDS": "0.5"}
+    )
+    await proc.start_ready()
+    alice, bob, carol, dave = (fake.user(n) for n in ("alice", "bob", "carol", "dave"))
+    ix = await fake.slash(
+        alice,
+        "mahjong record",
+        {"player1": alice, "player2": bob, "player3": carol, "player4": dave},
+    )  # a drawn hand
+    msg = await ix.wait_reply()
+    rid = msg.custom_ids()[0].split(":")[2]
+    # About a second later the record expires and its message loses the confirm button.
+    await fake.wait_for(
+        lambda: f"mj:rec:{rid}:confirm" not in fake.messages[msg.id].custom_ids(),
+        timeout=10,
+        what="the record to expire",
+    )
+    store = await Store.open(proc.database_url, migrate=False)
+    try:
+        assert (await store.get_record(int(rid))).status == "expired"
+    finally:
+        await store.close()
+    assert await _board(proc, fake.guild_id) == {}

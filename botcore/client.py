@@ -14,7 +14,14 @@ from botcore.translator import ZhTranslator
 log = logging.getLogger(__name__)
 
 #: Extensions loaded at start-up, in order. Game cogs add their module here.
-DEFAULT_EXTENSIONS: tuple[str, ...] = ("cogs.group", "cogs.errors", "cogs.meta")
+DEFAULT_EXTENSIONS: tuple[str, ...] = (
+    "cogs.group",
+    "cogs.errors",
+    "cogs.meta",
+    "cogs.game",
+    "cogs.stats",
+    "cogs.desk",
+)
 
 
 def bot_intents() -> discord.Intents:

@@ -39,6 +39,7 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     turn_timeout_seconds: int = Field(default=60, gt=0, le=3600)
     claim_timeout_seconds: int = Field(default=15, gt=0, le=600)
+    mahjong_pictures: bool = True
     extra_extensions: str = ""
 
     @field_validator("discord_token", mode="before")

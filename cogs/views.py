@@ -1,0 +1,344 @@
+"""Buttons and the messages that carry them.
+
+Every button is a :class:`GameButton` (a ``DynamicItem``) with the custom_id
+``mj:<game id>:<action>[:<arg>]``, registered once in ``setup_hook`` so that buttons on old
+messages keep working after a restart. Actions:
+
+- lobby: ``join``, ``leave``, ``addbot``, ``start``; table: ``hand`` (my hand, ephemeral);
+- a hand: ``discard:5m``, ``win``, ``kong[:5m]``, ``pong``, ``chi:345m``, ``pass``,
+  ``touji[:5m]``, ``ready[:5m]`` (without a tile they open a picker);
+- after a hand: ``next:<hand no>``, ``end:<hand no>``.
+
+The builders return ``(embed, view)`` pairs from :mod:`services` values; no game logic here.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+import discord
+
+from cogs.text import (
+    action_label,
+    hand_lines,
+    lang_of,
+    result_lines,
+    t,
+    table_lines,
+    variant_name,
+)
+from engine.options import describe_options, make_options
+from services.delivery import GameSummary, PrivateUpdate
+from services.errors import NotInGame, ServiceError
+from services.model import ActionKey, HandResult, TableView
+
+log = logging.getLogger(__name__)
+
+CUSTOM_ID = r"mj:(?P<gid>[0-9]{1,20}):(?P<kind>[a-z]{1,12})(?::(?P<arg>[0-9a-z]{1,12}))?"
+VERSION_RX = re.compile(r"v(\d+)\s*$")
+HAND_KINDS = ("discard", "win", "kong", "pong", "chi", "pass", "touji", "ready")
+GREEN = discord.ButtonStyle.success
+GREY = discord.ButtonStyle.secondary
+BLUE = discord.ButtonStyle.primary
+RED = discord.ButtonStyle.danger
+
+
+def custom_id(game_id: int, kind: str, arg: str | None = None) -> str:
+    """``mj:<game id>:<kind>[:<arg>]``."""
+    return ActionKey(kind, arg).custom_id(game_id)
+
+
+class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID):
+    """Any game button; routes the press to :func:`cogs.game.handle_button`."""
+
+    def __init__(
+        self,
+        game_id: int,
+        kind: str,
+        arg: str | None = None,
+        *,
+        label: str | None = None,
+        style: discord.ButtonStyle = GREY,
+        row: int | None = None,
+        disabled: bool = False,
+    ) -> None:
+        self.game_id = game_id
+        self.kind = kind
+        self.arg = arg
+        super().__init__(
+            discord.ui.Button(
+                label=(label or kind)[:80],
+                style=style,
+                custom_id=custom_id(game_id, kind, arg),
+                row=row,
+                disabled=disabled,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Button[Any],
+        match: re.Match[str],
+    ) -> GameButton:
+        return cls(int(match["gid"]), match["kind"], match["arg"], label=item.label)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from cogs.game import handle_button
+
+        await handle_button(interaction, self.game_id, self.kind, self.arg)
+
+
+def seen_version(message: discord.Message | None) -> int | None:
+    """The game version a hand message was drawn for (its embed footer ends ``v<n>``)."""
+    if message is None:
+        return None
+    for embed in message.embeds:
+        text = embed.footer.text if embed.footer else None
+        if text:
+            m = VERSION_RX.search(text)
+            if m:
+                return int(m.group(1))
+    return None
+
+
+def error_text(error: ServiceError, lang: str, *, button: bool = False) -> str:
+    """The short explanation of a refusal."""
+    if isinstance(error, NotInGame) and button:
+        return t("not_yours", lang) + " " + t("not_in_game", lang)
+    key = error.key
+    if key == "already_playing" and error.params.get("here"):
+        key = "already_here"
+    return t(
+        key, lang, detail=error.detail, **{k: v for k, v in error.params.items() if k != "detail"}
+    )
+
+
+def names_of(game: GameSummary) -> list[str]:
+    return [s.name for s in game.seats]
+
+
+def _footer(game: GameSummary, extra: str = "") -> str:
+    text = f"#{game.id}"
+    if extra:
+        text += f" · {extra}"
+    return text
+
+
+# ---------------------------------------------------------------------------- lobby
+
+
+def lobby_message(game: GameSummary, lang: str) -> tuple[discord.Embed, discord.ui.View | None]:
+    """The lobby: seats, rules, Join / Leave / Add bot / Start."""
+    embed = discord.Embed(
+        title=t("lobby_title", lang, variant=variant_name(game.variant, lang)),
+        description=t("lobby_help", lang),
+        colour=discord.Colour.dark_green(),
+    )
+    lines = []
+    for i in range(4):
+        if i < len(game.seats):
+            seat = game.seats[i]
+            mark = f"（{t('host', lang)}）" if seat.user_id == game.host_id and not seat.ai else ""
+            who = (
+                "🤖 " + seat.name
+                if seat.ai
+                else (f"<@{seat.user_id}>" if seat.user_id else seat.name)
+            )
+            lines.append(f"{i + 1}. {who}{mark}")
+        else:
+            lines.append(f"{i + 1}. {t('seat_empty', lang)}")
+    embed.add_field(name=t("seats", lang), value="\n".join(lines), inline=False)
+    embed.add_field(
+        name=t("rules", lang),
+        value=rules_text(game.variant, game.options, lang)[:1024],
+        inline=False,
+    )
+    embed.set_footer(text=_footer(game))
+    if game.status != "lobby":
+        return embed, None
+    view = discord.ui.View(timeout=None)
+    view.add_item(GameButton(game.id, "join", label=t("join", lang), style=GREEN))
+    view.add_item(GameButton(game.id, "leave", label=t("leave", lang)))
+    view.add_item(GameButton(game.id, "addbot", label=t("addbot", lang)))
+    view.add_item(GameButton(game.id, "start", label=t("start", lang), style=BLUE))
+    return embed, view
+
+
+def rules_text(variant: str, options: dict[str, Any], lang: str) -> str:
+    """Every option of the variant with its value and explanation."""
+    try:
+        opts = make_options(variant, options)
+    except Exception:
+        return str(options)
+    lines = []
+    for name, value, info in describe_options(opts, "zh" if lang != "en" else "en"):
+        shown = "—" if value is None else str(value).lower()
+        lines.append(f"`{name}` = **{shown}** · {info}")
+    return "\n".join(lines) or "—"
+
+
+# ---------------------------------------------------------------------------- table
+
+
+def table_message(
+    game: GameSummary, table: TableView | None, lang: str
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    """The channel's one table message (public information only) with a "My hand" button."""
+    if table is None:
+        return lobby_message(game, lang)
+    embed = discord.Embed(
+        title=t("table_title", lang, variant=variant_name(game.variant, lang), hand=game.hand_no),
+        description="\n".join(
+            table_lines(
+                table,
+                names_of(game),
+                game.totals,
+                [s.auto for s in game.seats],
+                lang,
+                deadline=game.deadline,
+            )
+        )[:4000],
+        colour=discord.Colour.dark_green(),
+    )
+    embed.set_footer(text=_footer(game))
+    if game.status != "active":
+        return embed, None
+    view = discord.ui.View(timeout=None)
+    view.add_item(GameButton(game.id, "hand", label=t("my_hand", lang), style=BLUE))
+    if game.phase == "hand_over":  # also here, so a restart can never lose the next step
+        no = str(game.hand_no)
+        view.add_item(GameButton(game.id, "next", no, label=t("next", lang), style=GREEN))
+        view.add_item(GameButton(game.id, "end", no, label=t("end", lang), style=RED))
+    return embed, view
+
+
+# ---------------------------------------------------------------------------- a hand
+
+
+def hand_message(
+    game: GameSummary, update: PrivateUpdate, lang: str
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    """One player's private hand with a button for every legal action (≤ 25 buttons)."""
+    hand = update.hand
+    seat = game.seats[update.seat] if update.seat < len(game.seats) else None
+    embed = discord.Embed(
+        title=t("hand_title", lang, variant=variant_name(game.variant, lang), hand=game.hand_no),
+        description="\n".join(
+            hand_lines(
+                hand,
+                update.hints if game.hints else (),
+                lang,
+                auto=bool(seat and seat.auto),
+                phase=game.phase,
+            )
+        ),
+        colour=discord.Colour.blue(),
+    )
+    embed.set_footer(text=_footer(game, f"v{game.version}"))
+    if not hand.legal or game.status != "active":
+        return embed, None
+    view = discord.ui.View(timeout=None)
+    discards = [k for k in hand.legal if k.kind == "discard"]
+    others = [k for k in hand.legal if k.kind != "discard"]
+    drawn = None
+    if hand.drawn is not None:
+        from engine.tiles import tile_str
+
+        drawn = tile_str(hand.drawn)
+    count = 0
+    for i, key in enumerate(discards[:15]):
+        style = BLUE if key.arg == drawn else GREY
+        view.add_item(
+            GameButton(
+                game.id, "discard", key.arg, label=action_label(key, lang), style=style, row=i // 5
+            )
+        )
+        count += 1
+    row = 3
+    used_in_row = 0
+    pickers_done: set[str] = set()
+    for key in others:
+        if key.kind in ("touji", "ready"):
+            if key.kind in pickers_done:
+                continue
+            pickers_done.add(key.kind)
+            key = ActionKey(key.kind)
+        if count >= 25 or row > 4:
+            break
+        style = GREEN if key.kind == "win" else RED if key.kind == "pass" else BLUE
+        view.add_item(
+            GameButton(
+                game.id, key.kind, key.arg, label=action_label(key, lang), style=style, row=row
+            )
+        )
+        count += 1
+        used_in_row += 1
+        if used_in_row == 5:
+            row += 1
+            used_in_row = 0
+    return embed, view
+
+
+def picker_message(
+    game: GameSummary, update: PrivateUpdate, kind: str, lang: str
+) -> tuple[str, discord.ui.View]:
+    """An ephemeral tile picker for 偷机 / 报听 (each tile a ``touji:5m`` button)."""
+    view = discord.ui.View(timeout=None)
+    keys = [k for k in update.hand.legal if k.kind == kind][:25]
+    for i, key in enumerate(keys):
+        view.add_item(
+            GameButton(
+                game.id,
+                kind,
+                key.arg,
+                label=action_label(ActionKey("discard", key.arg), lang),
+                row=i // 5,
+            )
+        )
+    return t("pick_touji" if kind == "touji" else "pick_ready", lang), view
+
+
+# ---------------------------------------------------------------------------- results
+
+
+def result_message(
+    game: GameSummary, result: HandResult, lang: str, commitment: str | None = None
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    """The hand's result with every scoring item and payment; Next hand / End game."""
+    embed = discord.Embed(
+        title=t("result_title", lang, hand=result.hand_no),
+        description="\n".join(result_lines(result, names_of(game), lang, commitment))[:4000],
+        colour=discord.Colour.gold(),
+    )
+    embed.set_footer(text=_footer(game))
+    if game.status != "active":
+        return embed, None
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        GameButton(game.id, "next", str(result.hand_no), label=t("next", lang), style=GREEN)
+    )
+    view.add_item(GameButton(game.id, "end", str(result.hand_no), label=t("end", lang), style=RED))
+    return embed, view
+
+
+def final_message(game: GameSummary, reason: str, lang: str) -> discord.Embed:
+    """The final totals."""
+    lines = [t("line_game_ended" if reason == "finished" else "line_abandoned", lang)]
+    if game.hand_no:
+        lines += [
+            f"{s.name}: {game.totals[i] if i < len(game.totals) else 0}"
+            for i, s in enumerate(game.seats)
+        ]
+    embed = discord.Embed(
+        title=t("final_title", lang), description="\n".join(lines), colour=discord.Colour.greyple()
+    )
+    embed.set_footer(text=_footer(game))
+    return embed
+
+
+def hand_lang(interaction: discord.Interaction) -> str:
+    return lang_of(interaction.locale)

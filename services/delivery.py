@@ -1,0 +1,109 @@
+"""Where the service sends what happened: the :class:`Delivery` protocol.
+
+The Discord implementation is :mod:`cogs.delivery`; tests use a recording fake. The service
+calls these after the actions are committed, in order per game, and a failure here is only
+logged: it never rolls back a committed action.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from services.model import GameEvent, HandResult, HandView, Seat, TableView
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """A game as delivery and the cogs see it (a copy; changing it changes nothing)."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    variant: str
+    options: dict[str, Any]
+    seats: tuple[Seat, ...]
+    status: str  # lobby | active | finished | abandoned
+    version: int
+    totals: tuple[int, ...]
+    hand_no: int = 0
+    phase: str = "lobby"  # lobby | turn | claim | hand_over | game_over
+    hints: bool = True
+    turn_timeout: int = 60
+    claim_timeout: int = 15
+    deadline: float | None = None  # epoch seconds when the awaited decision times out
+    table_message_id: int | None = None
+
+    @property
+    def host_id(self) -> int | None:
+        """The host: the first human seat."""
+        for seat in self.seats:
+            if not seat.ai and seat.user_id is not None:
+                return seat.user_id
+        return None
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat index of ``user_id``, or None."""
+        for i, seat in enumerate(self.seats):
+            if seat.user_id == user_id and not seat.ai:
+                return i
+        return None
+
+
+@dataclass(frozen=True)
+class PrivateUpdate:
+    """A seat's hand after a change, with the wait hints (听牌提示) when on."""
+
+    seat: int
+    user_id: int
+    hand: HandView
+    hints: tuple[tuple[int, int], ...] = ()  # (winning kind, how many unseen by this seat)
+    events: tuple[GameEvent, ...] = field(default=())  # events only this seat sees
+
+
+class Delivery(Protocol):
+    """Async callbacks; each may raise — the service logs it and carries on."""
+
+    async def lobby_changed(self, game: GameSummary) -> None:
+        """The lobby's seats changed (or it was just created)."""
+
+    async def table_changed(
+        self, game: GameSummary, table: TableView, events: list[GameEvent]
+    ) -> None:
+        """Public events happened; refresh the table message and post short lines."""
+
+    async def hand_changed(self, game: GameSummary, update: PrivateUpdate) -> None:
+        """A human seat's hand or legal actions changed: refresh its private view."""
+
+    async def hand_ended(self, game: GameSummary, result: HandResult, table: TableView) -> None:
+        """The hand is over: the result, every scoring item, payments, the seed reveal."""
+
+    async def game_ended(self, game: GameSummary, reason: str) -> None:
+        """The game is over (``finished`` or ``abandoned``): final totals."""
+
+    async def refresh(self, game: GameSummary, table: TableView | None) -> None:
+        """After a restart: re-post or edit the table (re-delivering hands follows)."""
+
+
+class NullDelivery:
+    """A delivery that drops everything (for tools and tests that do not look)."""
+
+    async def lobby_changed(self, game: GameSummary) -> None:
+        return None
+
+    async def table_changed(
+        self, game: GameSummary, table: TableView, events: list[GameEvent]
+    ) -> None:
+        return None
+
+    async def hand_changed(self, game: GameSummary, update: PrivateUpdate) -> None:
+        return None
+
+    async def hand_ended(self, game: GameSummary, result: HandResult, table: TableView) -> None:
+        return None
+
+    async def game_ended(self, game: GameSummary, reason: str) -> None:
+        return None
+
+    async def refresh(self, game: GameSummary, table: TableView | None) -> None:
+        return None

@@ -1,0 +1,76 @@
+"""The narrow interface the service needs from the game engine (``engine.game``).
+
+:class:`GameEngine` is what :class:`services.game.GameService` calls; :func:`default_engine`
+returns the adapter over the real engine. Everything engine-specific (action classes, event
+classes, view classes, JSON codecs) stays behind this Protocol; the service and the cogs see
+only :mod:`services.model` values and opaque ``state`` objects.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+from services.model import ActionKey, GameEvent, HandResult, HandView, Phase, TableView
+
+
+class EngineIllegal(Exception):
+    """The engine refused an action; ``str(error)`` explains why (state unchanged)."""
+
+
+@runtime_checkable
+class GameEngine(Protocol):
+    """The game, as the service uses it. ``state`` values are opaque and immutable."""
+
+    def new_game(
+        self, variant: str, options: dict[str, Any], seed: str
+    ) -> tuple[Any, list[GameEvent]]:
+        """A new game whose first hand is dealt from ``seed`` (hex from a CSPRNG)."""
+
+    def next_hand(self, state: Any, seed: str) -> tuple[Any, list[GameEvent]]:
+        """Deal the next hand of the game (after :meth:`phase` is ``hand_over``)."""
+
+    def phase(self, state: Any) -> Phase:
+        """``turn``, ``claim``, ``hand_over`` or ``game_over``."""
+
+    def pending_seats(self, state: Any) -> tuple[int, ...]:
+        """Seats whose decision the game waits for now (the turn's seat, or claimers)."""
+
+    def action_count(self, state: Any) -> int:
+        """How many actions the whole game has applied (drives snapshots)."""
+
+    def window_key(self, state: Any) -> Any:
+        """Something equal for the same open claim window (None when none is open)."""
+
+    def legal_actions(self, state: Any, seat: int) -> tuple[ActionKey, ...]:
+        """Every action ``seat`` may take now, as button keys."""
+
+    def apply(self, state: Any, seat: int, key: ActionKey) -> tuple[Any, list[GameEvent]]:
+        """Apply; raises :class:`EngineIllegal` (state unchanged) when not legal."""
+
+    def choose_action(self, state: Any, seat: int) -> ActionKey:
+        """The AI's choice for ``seat`` (also used for 托管 auto-play)."""
+
+    def timeout_action(self, state: Any, seat: int) -> ActionKey:
+        """The safe default on a timeout: discard the drawn tile, or pass a claim."""
+
+    def table_view(self, state: Any) -> TableView:
+        """The public view."""
+
+    def hand_view(self, state: Any, seat: int) -> HandView:
+        """One seat's private view (its legal actions and 听牌 waits included)."""
+
+    def hand_result(self, state: Any) -> HandResult | None:
+        """The finished hand's result, or None while it is being played."""
+
+    def encode_state(self, state: Any) -> dict[str, Any]:
+        """JSON-ready state (lossless)."""
+
+    def decode_state(self, data: dict[str, Any]) -> Any:
+        """The inverse of :meth:`encode_state`."""
+
+
+def default_engine() -> GameEngine:
+    """The adapter over the real engine (``engine.game``)."""
+    from services.real_engine import RealEngine
+
+    return RealEngine()

@@ -1,0 +1,181 @@
+"""A game's action log: the game held in memory, replaying the log, snapshots, and the
+bookkeeping each action needs (when the awaited decision began, stale buttons).
+
+The log of a game (``actions`` table) holds small JSON entries:
+
+- ``{"k": "start", "seed": hex, "cfg": {...}}`` — the first hand is dealt from ``seed``;
+- ``{"k": "act", "kind": "discard", "arg": "5m", "ai": [[seat, kind, arg], ...]}`` — a
+  seat's action and the AI replies it set off (``"timeout": true`` when the bot played it);
+- ``{"k": "ai", "acts": [[seat, kind, arg], ...]}`` — AI seats and seats on 托管 acting in
+  a row (one entry, one durable write);
+- ``{"k": "auto", "on": true}`` — the seat goes on / comes off 托管;
+- ``{"k": "next", "seed": hex}`` — the next hand is dealt;
+- ``{"k": "end"}`` — the players ended the game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from db.types import GameInfo, LoadedGame
+from services.engine_adapter import GameEngine
+from services.model import ActionKey, HandView, Seat
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class LiveGame:
+    """A game held in memory (the cache in front of the store), rebuilt from the log."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    variant: str
+    options: dict[str, Any]
+    status: str
+    version: int
+    totals: list[int]
+    seats: list[Seat]
+    table_message_id: int | None = None
+    state: Any = None
+    hand_no: int = 0
+    cfg: dict[str, Any] = field(default_factory=dict)
+    window_at: float = 0.0  # when the awaited decision began (deadline = this + timeout)
+    deadline: float | None = None
+    recorded: int = 0  # last hand number recorded in the store
+    snapshot_at: int = 0  # engine action count at the last snapshot
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    timer: asyncio.Task[None] | None = None
+    delivered: dict[int, HandView] = field(default_factory=dict)
+    legal: dict[int, tuple[ActionKey, ...]] = field(default_factory=dict)
+    prompt_version: dict[int, int] = field(default_factory=dict)
+    queue: asyncio.Queue[Callable[[], Awaitable[None]]] | None = None
+    pump: asyncio.Task[None] | None = None
+
+    def seat_of(self, user_id: int) -> int | None:
+        for i, seat in enumerate(self.seats):
+            if seat.user_id == user_id and not seat.ai:
+                return i
+        return None
+
+    @property
+    def host_id(self) -> int | None:
+        for seat in self.seats:
+            if not seat.ai and seat.user_id is not None:
+                return seat.user_id
+        return None
+
+    @classmethod
+    def from_info(cls, info: GameInfo) -> LiveGame:
+        """A game as the store row describes it (no state yet: see :func:`replay`)."""
+        return cls(
+            id=info.id,
+            guild_id=info.guild_id,
+            channel_id=info.channel_id,
+            variant=info.variant,
+            options=dict(info.options),
+            status=info.status,
+            version=info.version,
+            totals=list(info.totals),
+            seats=[Seat.from_json(s) for s in info.seats],
+            table_message_id=info.table_message_id,
+        )
+
+
+def bookkeep(engine: GameEngine, live: LiveGame, actor: int | None, old: Any, at: float) -> None:
+    """After an action (``live.version`` is its seq): when the awaited decision began
+    (``window_at``, for the timeout) and each seat's prompt version (stale buttons)."""
+    new = live.state
+    same_window = (
+        old is not None
+        and engine.phase(old) == engine.phase(new) == "claim"
+        and engine.window_key(old) == engine.window_key(new)
+    )
+    if not same_window:
+        live.window_at = at
+    before = set() if old is None else set(engine.pending_seats(old))
+    for seat in engine.pending_seats(new):
+        if seat not in before or seat == actor or actor is None:
+            live.prompt_version[seat] = live.version
+
+
+def update_prompts(engine: GameEngine, live: LiveGame) -> None:
+    """A seat whose legal actions changed starts a new decision (buttons drawn before are
+    stale)."""
+    for seat in range(len(live.seats)):
+        legal = engine.legal_actions(live.state, seat)
+        if legal != live.legal.get(seat):
+            live.legal[seat] = legal
+            live.prompt_version[seat] = live.version
+
+
+def snapshot_of(engine: GameEngine, live: LiveGame) -> dict[str, Any]:
+    """The snapshot stored beside the log: engine state, 托管 flags, table settings."""
+    return {
+        "engine": engine.encode_state(live.state) if live.state is not None else None,
+        "auto": [s.auto for s in live.seats],
+        "cfg": live.cfg,
+        "hand_no": live.hand_no,
+        "window_at": live.window_at,
+    }
+
+
+def replay(engine: GameEngine, live: LiveGame, loaded: LoadedGame) -> None:
+    """Rebuild the state from the newest snapshot and the log after it."""
+    snap = loaded.snapshot
+    if snap is not None:
+        data = snap.state
+        if data.get("engine") is not None:
+            live.state = engine.decode_state(data["engine"])
+            live.snapshot_at = engine.action_count(live.state)
+        for seat, on in zip(live.seats, data.get("auto", []), strict=False):
+            seat.auto = bool(on)
+        live.cfg = dict(data.get("cfg", {}))
+        live.hand_no = int(data.get("hand_no", 0))
+        live.window_at = float(data.get("window_at", 0.0))
+    live.version = snap.seq if snap is not None else 0
+    for record in loaded.actions:
+        live.version = record.seq
+        replay_entry(engine, live, record.seat, record.action, record.created_at.timestamp())
+    live.version = loaded.game.version
+    if live.state is not None:
+        # a finished hand is recorded again on resume (a duplicate is refused)
+        live.recorded = live.hand_no - 1
+        update_prompts(engine, live)
+
+
+def _steps(engine: GameEngine, live: LiveGame, steps: list[Any], at: float) -> None:
+    for step_seat, step_kind, step_arg in steps:
+        old = live.state
+        live.state, _ = engine.apply(old, step_seat, ActionKey(step_kind, step_arg))
+        bookkeep(engine, live, step_seat, old, at)
+
+
+def replay_entry(
+    engine: GameEngine, live: LiveGame, seat: int | None, entry: dict[str, Any], at: float
+) -> None:
+    """Apply one log entry (see the module docstring) to the game held in memory."""
+    kind = entry.get("k")
+    if kind == "start":
+        live.cfg = dict(entry.get("cfg", {}))
+        live.state, _ = engine.new_game(live.variant, live.options, entry["seed"])
+        live.hand_no = 1
+        bookkeep(engine, live, None, None, at)
+    elif kind == "next":
+        live.state, _ = engine.next_hand(live.state, entry["seed"])
+        live.hand_no += 1
+        bookkeep(engine, live, None, None, at)
+    elif kind == "act" and seat is not None:
+        _steps(engine, live, [[seat, entry["kind"], entry.get("arg")]], at)
+        _steps(engine, live, entry.get("ai", []), at)
+    elif kind == "ai":
+        _steps(engine, live, entry.get("acts", []), at)
+    elif kind == "auto" and seat is not None:
+        live.seats[seat].auto = bool(entry.get("on"))
+    elif kind != "end":
+        log.warning("game %s: unknown log entry %r", live.id, entry)

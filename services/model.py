@@ -1,0 +1,159 @@
+"""Plain values shared by the service and the cogs (no Discord, no engine types).
+
+The engine adapter turns the engine's own state, actions and events into these, so the cogs
+never import the engine's classes and a change there touches one module
+(:mod:`services.engine_adapter`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+#: Button-level action kinds: 打 discard, 胡 win, 杠 kong, 碰 pong, 吃 chi, 过 pass,
+#: 偷机 keep drawing, 报听 declare ready.
+ACTION_KINDS = ("discard", "win", "kong", "pong", "chi", "pass", "touji", "ready")
+
+Phase = Literal["turn", "claim", "hand_over", "game_over"]
+
+
+@dataclass(frozen=True, order=True)
+class ActionKey:
+    """An action as a button names it: ``kind`` plus an optional ``arg`` (a tile such as
+    ``5m``, or a chi shape such as ``345m``). ``mj:<game>:<kind>[:<arg>]`` is its custom_id."""
+
+    kind: str
+    arg: str | None = None
+
+    def custom_id(self, game_id: int) -> str:
+        """The button custom_id ``mj:<game id>:<kind>[:<arg>]``."""
+        tail = f":{self.arg}" if self.arg else ""
+        return f"mj:{game_id}:{self.kind}{tail}"
+
+
+@dataclass(frozen=True)
+class MeldInfo:
+    """An exposed or declared set: ``chi``, ``pong``, ``kong`` (明杠/补杠), ``concealed_kong``
+    (暗杠) or ``indicator_kong`` (Shangrao's 3-tile kong of the indicator's kind)."""
+
+    kind: str
+    tiles: tuple[int, ...]
+    from_seat: int | None = None
+
+
+@dataclass(frozen=True)
+class PublicSeat:
+    """What everyone sees of one seat: never its concealed tiles, only how many."""
+
+    seat: int
+    concealed_count: int
+    melds: tuple[MeldInfo, ...] = ()
+    river: tuple[int, ...] = ()
+    flowers: int = 0
+    dealer: bool = False
+    ready: bool = False
+
+
+@dataclass(frozen=True)
+class TableView:
+    """The public table (公开信息) of the hand in play."""
+
+    hand_no: int
+    phase: Phase
+    dealer: int
+    turn: int | None
+    wall_left: int
+    seats: tuple[PublicSeat, ...]
+    bao_indicator: int | None = None
+    bao: int | None = None
+    last_discard: tuple[int, int] | None = None  # (seat, tile kind)
+    waiting_on: tuple[int, ...] = ()  # seats whose decision is awaited
+    commitment: str | None = None  # fairness hash of this hand
+
+
+@dataclass(frozen=True)
+class HandView:
+    """One seat's private view (手牌): its tiles and what it may do now."""
+
+    seat: int
+    concealed: tuple[int, ...]  # without the drawn tile
+    drawn: int | None
+    melds: tuple[MeldInfo, ...]
+    legal: tuple[ActionKey, ...]
+    waits: tuple[int, ...] = ()  # kinds that would complete the hand (听牌)
+    flowers: int = 0
+    bao: int | None = None
+    claim_tile: int | None = None  # the discard a claim window is about
+
+
+@dataclass(frozen=True)
+class GameEvent:
+    """Something that happened. ``visible_to`` None = public, else only that seat sees it.
+
+    Kinds are the engine's (``hand_started`` with the commitment, ``dice``, ``indicator``,
+    ``discarded``, ``claimed``, ``kong``, ``ready``, ``touji``, ``flower``, ``won``,
+    ``drawn_hand``, ``hand_ended`` with seed and wall, private ``drawn`` / ``dealt`` /
+    ``claim_window``) plus the service's ``timeout`` and ``auto``.
+    """
+
+    kind: str
+    seat: int | None = None
+    visible_to: int | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    """One scoring item: ``清一色`` · ``Pure one suit`` · ``×4``."""
+
+    name: str
+    en: str
+    value: str
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """A finished hand: who won how, every scoring item, each seat's change."""
+
+    hand_no: int
+    how: str  # "self" | "discard" | "rob_kong" | "draw"
+    winners: tuple[int, ...]
+    discarder: int | None
+    points: int
+    items: tuple[ScoreLine, ...]
+    deltas: tuple[int, ...]
+    winning_tile: int | None = None
+    winner_concealed: tuple[int, ...] = ()
+    winner_melds: tuple[MeldInfo, ...] = ()
+    seed_reveal: dict[str, Any] | None = None
+    notes: tuple[str, ...] = ()
+    winner_hand: str = ""  # RULES §1 hand string of the (first) winner
+    payments: tuple[tuple[Any, ...], ...] = ()  # (payer seat, payee seat, amount, reason)
+    scores: tuple[int, ...] = ()  # running totals after the hand
+
+
+@dataclass
+class Seat:
+    """A seat of a game: a human (``user_id``) or an AI; ``auto`` = on 托管 (auto-play)."""
+
+    name: str
+    user_id: int | None = None
+    ai: bool = False
+    auto: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "user_id": self.user_id, "ai": self.ai, "auto": self.auto}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Seat:
+        return cls(
+            name=str(data.get("name", "?")),
+            user_id=data.get("user_id"),
+            ai=bool(data.get("ai", False)),
+            auto=bool(data.get("auto", False)),
+        )
+
+    @property
+    def robot(self) -> bool:
+        """True when the AI decides for this seat (an AI seat, or a human on 托管)."""
+        return self.ai or self.auto

@@ -1,0 +1,227 @@
+"""Drive games through the fake Discord like players would: slash commands and buttons."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any
+
+from .fake_discord import FakeDiscord, FakeMessage, FakeUser
+from .harness import BotProcess
+
+
+def _game_cog_env() -> dict[str, str | None]:
+    """Load the game cog through ``EXTRA_EXTENSIONS`` unless the bot loads it by default."""
+    from botcore.client import DEFAULT_EXTENSIONS
+
+    return {} if "cogs.game" in DEFAULT_EXTENSIONS else {"EXTRA_EXTENSIONS": "cogs.game"}
+
+
+GAME_ENV: dict[str, str | None] = {
+    **_game_cog_env(),
+    "TURN_TIMEOUT_SECONDS": "600",
+    "CLAIM_TIMEOUT_SECONDS": "600",
+}
+CUSTOM_ID = re.compile(r"^mj:(\d+):([a-z]+)(?::([0-9a-z]+))?$")
+
+
+def game_env(**extra: str) -> dict[str, str | None]:
+    env = dict(GAME_ENV)
+    env.update(extra)
+    return env
+
+
+def parse_id(custom_id: str) -> tuple[int, str, str | None]:
+    m = CUSTOM_ID.match(custom_id)
+    assert m, custom_id
+    return int(m.group(1)), m.group(2), m.group(3)
+
+
+def lobby_message(fake: FakeDiscord) -> FakeMessage | None:
+    """The newest channel message with a Join button."""
+    found = None
+    for msg in fake.channel_messages():
+        if any(cid.endswith(":join") for cid in msg.custom_ids()):
+            found = msg
+    return found
+
+
+def game_id_of(msg: FakeMessage) -> int:
+    for cid in msg.custom_ids():
+        if cid.startswith("mj:"):
+            return parse_id(cid)[0]
+    raise LookupError("no game button on the message")
+
+
+async def click_ok(fake: FakeDiscord, user: FakeUser, msg: FakeMessage, custom_id: str, **kw: Any):
+    ix = await fake.click(user, msg, custom_id, **kw)
+    await ix.wait_ack(10)
+    return ix
+
+
+async def open_game(
+    fake: FakeDiscord,
+    host: FakeUser,
+    others: list[FakeUser],
+    *,
+    variant: str = "shangrao",
+    options: str | None = None,
+) -> tuple[int, FakeMessage]:
+    """``/mahjong new``, the others press Join, the host presses Start; returns the game id
+    and the channel's table message."""
+    args: dict[str, Any] = {"variant": variant}
+    if options:
+        args["options"] = options
+    ix = await fake.slash(host, "mahjong new", args)
+    reply = await ix.wait_reply(10)
+    assert reply.ephemeral, reply.text()
+    lobby = await fake.wait_for(lambda: lobby_message(fake), 10, what="the lobby message")
+    gid = game_id_of(lobby)
+    for user in others:
+        await click_ok(fake, user, lobby, f"mj:{gid}:join")
+
+    def seated() -> bool:
+        text = fake.messages[lobby.id].text()
+        return all(f"<@{u.id}>" in text for u in [host, *others])
+
+    await fake.wait_for(seated, 10, what="everyone seated in the lobby")
+    await click_ok(fake, host, lobby, f"mj:{gid}:start")
+    return gid, lobby
+
+
+def hand_message(
+    fake: FakeDiscord, user: FakeUser, gid: int, *, ephemeral: bool = False
+) -> FakeMessage | None:
+    """The newest DM (or, with ``ephemeral``, ephemeral reply) of ``user`` holding their hand
+    for game ``gid``."""
+    found = None
+    source = fake.ephemerals(user) if ephemeral else fake.dms(user)
+    for msg in source:
+        for embed in msg.embeds:
+            footer = (embed.get("footer") or {}).get("text", "")
+            if footer.startswith(f"#{gid} ") or footer == f"#{gid}":
+                found = msg
+    return found
+
+
+def choose(msg: FakeMessage) -> str | None:
+    """A simple player: win, else pass, else discard the drawn tile (blue), else the first."""
+    buttons = [b for b in msg.buttons() if not b.get("disabled")]
+    ids = [b["custom_id"] for b in buttons]
+    for kind in ("win", "pass"):
+        for cid in ids:
+            if parse_id(cid)[1] == kind:
+                return cid
+    discards = [b for b in buttons if parse_id(b["custom_id"])[1] == "discard"]
+    for b in discards:
+        if b.get("style") == 1:
+            return b["custom_id"]
+    return discards[0]["custom_id"] if discards else None
+
+
+def result_message(fake: FakeDiscord, gid: int, hand_no: int = 1) -> FakeMessage | None:
+    for msg in fake.channel_messages():
+        ids = msg.custom_ids()
+        if f"mj:{gid}:next:{hand_no}" in ids and f"mj:{gid}:hand" not in ids:  # not the table
+            return msg
+    return None
+
+
+async def play_hand(
+    fake: FakeDiscord,
+    players: list[FakeUser],
+    gid: int,
+    *,
+    hand_no: int = 1,
+    limit: int = 600,
+    ephemeral: frozenset[int] = frozenset(),
+) -> FakeMessage:
+    """Play until the hand's result appears; each player presses :func:`choose` on the
+    newest version of their hand (DM, or the ephemeral reply for ids in ``ephemeral``).
+    Returns the result message."""
+    last_seen: dict[int, str] = {}
+    for _ in range(limit):
+        result = result_message(fake, gid, hand_no)
+        if result is not None:
+            return result
+        acted = False
+        for user in players:
+            msg = hand_message(fake, user, gid, ephemeral=user.id in ephemeral)
+            if msg is None:
+                continue
+            current = fake.messages[msg.id]
+            cid = choose(current)
+            if cid is None:
+                continue
+            stamp = f"{current.id}:{len(current.history)}:{cid}"
+            if last_seen.get(user.id) == stamp:
+                continue  # already pressed on this version; wait for the edit
+            last_seen[user.id] = stamp
+            await click_ok(fake, user, current, cid)
+            acted = True
+        if not acted:
+            await asyncio.sleep(0.05)
+    raise AssertionError("the hand did not end")
+
+
+def ephemeral_texts(fake: FakeDiscord, user: FakeUser) -> list[str]:
+    return [m.text() for m in fake.ephemerals(user)]
+
+
+async def start_bot(bot_factory: Any, **extra: str) -> BotProcess:
+    proc = bot_factory(env=game_env(**extra))
+    await proc.start_ready()
+    return proc
+
+
+FULL_LINE = re.compile(r"\*\*(?:手牌|Tiles)\*\*：[^\n]+")
+HAND_LINE = re.compile(r"\*\*(?:手牌|Tiles)\*\*：([^\n　]+)")
+
+
+def hand_secrets(fake: FakeDiscord) -> dict[int, set[str]]:
+    """Every concealed hand as the bot rendered it to its owner, by user id: the tile line of
+    every version of every private hand message (DMs and ephemeral replies)."""
+    out: dict[int, set[str]] = {}
+    for msg in fake.all_messages(include_deleted=True):
+        channel = fake.channels.get(msg.channel_id)
+        owner = msg.visible_to or (
+            channel.recipient if channel is not None and channel.is_dm else None
+        )
+        if owner is None:
+            continue
+        for version in msg.versions():
+            for embed in version["embeds"]:
+                for m in HAND_LINE.finditer(embed.get("description") or ""):
+                    if m.group(1).count(" ") >= 3:  # a few tiles could appear by chance
+                        out.setdefault(owner.id, set()).add(m.group(1).strip())
+                for m in FULL_LINE.finditer(embed.get("description") or ""):
+                    out.setdefault(owner.id, set()).add(m.group(0).strip())
+    return out
+
+
+def check_privacy(fake: FakeDiscord) -> int:
+    """No concealed hand in any public message, nor in anyone else's private messages.
+    Returns how many distinct hands were checked."""
+    from .privacy import assert_no_concealed_leak
+
+    secrets = hand_secrets(fake)
+    every = {s for hands in secrets.values() for s in hands}
+    assert_no_concealed_leak(fake, every)
+    users = {u.id: u for u in fake.users}
+    for uid, hands in secrets.items():
+        assert_no_concealed_leak(fake, hands, owner=users[uid])
+    return len(every)
+
+
+def log_of(proc: BotProcess, gid: int) -> list[tuple[int, int | None, dict[str, Any]]]:
+    """The whole action log of a game, ``(seq, seat, entry)``, read from the bot's SQLite file
+    (the store's ``load_game`` gives only what follows the newest snapshot)."""
+    import json
+    import sqlite3
+
+    path = proc.database_url.split(":///", 1)[1]
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        rows = db.execute(
+            "SELECT seq, seat, action FROM actions WHERE game_id = ? ORDER BY seq", (gid,)
+        ).fetchall()
+    return [(seq, seat, json.loads(action)) for seq, seat, action in rows]

@@ -1,0 +1,97 @@
+"""End-to-end: /mahjong rules, config (Manage Server only), status, autoplay, abandon."""
+
+from __future__ import annotations
+
+import pytest
+
+from .fake_discord import FakeDiscord
+from .game_driver import check_privacy, hand_message, open_game, start_bot
+
+pytestmark = pytest.mark.e2e
+
+
+async def test_commands_are_synced_with_chinese_names(fake: FakeDiscord, bot_factory) -> None:
+    await start_bot(bot_factory)
+    [group] = [c for c in fake.synced_commands() if c["name"] == "mahjong"]
+    subs = {o["name"]: o for o in group["options"] if o["type"] == 1}
+    wanted = {
+        "new": "新局",
+        "join": "加入",
+        "leave": "离开",
+        "addbot": "加电脑",
+        "start": "开始",
+        "hand": "手牌",
+        "status": "状态",
+        "autoplay": "托管",
+        "abandon": "放弃",
+        "rules": "规则",
+        "config": "设置",
+    }
+    for name, zh in wanted.items():
+        assert subs[name]["name_localizations"]["zh-CN"] == zh
+        assert subs[name]["description_localizations"]["zh-CN"]
+
+
+async def test_config_needs_manage_server_and_changes_new_games(
+    fake: FakeDiscord, bot_factory
+) -> None:
+    await start_bot(bot_factory)
+    alice, bob = fake.user("alice"), fake.user("bob")  # alice owns the server
+    ix = await fake.slash(bob, "mahjong config", {"variant": "jiujiang"})
+    refused = await ix.wait_reply()
+    assert refused.ephemeral and (
+        "管理服务器" in refused.text() or "Manage Server" in refused.text()
+    )
+    ix = await fake.slash(
+        alice, "mahjong config", {"variant": "jiujiang", "options": "chi=true", "hints": False}
+    )
+    saved = await ix.wait_reply()
+    assert saved.ephemeral and "default_variant = jiujiang" in saved.text()
+    assert "chi=True" in saved.text()
+    ix = await fake.slash(alice, "mahjong config", {"options": "chi=perhaps"})
+    bad = await ix.wait_reply()
+    assert "chi" in bad.text() and bad.ephemeral
+    # rules shows the server's values
+    ix = await fake.slash(bob, "mahjong rules")
+    rules = await ix.wait_reply()
+    assert "`chi` = **true**" in rules.text()
+    ix = await fake.slash(bob, "mahjong rules", {"variant": "shangrao"})
+    assert "scoring" in (await ix.wait_reply()).text()
+    # a new game without a variant takes the server's default and options
+    ix = await fake.slash(bob, "mahjong new")
+    await ix.wait_reply()
+    lobby = await fake.wait_for_message(lambda m: any(c.endswith(":join") for c in m.custom_ids()))
+    assert "九江" in lobby.text() or "Jiujiang" in lobby.text()
+    assert "`chi` = **true**" in lobby.text()
+
+
+async def test_status_autoplay_and_abandon(fake: FakeDiscord, bot_factory) -> None:
+    await start_bot(bot_factory)
+    alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
+    ix = await fake.slash(carol, "mahjong status")
+    assert (await ix.wait_reply()).ephemeral
+    gid, table = await open_game(fake, alice, [bob])
+    await fake.wait_for(lambda: hand_message(fake, alice, gid), 10, what="alice's hand")
+    ix = await fake.slash(carol, "mahjong status")
+    status = await ix.wait_reply()
+    assert status.ephemeral and ("余牌" in status.text() or "tiles left" in status.text())
+    # bob hands over to the AI and comes back
+    ix = await fake.slash(bob, "mahjong autoplay", {"on": True})
+    assert (await ix.wait_reply()).ephemeral
+    await fake.wait_for_message(lambda m: "托管" in m.content or "auto-play" in m.content)
+    ix = await fake.slash(bob, "mahjong autoplay", {"on": False})
+    assert (await ix.wait_reply()).ephemeral
+    # only the host (or a server manager) may abandon
+    ix = await fake.slash(bob, "mahjong abandon")
+    no = await ix.wait_reply()
+    assert "房主" in no.text() or "host" in no.text()
+    ix = await fake.slash(alice, "mahjong abandon")
+    assert (await ix.wait_reply()).ephemeral
+    await fake.wait_for_message(lambda m: "放弃" in m.text() or "abandoned" in m.text())
+    await fake.wait_for(
+        lambda: not fake.messages[table.id].custom_ids(), 10, what="table buttons gone"
+    )
+    # the channel is free again
+    ix = await fake.slash(carol, "mahjong new", {"variant": "xinyu"})
+    assert (await ix.wait_reply()).ephemeral
+    check_privacy(fake)

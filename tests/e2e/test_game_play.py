@@ -1,0 +1,63 @@
+"""End-to-end games: a whole hand in each variant, through slash commands, DMs and buttons."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from .fake_discord import FakeDiscord
+from .game_driver import check_privacy, click_ok, hand_message, open_game, play_hand, start_bot
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.mark.parametrize("variant", ["shangrao", "xinyu", "jiujiang"])
+async def test_one_human_three_ai_play_a_hand(fake: FakeDiscord, bot_factory, variant) -> None:
+    proc = await start_bot(bot_factory)
+    alice = fake.user("alice")
+    gid, table = await open_game(fake, alice, [], variant=variant)
+    await fake.wait_for(lambda: hand_message(fake, alice, gid), 10, what="alice's hand DM")
+    result = await play_hand(fake, [alice], gid)
+    text = result.text()
+    assert "结果" in text or "Result" in text
+    assert f"mj:{gid}:end:1" in result.custom_ids()
+    # one table message, edited; the lobby became the table
+    assert fake.messages[table.id].edited_timestamp is not None
+    assert "Traceback" not in proc.log
+
+
+async def test_four_humans_play_a_hand_privately(fake: FakeDiscord, bot_factory) -> None:
+    await start_bot(bot_factory)
+    alice, bob, carol, dave = (fake.user(n) for n in ("alice", "bob", "carol", "dave"))
+    gid, table = await open_game(fake, alice, [bob, carol, dave], variant="shangrao")
+    result = await play_hand(fake, [alice, bob, carol, dave], gid)
+    assert f"mj:{gid}:next:1" in result.custom_ids()
+    # every player got exactly one DM message for the hand (edited as play went)
+    for user in (alice, bob, carol, dave):
+        hands = [m for m in fake.dms(user) if m.embeds]
+        assert len(hands) == 1, [m.text()[:80] for m in hands]
+        assert len(hands[0].history) >= 1
+    checked = check_privacy(fake)
+    assert checked >= 4  # every player's concealed tiles were looked for
+    # the table message is edited at most about once per 2 s while the hand is played (the
+    # final edit at the hand's end is flushed at once)
+    first_dm = min(m.created_at for u in (alice, bob, carol, dave) for m in fake.dms(u))
+    edits = [t for t in fake.messages[table.id].edit_times if first_dm < t < result.created_at]
+    gaps = [b - a for a, b in itertools.pairwise(edits)]
+    assert sum(1 for g in gaps if g < 1.8) <= 1, gaps
+
+    # the next hand: same message flow, a new DM per player
+    await click_ok(fake, bob, result, f"mj:{gid}:next:1")
+    await fake.wait_for(
+        lambda: all(
+            len([m for m in fake.dms(u) if m.embeds]) == 2 for u in (alice, bob, carol, dave)
+        ),
+        10,
+        what="the second hand's DMs",
+    )
+    # a stale "next" from hand 1 changes nothing
+    ix = await click_ok(fake, carol, result, f"mj:{gid}:next:1")
+    reply = await ix.wait_reply()
+    assert reply.ephemeral and ("过期" in reply.text() or "earlier" in reply.text())
+    check_privacy(fake)

@@ -40,6 +40,8 @@ class Settings(BaseSettings):
     turn_timeout_seconds: int = Field(default=60, gt=0, le=3600)
     claim_timeout_seconds: int = Field(default=15, gt=0, le=600)
     mahjong_pictures: bool = True
+    record_expiry_hours: float = Field(default=24, gt=0, le=24 * 30)
+    record_sweep_seconds: float = Field(default=60, gt=0, le=3600)
     extra_extensions: str = ""
 
     @field_validator("discord_token", mode="before")

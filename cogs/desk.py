@@ -812,7 +812,7 @@ def _setting(bot: commands.Bot, name: str, default: float) -> float:
 async def setup(bot: commands.Bot) -> None:
     """Extension entry point: share (or open) the store, register the record buttons, add
     the cog. ``RECORD_EXPIRY_HOURS`` (default 24) and ``RECORD_SWEEP_SECONDS`` (default 60)
-    come from the environment."""
+    come from the settings (``.env`` or the environment)."""
     from db.store import Store
 
     store = getattr(bot, "store", None)

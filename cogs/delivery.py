@@ -48,6 +48,7 @@ class DiscordDelivery:
         self._last_edit: dict[int, float] = {}
         self._guild_lang: dict[int, str] = {}
         self._user_lang: dict[int, str] = {}
+        self._user_images: dict[int, bool] = {}
         self.service: Any = None
         self.closing = False
 
@@ -80,18 +81,34 @@ class DiscordDelivery:
 
     async def lang_for_user(self, user_id: int) -> str:
         """The language of a player's private messages: their Discord language, else zh."""
-        if user_id not in self._user_lang:
-            lang = "zh"
-            store = getattr(self.service, "store", None)
-            if store is not None:
-                try:
-                    player = await store.get_player(user_id)
-                    if player is not None and player.locale:
-                        lang = lang_of(player.locale)
-                except Exception:
-                    log.exception("could not read the locale of user %s", user_id)
-            self._user_lang[user_id] = lang
+        await self._load_player(user_id)
         return self._user_lang[user_id]
+
+    async def images_for_user(self, user_id: int) -> bool:
+        """Whether a player's private messages carry pictures (``/mahjong pictures``)."""
+        await self._load_player(user_id)
+        return self._user_images[user_id]
+
+    def set_user_images(self, user_id: int, on: bool) -> None:
+        """Remember a player's picture preference (already saved in the store)."""
+        self._user_images[user_id] = on
+
+    async def _load_player(self, user_id: int) -> None:
+        """Read a player's stored locale and picture preference once."""
+        if user_id in self._user_lang and user_id in self._user_images:
+            return
+        lang, images = "zh", True
+        store = getattr(self.service, "store", None)
+        if store is not None:
+            try:
+                player = await store.get_player(user_id)
+                if player is not None:
+                    lang = lang_of(player.locale) if player.locale else lang
+                    images = player.prefers_images
+            except Exception:
+                log.exception("could not read the preferences of user %s", user_id)
+        self._user_lang.setdefault(user_id, lang)
+        self._user_images.setdefault(user_id, images)
 
     def forget_guild_language(self, guild_id: int) -> None:
         self._guild_lang.pop(guild_id, None)
@@ -148,7 +165,8 @@ class DiscordDelivery:
         if update.user_id in self.dm_closed:
             await self._edit_ephemeral(key, embed, view)
             return
-        files = pictures.hand_files(update.hand)
+        images = await self.images_for_user(update.user_id)
+        files = pictures.hand_files(update.hand) if images else []
         if files:
             embed.set_image(url=f"attachment://{files[0].filename}")
         known = self.dm_messages.get(key)
@@ -157,7 +175,7 @@ class DiscordDelivery:
                 await known[1].edit(embed=embed, view=view, attachments=files)
                 return
             except discord.NotFound:
-                files = pictures.hand_files(update.hand)
+                files = pictures.hand_files(update.hand) if images else []
         try:
             dm = await self.bot.create_dm(discord.Object(id=update.user_id))  # type: ignore[arg-type]
             message = await dm.send(embed=embed, view=view, files=files)

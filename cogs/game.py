@@ -436,6 +436,34 @@ class Game(commands.Cog):
         await self._run(interaction, job)
 
     @mahjong.command(
+        name=locale_str("pictures", zh="图片"),
+        description=locale_str(
+            "Pictures in your hand messages (on/off); text is always there",
+            zh="手牌私信是否附带图片（开/关）；文字始终显示",
+        ),
+    )
+    @app_commands.describe(
+        on=locale_str(
+            "on = pictures and text; off = text only", zh="开 = 图片和文字；关 = 只有文字"
+        )
+    )
+    async def pictures(self, interaction: discord.Interaction, on: bool | None = None) -> None:
+        """Turn pictures in this user's private messages on or off; without ``on`` it toggles."""
+
+        async def job() -> None:
+            delivery = delivery_of(interaction.client)
+            user_id = interaction.user.id
+            want = not await delivery.images_for_user(user_id) if on is None else on
+            await self.service.store.upsert_player(user_id, prefers_images=want)
+            delivery.set_user_images(user_id, want)
+            await answer(
+                interaction,
+                t("pictures_on" if want else "pictures_off", lang_of(interaction.locale)),
+            )
+
+        await self._run(interaction, job)
+
+    @mahjong.command(
         name=locale_str("abandon", zh="放弃"),
         description=locale_str(
             "Abandon this channel's game (host or Manage Server)",

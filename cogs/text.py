@@ -146,6 +146,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     "acted": ("好的。", "Done."),
     "autoplay_on": ("已开启托管。", "Auto-play is on."),
     "autoplay_off": ("已取消托管。", "Auto-play is off."),
+    "pictures_on": (
+        "你的手牌私信将附带图片（文字照常显示）。",
+        "Your hand messages will carry pictures (the text stays).",
+    ),
+    "pictures_off": (
+        "你的手牌私信将只显示文字，不附图片。",
+        "Your hand messages will be text only, without pictures.",
+    ),
     "dm_sent": ("手牌已私信给你。", "Your hand is in your DMs."),
     # commands
     "created": ("已开局，等待玩家加入。", "Game created; waiting for players."),

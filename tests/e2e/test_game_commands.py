@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from .fake_discord import FakeDiscord
-from .game_driver import check_privacy, hand_message, open_game, start_bot
+from .game_driver import check_privacy, ephemeral_texts, hand_message, open_game, start_bot
 
 pytestmark = pytest.mark.e2e
 
@@ -95,3 +95,20 @@ async def test_status_autoplay_and_abandon(fake: FakeDiscord, bot_factory) -> No
     ix = await fake.slash(carol, "mahjong new", {"variant": "xinyu"})
     assert (await ix.wait_reply()).ephemeral
     check_privacy(fake)
+
+
+async def test_pictures_off_gives_text_only_hand_messages(fake: FakeDiscord, bot_factory) -> None:
+    """/mahjong pictures off: that player's hand DM has no picture but the same text; others
+    keep theirs, and the choice is saved (it survives a restart)."""
+    proc = await start_bot(bot_factory)
+    alice, bob = fake.user("alice"), fake.user("bob")
+    ix = await fake.slash(bob, "mahjong pictures", {"on": False})
+    await ix.wait_reply(5)
+    assert any("text only" in t or "只显示文字" in t for t in ephemeral_texts(fake, bob))
+    await proc.restart()
+    gid, _table = await open_game(fake, alice, [bob], variant="xinyu")
+    a = await fake.wait_for(lambda: hand_message(fake, alice, gid), 10, what="alice's hand")
+    b = await fake.wait_for(lambda: hand_message(fake, bob, gid), 10, what="bob's hand")
+    assert a.attachments and a.attachments[0].filename.endswith(".png")
+    assert not b.attachments
+    assert b.embeds and b.text().strip()  # the text hand is all there

@@ -13,8 +13,32 @@ from __future__ import annotations
 
 from itertools import combinations_with_replacement
 
-from hypothesis import assume
+from hypothesis import HealthCheck, assume, settings
 from hypothesis import strategies as st
+
+
+def relaxed(examples: int) -> settings:
+    """Hypothesis settings: ``examples`` runs, no deadline (the references are slow)."""
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
+    )
+
+
+def parse(text: str) -> list[int]:
+    """``"123m 55z"`` → counts (test-local, so these tests don't depend on engine.notation)."""
+    counts = [0] * 34
+    base = {"m": 0, "p": 9, "s": 18, "z": 27}
+    digits = ""
+    for ch in text.replace(" ", ""):
+        if ch.isdigit():
+            digits += ch
+        else:
+            for d in digits:
+                counts[base[ch] + int(d) - 1] += 1
+            digits = ""
+    return counts
 
 
 def _sets_only(c: list[int]) -> bool:
@@ -40,11 +64,15 @@ def _sets_only(c: list[int]) -> bool:
 
 def complete_plain(counts: list[int]) -> bool:
     """No wildcards: n sets + pair (any 3n+2 total), or 七对 at 14 (4 of a kind = 2 pairs)."""
-    c = list(counts)
-    total = sum(c)
-    if total == 14 and all(x % 2 == 0 for x in c):
+    if sum(counts) == 14 and all(x % 2 == 0 for x in counts):
         return True
-    if total % 3 != 2:
+    return standard_plain(counts)
+
+
+def standard_plain(counts: list[int]) -> bool:
+    """No wildcards: the standard shape only, n sets + pair (any 3n+2 total)."""
+    c = list(counts)
+    if sum(c) % 3 != 2:
         return False
     for k in range(34):
         if c[k] >= 2:
@@ -56,12 +84,14 @@ def complete_plain(counts: list[int]) -> bool:
     return False
 
 
-def complete_by_substitution(counts: list[int], wilds: int) -> bool:
+def complete_by_substitution(counts: list[int], wilds: int, *, standard_only: bool = False) -> bool:
+    """Each wildcard tried as each kind; ``standard_only`` leaves out 七对."""
+    check = standard_plain if standard_only else complete_plain
     for kinds in combinations_with_replacement(range(34), wilds):
         c = list(counts)
         for k in kinds:
             c[k] += 1
-        if complete_plain(c):
+        if check(c):
             return True
     return False
 

@@ -8,37 +8,14 @@ from agari_reference import (
     complete_by_substitution,
     complete_plain,
     hands,
+    parse,
+    relaxed,
     waits_by_search,
 )
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 
 from engine._tables import build_suit_table, load_suit_table
 from engine.agari import is_complete, is_seven_pairs, winning_tiles
-
-
-def relaxed(examples: int) -> settings:
-    """Hypothesis settings: ``examples`` runs, no deadline (the references are slow)."""
-    return settings(
-        max_examples=examples,
-        deadline=None,
-        suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
-    )
-
-
-def parse(text: str) -> list[int]:
-    """``"123m 55z"`` → counts (test-local, so these tests don't depend on engine.notation)."""
-    counts = [0] * 34
-    base = {"m": 0, "p": 9, "s": 18, "z": 27}
-    digits = ""
-    for ch in text.replace(" ", ""):
-        if ch.isdigit():
-            digits += ch
-        else:
-            for d in digits:
-                counts[base[ch] + int(d) - 1] += 1
-            digits = ""
-    return counts
-
 
 # --- the references agree with each other -------------------------------------------------
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
-from itertools import product
 
+from agari_reference import complete_by_substitution
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -38,44 +38,9 @@ def K(s: str) -> list[int]:
     return sorted(parse_tiles(s))
 
 
-# --- a slow reference: is a 34-count vector (no wildcards) a standard complete hand? ---------
-
-
-def _sets_only(c: list[int]) -> bool:
-    i = next((k for k in range(34) if c[k]), -1)
-    if i < 0:
-        return True
-    if c[i] >= 3:
-        c[i] -= 3
-        ok = _sets_only(c)
-        c[i] += 3
-        if ok:
-            return True
-    if i < 27 and i % 9 <= 6 and c[i + 1] and c[i + 2]:
-        for j in (i, i + 1, i + 2):
-            c[j] -= 1
-        ok = _sets_only(c)
-        for j in (i, i + 1, i + 2):
-            c[j] += 1
-        return ok
-    return False
-
-
 def ref_standard(c: list[int], wilds: int) -> bool:
-    if (sum(c) + wilds) % 3 != 2:
-        return False
-    for subst in product(range(34), repeat=wilds):
-        d = list(c)
-        for k in subst:
-            d[k] += 1
-        for p in range(34):
-            if d[p] >= 2:
-                d[p] -= 2
-                ok = _sets_only(d)
-                d[p] += 2
-                if ok:
-                    return True
-    return False
+    """Slow reference: each wildcard tried as each kind, standard shape only."""
+    return complete_by_substitution(c, wilds, standard_only=True)
 
 
 # --- group and reading checks -----------------------------------------------------------------

@@ -3,35 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from agari_reference import complete_by_search, hands
-from hypothesis import HealthCheck, given, settings
+from agari_reference import complete_by_search, hands, parse, relaxed
+from hypothesis import given
 from hypothesis import strategies as st
 from mahjong.shanten import Shanten
 
 from engine.agari import is_complete
 from engine.shanten import shanten, shanten_chiitoi, shanten_standard
-
-
-def relaxed(examples: int) -> settings:
-    return settings(
-        max_examples=examples,
-        deadline=None,
-        suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
-    )
-
-
-def parse(text: str) -> list[int]:
-    counts = [0] * 34
-    base = {"m": 0, "p": 9, "s": 18, "z": 27}
-    digits = ""
-    for ch in text.replace(" ", ""):
-        if ch.isdigit():
-            digits += ch
-        else:
-            for d in digits:
-                counts[base[ch] + int(d) - 1] += 1
-            digits = ""
-    return counts
 
 
 def plus(counts: list[int], kind: int, n: int = 1) -> list[int]:

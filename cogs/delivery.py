@@ -134,6 +134,20 @@ class DiscordDelivery:
         """A button answer already showed this hand: skip the identical DM edit."""
         self.rendered[(game_id, user_id)] = (version, hand)
 
+    def is_live_hand_message(self, game_id: int, user_id: int, message: Any) -> bool:
+        """Whether ``message`` is the one this delivery keeps up to date for the user: their
+        newest hand DM, or the ephemeral reply when their DMs are closed.
+
+        A press on any other copy (a DM from before a restart, a ``/mahjong hand`` look)
+        still counts, but the live message must then be edited as well."""
+        if message is None:
+            return False
+        flags = getattr(message, "flags", None)
+        if flags is not None and flags.ephemeral:
+            return user_id in self.dm_closed
+        known = self.dm_messages.get((game_id, user_id))
+        return known is not None and known[1].id == message.id
+
     # ------------------------------------------------------------------ Delivery
 
     async def lobby_changed(self, game: GameSummary) -> None:

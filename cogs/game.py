@@ -159,14 +159,20 @@ async def _hand_button(
         await interaction.response.send_message(text, view=view, ephemeral=True)
         return
     seen = seen_version(interaction.message)
-    result = await svc.act(game_id, user.id, ActionKey(kind, arg), seen_version=seen)
     message = interaction.message
     is_hand_message = seen is not None
+    try:
+        result = await svc.act(game_id, user.id, ActionKey(kind, arg), seen_version=seen)
+    except StaleButton:
+        if not is_hand_message:
+            raise
+        await _refresh_stale(interaction, svc, game_id, lang)
+        return
     if result.hand is not None and is_hand_message:
         embed, view = hand_message(result.game, result.hand, lang)
-        delivery_of(interaction.client).note_rendered(
-            game_id, user.id, result.game.version, result.hand.hand
-        )
+        delivery = delivery_of(interaction.client)
+        if delivery.is_live_hand_message(game_id, user.id, message):
+            delivery.note_rendered(game_id, user.id, result.game.version, result.hand.hand)
         if message is not None and message.attachments:
             from cogs import pictures
 
@@ -180,6 +186,31 @@ async def _hand_button(
         await interaction.response.edit_message(content=t("acted", lang), view=None)
     else:
         await interaction.response.defer()
+
+
+async def _refresh_stale(
+    interaction: discord.Interaction, svc: GameService, game_id: int, lang: str
+) -> None:
+    """A button drawn for an earlier moment: redraw that hand message as it is now (so its
+    buttons work again) and say why nothing was played."""
+    try:
+        update = await svc.private_view(game_id, interaction.user.id)
+        game = await svc.summary(game_id)
+    except ServiceError:
+        await answer(interaction, t("stale", lang))
+        return
+    embed, view = hand_message(game, update, lang)
+    message = interaction.message
+    if message is not None and message.attachments:
+        from cogs import pictures
+
+        files = pictures.hand_files(update.hand)
+        if files:
+            embed.set_image(url=f"attachment://{files[0].filename}")
+        await interaction.response.edit_message(embed=embed, view=view, attachments=files)
+    else:
+        await interaction.response.edit_message(embed=embed, view=view)
+    await answer(interaction, t("stale_redrawn", lang))
 
 
 async def show_hand(interaction: discord.Interaction, game_id: int) -> None:

@@ -43,6 +43,11 @@ STRINGS: dict[str, tuple[str, str]] = {
         "这个按钮已过期（来自之前的回合或牌局）。",
         "That button is from an earlier turn or hand.",
     ),
+    "stale_redrawn": (
+        "这个按钮已过期，没有出牌；上面的手牌已更新为现在的局面。",
+        "That button was from an earlier moment, so nothing was played; the hand above now "
+        "shows the game as it is.",
+    ),
     "bad_option": ("规则选项无效：{detail}", "Invalid rule option: {detail}"),
     "not_yours": ("这不是你的牌。", "These are not your tiles."),
     "manage_only": (

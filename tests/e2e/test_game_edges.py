@@ -4,6 +4,7 @@ claims — and the privacy check after each."""
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 
@@ -233,4 +234,85 @@ async def test_two_players_claim_the_same_discard_at_once(fake: FakeDiscord, bot
     # both were answered: accepted (hand updated) or refused with a short private answer
     for ix in (ix1, ix2):
         assert ix.response_type in (4, 6, 7)
+    check_privacy(fake)
+
+
+def footer_version(msg) -> int | None:
+    """The game version a hand message was drawn for (``v<n>`` at the end of its footer)."""
+    for embed in msg.embeds:
+        text = (embed.get("footer") or {}).get("text", "")
+        m = re.search(r"v(\d+)\s*$", text)
+        if m:
+            return int(m.group(1))
+    return None
+
+
+async def wait_until_asked(fake: FakeDiscord, user, gid: int, *, discard: bool) -> None:
+    """Play ``user``'s DM (pass claims) until it offers a discard (``discard``) or any
+    action at all."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 30
+    pressed: set[str] = set()
+    while loop.time() < deadline:
+        msg = hand_message(fake, user, gid)
+        if msg is not None:
+            current = fake.messages[msg.id]
+            ids = [b["custom_id"] for b in current.buttons() if not b.get("disabled")]
+            kinds = {parse_id(c)[1] for c in ids}
+            if "discard" in kinds or (ids and not discard):
+                return
+            stamp = f"{current.id}:{len(current.history)}"
+            if "pass" in kinds and stamp not in pressed:
+                pressed.add(stamp)
+                await click_ok(
+                    fake, user, current, next(c for c in ids if parse_id(c)[1] == "pass")
+                )
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{user.name} was never asked to play")
+
+
+async def test_a_copy_of_the_hand_plays_and_a_stale_copy_is_redrawn(
+    fake: FakeDiscord, bot_factory
+) -> None:
+    proc = await start_bot(bot_factory)
+    alice = fake.user("alice")
+    gid, _table = await open_game(fake, alice, [])
+    await wait_until_asked(fake, alice, gid, discard=True)
+    dm = hand_message(fake, alice, gid)
+    asked_at = footer_version(fake.messages[dm.id])
+
+    # two private copies of the same moment, from /mahjong hand
+    copies = []
+    for _ in range(2):
+        ix = await fake.slash(alice, "mahjong hand")
+        copies.append(await ix.wait_reply())
+    old, fresh = copies
+    assert footer_version(old) == footer_version(fresh) == asked_at
+
+    # playing from a copy counts, and the DM (the live hand message) follows
+    before = (await game_log(proc.database_url, gid)).game.version
+    ix = await click_ok(fake, alice, fresh, choose(fresh))
+    assert ix.response_type == 7
+    assert (await game_log(proc.database_url, gid)).game.version > before
+    await fake.wait_for(
+        lambda: (footer_version(fake.messages[dm.id]) or 0) > asked_at, 10, what="the DM redrawn"
+    )
+
+    # the other copy is now from an earlier moment: pressing it plays nothing, redraws it
+    await wait_until_asked(fake, alice, gid, discard=False)
+    await asyncio.sleep(0.3)
+    stale_cid = choose(fake.messages[old.id])
+    assert stale_cid is not None
+    before = (await game_log(proc.database_url, gid)).game.version
+    ix = await click_ok(fake, alice, fake.messages[old.id], stale_cid)
+    assert ix.response_type == 7
+    await fake.wait_for(
+        lambda: any("earlier moment" in m.text() for m in ix.followups),
+        10,
+        what="the note that nothing was played",
+    )
+    assert (await game_log(proc.database_url, gid)).game.version == before
+    redrawn = footer_version(fake.messages[old.id])
+    assert redrawn is not None and redrawn > asked_at
+    assert redrawn == footer_version(fake.messages[hand_message(fake, alice, gid).id])
     check_privacy(fake)

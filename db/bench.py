@@ -1,8 +1,10 @@
-"""Store benchmarks on SQLite: ``python -m db.bench [--hands N] [--games N] [--appends N]``.
+"""Store benchmarks on SQLite: ``python -m db.bench [--hands N] [--games N] [--appends N]
+[--only appends|resume|boards]``.
 
 Prints append-action latency (target p99 <= 5 ms), start-up loading of 1,000 unfinished
 games (target <= 3 s) and leaderboard / stats queries with 100,000 hands in one server
-(target <= 200 ms each). Figures only: nothing here asserts a time.
+(target <= 200 ms each), and voiding a confirmed record there (its ratings replayed
+at once). Figures only: nothing here asserts a time.
 """
 
 from __future__ import annotations
@@ -13,10 +15,13 @@ import random
 import statistics
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+
+from sqlalchemy import func, select
 
 from db.models import Action, Game, Guild, Hand, HandResult, Rating, RatingHistory, Snapshot
 from db.store import Store
@@ -250,9 +255,74 @@ async def bench_boards(folder: Path, hands: int, players: int) -> None:
           f"  max {_ms(max(times))}")  # fmt: skip
     start = time.perf_counter()
     replayed = await store.rebuild_ratings(GUILD)
-    print(f"  rebuild_ratings (admin, after a void)         {replayed} hands in "
+    print(f"  rebuild_ratings (admin repair, whole server)  {replayed} hands in "
           f"{time.perf_counter() - start:.1f} s")  # fmt: skip
+    await bench_void(store)
     await store.close()
+
+
+async def bench_void(store: Store) -> None:
+    """Voiding a confirmed record (its ratings replayed from its hand onward, in the call):
+    the record's hand sits at the end, the middle or the start of the server's hands."""
+    hands = await store._engine.connect()
+    try:
+        total = (await hands.execute(select(func.count()).select_from(Hand))).scalar_one()
+        first, last = (
+            await hands.execute(select(func.min(Hand.created_at), func.max(Hand.created_at)))
+        ).one()
+    finally:
+        await hands.close()
+    print(f"void_record of a confirmed record, {total} hands in the server: a plan on a read "
+          "snapshot (openskill replay in a worker thread), then one write transaction")  # fmt: skip
+    for label, at in (
+        ("latest hand (nothing after it)", last + timedelta(seconds=1)),
+        ("a hand 1 day old", last - timedelta(days=1)),
+        ("a hand in the middle", first + (last - first) / 2),
+        ("the first hand (worst case)", first - timedelta(seconds=1)),
+    ):
+        hand = HandInput(
+            guild_id=GUILD, variant="xinyu", hand_no=1, source="record", how="self",
+            players=[HandPlayer(s, 10_001 + s, 9 if s == 0 else -3) for s in range(4)],
+            winners=[0], points=3,
+        )  # fmt: skip
+        record = await store.create_record(10_001, hand, now=at)
+        for s in (1, 2, 3):
+            record = await store.confirm_record(record.id, 10_001 + s, now=at)
+        start = time.perf_counter()
+        plan = await store._plan_void(record.id)
+        planned = time.perf_counter() - start
+        assert plan is not None
+        held: list[float] = []
+        start = time.perf_counter()
+        with _timing_writes(store, held):
+            await store.void_record(record.id)
+        took = time.perf_counter() - start
+        print(f"  {label:<30} {plan.later_hands:>6} hands after, "
+              f"{plan.replay.rerated_hands:>6} re-rated, {len(plan.replay.history):>6} history "
+              f"rows: void_record {took:6.2f} s, of which write lock held {sum(held):5.2f} s "
+              f"(a plan alone: {planned:5.2f} s)")  # fmt: skip
+
+
+@contextmanager
+def _timing_writes(store: Store, held: list[float]) -> Iterator[None]:
+    """Add the time each write transaction of ``store`` is open (BEGIN to COMMIT) to
+    ``held``."""
+    original = store._write
+
+    @asynccontextmanager
+    async def timed() -> AsyncIterator[Any]:
+        start = time.perf_counter()
+        try:
+            async with original() as conn:
+                yield conn
+        finally:
+            held.append(time.perf_counter() - start)
+
+    store._write = timed  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        del store._write
 
 
 async def main() -> None:
@@ -263,15 +333,24 @@ async def main() -> None:
     parser.add_argument("--hands", type=int, default=100_000)
     parser.add_argument("--players", type=int, default=40)
     parser.add_argument("--dir", type=Path, default=None, help="folder (default: a temp dir)")
+    parser.add_argument(
+        "--only",
+        choices=("appends", "resume", "boards"),
+        default=None,
+        help="run one part (boards = leaderboards, stats, rebuild and void)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         folder = Path(tmp)
         print(f"SQLite files in {folder}")
-        print("target: append_action p99 <= 5 ms")
-        for synchronous in ("FULL", "NORMAL"):
-            await bench_appends(folder, args.appends, synchronous)
-        await bench_resume(folder, args.games, args.actions)
-        await bench_boards(folder, args.hands, args.players)
+        if args.only in (None, "appends"):
+            print("target: append_action p99 <= 5 ms")
+            for synchronous in ("FULL", "NORMAL"):
+                await bench_appends(folder, args.appends, synchronous)
+        if args.only in (None, "resume"):
+            await bench_resume(folder, args.games, args.actions)
+        if args.only in (None, "boards"):
+            await bench_boards(folder, args.hands, args.players)
 
 
 if __name__ == "__main__":

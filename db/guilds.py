@@ -23,7 +23,10 @@ SETTING_FIELDS = (
     "language",
     "hints",
     "current_season",
+    "record_expiry_hours",
 )
+#: The longest a physical record may wait for confirmations (30 days).
+MAX_RECORD_EXPIRY_HOURS = 24 * 30
 
 
 def _settings(row: Row[Any]) -> GuildSettings:
@@ -50,13 +53,23 @@ class GuildsMixin(GamesMixin):
 
     async def update_guild_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
         """Change some settings: ``default_variant``, ``rule_options`` (``{variant: {...}}``),
-        ``turn_timeout``, ``claim_timeout``, ``language``, ``hints``. Returns all of them."""
+        ``turn_timeout``, ``claim_timeout``, ``language``, ``hints``,
+        ``record_expiry_hours`` (``None`` = the bot's default). Returns all of them."""
         unknown = set(changes) - set(SETTING_FIELDS) | ({"current_season"} & set(changes))
         if unknown:
             raise ValueError(f"unknown or read-only guild settings: {sorted(unknown)}")
         for name in ("turn_timeout", "claim_timeout"):
             if name in changes and (not isinstance(changes[name], int) or changes[name] <= 0):
                 raise ValueError(f"{name} must be a positive number of seconds")
+        hours = changes.get("record_expiry_hours")
+        if hours is not None and (
+            not isinstance(hours, int | float)
+            or isinstance(hours, bool)
+            or not 0 < hours <= MAX_RECORD_EXPIRY_HOURS
+        ):
+            raise ValueError(
+                f"record_expiry_hours must be more than 0 and at most {MAX_RECORD_EXPIRY_HOURS}"
+            )
         async with self._write() as conn:
             await self._ensure_guild(conn, guild_id)
             row = (

@@ -95,6 +95,8 @@ class Guild(Base):
     language: Mapped[str] = mapped_column(String(16), default="zh")
     hints: Mapped[bool] = mapped_column(Boolean, default=True)
     current_season: Mapped[int] = mapped_column(Integer, default=1)
+    #: Hours a physical record waits for confirmations; NULL = the bot's default.
+    record_expiry_hours: Mapped[float | None] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
 

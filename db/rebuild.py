@@ -1,4 +1,4 @@
-"""Recomputing a server's ratings from its recorded hands (after an admin voided one)."""
+"""Recomputing a server's ratings from its recorded hands (a repair tool)."""
 
 from __future__ import annotations
 
@@ -52,10 +52,11 @@ class RebuildMixin(HandsMixin):
         """Replace the server's current ratings by replaying every recorded hand (by time,
         then id) as `record_hand` rates them; returns the number of hands replayed.
 
-        For an admin after `void_record` (about 15 s for 100,000 hands on SQLite). The rows
-        stream in chunks, the replay runs in a worker thread, the write is short; if hands
-        were recorded meanwhile it starts again. The rating
-        history keeps its points (a voided hand's points went with its hand).
+        A repair tool (about 8 s for 100,000 hands on SQLite): `void_record` already
+        replays the ratings it touches (see :mod:`db.unrate`), so after a void the ratings
+        equal what this computes. The rows stream in chunks, the replay runs in a worker
+        thread, the write is short; if hands were recorded meanwhile it starts again. The
+        rating history is left as it is.
         """
         for _ in range(attempts):
             rows: list[Line] = []

@@ -22,6 +22,7 @@ from db.types import (
     RecordClosed,
     RecordNotFound,
 )
+from db.unrate import UnrateMixin, UnratePlan
 
 _PR = PhysicalRecord.__table__
 _H = Hand.__table__
@@ -55,7 +56,7 @@ def _record(row: Row[Any]) -> PhysicalRecordInfo:
     )
 
 
-class RecordsMixin(StatsMixin):
+class RecordsMixin(StatsMixin, UnrateMixin):
     """Records of hands played with real tiles; they count once every player confirmed."""
 
     async def create_record(
@@ -152,26 +153,58 @@ class RecordsMixin(StatsMixin):
         ).one()
 
     async def void_record(
-        self, record_id: int, *, now: datetime | None = None
+        self, record_id: int, *, now: datetime | None = None, attempts: int = 3
     ) -> PhysicalRecordInfo:
-        """An admin voids a record; a confirmed one leaves the leaderboards and stats (its
-        hand is deleted). Ratings already moved by it stay until `rebuild_ratings`."""
+        """An admin voids a record. A confirmed one leaves everything it counted in, by the
+        time the call returns: its hand is deleted (leaderboards, stats, history) and the
+        ratings of its variant and of ``*`` are replayed from that hand onward, rating history
+        included, exactly as if it had never been confirmed (see :mod:`db.unrate`).
+
+        The replay is planned on a read snapshot (openskill in a worker thread) and written in
+        a short transaction that first checks the server's hands did not change meanwhile;
+        after ``attempts`` tries the plan is made under the write lock. Raises
+        `RecordNotFound`, or `RecordClosed` when it is already void.
+        """
         now = now or utcnow()
-        async with self._write() as conn:
-            row = await self._locked(conn, record_id)
-            if row.status == "void":
-                raise RecordClosed(record_id, row.status)
-            if row.hand_id is not None:
-                await conn.execute(_H.delete().where(_H.c.id == row.hand_id))
-            row = (
-                await conn.execute(
-                    update(_PR)
-                    .where(_PR.c.id == record_id)
-                    .values(status="void", hand_id=None, updated_at=now)
-                    .returning(*_PR.c)
-                )
-            ).one()
-        return _record(row)
+        attempts = max(1, attempts)
+        for attempt in range(attempts):
+            plan = await self._plan_void(record_id)
+            async with self._write() as conn:
+                row = await self._locked(conn, record_id)
+                if row.status == "void":
+                    raise RecordClosed(record_id, row.status)
+                if row.hand_id is not None:
+                    hand = (
+                        await conn.execute(
+                            select(_H.c.guild_id, _H.c.variant).where(_H.c.id == row.hand_id)
+                        )
+                    ).one_or_none()
+                    if hand is not None:
+                        await self._lock_ratings(conn, hand.guild_id, hand.variant)
+                        mark = tuple((await conn.execute(self._hands_mark(hand.guild_id))).one())
+                        if plan is None or plan.hand_id != row.hand_id or plan.mark != mark:
+                            if attempt + 1 < attempts:
+                                continue  # the server changed meanwhile: plan again
+                            plan = await self._unrate_plan(conn, row.hand_id)
+                        assert plan is not None
+                        await self._unrate_apply(conn, plan, now)
+                row = (
+                    await conn.execute(
+                        update(_PR)
+                        .where(_PR.c.id == record_id)
+                        .values(status="void", hand_id=None, updated_at=now)
+                        .returning(*_PR.c)
+                    )
+                ).one()
+            return _record(row)
+        raise AssertionError("unreachable: the last attempt plans under the lock")
+
+    async def _plan_void(self, record_id: int) -> UnratePlan | None:
+        """Phase one of a void, on a read snapshot: what removing the record's hand changes
+        (None when it has no hand)."""
+        async with self._read() as conn:
+            hand_id = await conn.scalar(select(_PR.c.hand_id).where(_PR.c.id == record_id))
+            return None if hand_id is None else await self._unrate_plan(conn, hand_id)
 
     async def expire_records(self, *, now: datetime | None = None) -> list[PhysicalRecordInfo]:
         """Mark every pending record past its ``expires_at`` as expired; return them."""

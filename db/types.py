@@ -79,6 +79,8 @@ class GuildSettings:
     language: str = "zh"
     hints: bool = True
     current_season: int = 1
+    #: Hours a physical record waits for confirmations; None = the bot's default.
+    record_expiry_hours: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,7 @@ The reporter names the four players (in seat order), the winner or a draw, how i
 who discarded, and either the hand (scored by the engine, :mod:`services.desk`) or the points
 one loser pays. The payments follow the variant's rules (:func:`engine.settle.settle_win`).
 The record stays *pending* until every named player confirmed it; it expires after the
-server's expiry time (default 24 h). Only a confirmed record counts, once, in the server's
+server's expiry time (``record_expiry_hours``, default 24 h). Only a confirmed record counts, once, in the server's
 leaderboards (source ``record``); an admin (Manage Server) may void one.
 
 The store (:class:`db.store.Store`) does the bookkeeping: one transaction per confirmation,
@@ -43,8 +43,6 @@ from services.desk import (
 DEFAULT_EXPIRY = timedelta(hours=24)
 MAX_EXPIRY = timedelta(days=30)
 MAX_POINTS = 100_000
-#: Where the record settings live in a server's ``rule_options`` (not a variant name).
-SETTINGS_KEY = "_records"
 HOW_WORDS: dict[str, str] = {"draw": "draw", "流局": "draw", "荒庄": "draw", "黄庄": "draw"}
 
 
@@ -312,30 +310,24 @@ class RecordService:
         self.default_expiry = default_expiry
 
     async def expiry_for(self, guild_id: int) -> timedelta:
-        """The server's expiry time for pending records: a ``record_expiry_hours`` guild
-        setting when the store has that column, else the hours kept under
-        :data:`SETTINGS_KEY` in the server's ``rule_options``, else the bot-wide default."""
+        """The server's expiry time for pending records: its ``record_expiry_hours`` setting
+        (a column of the server's settings), else the bot-wide default."""
         settings = await self.store.get_guild_settings(guild_id)
-        hours = getattr(settings, "record_expiry_hours", None)
-        if hours is None:
-            kept = (settings.rule_options or {}).get(SETTINGS_KEY) or {}
-            hours = kept.get("expiry_hours") if isinstance(kept, dict) else None
+        hours = settings.record_expiry_hours
         if isinstance(hours, int | float) and not isinstance(hours, bool) and hours > 0:
             return min(timedelta(hours=hours), MAX_EXPIRY)
         return self.default_expiry
 
     async def set_expiry(self, guild_id: int, hours: float | None) -> timedelta:
-        """Set (or with ``None`` clear) the server's expiry time; returns the one in force.
-        Kept under :data:`SETTINGS_KEY` in ``rule_options`` (no variant has that name)."""
+        """Set (or with ``None`` clear, back to the bot's default) the server's expiry time;
+        returns the one in force."""
         if hours is not None and not 0 < hours <= MAX_EXPIRY / timedelta(hours=1):
             raise BadReport(
                 "hours", f"the expiry must be more than 0 and at most {MAX_EXPIRY.days} days"
             )
-        settings = await self.store.get_guild_settings(guild_id)
-        rules = {k: v for k, v in (settings.rule_options or {}).items() if k != SETTINGS_KEY}
-        if hours is not None:
-            rules[SETTINGS_KEY] = {"expiry_hours": hours}
-        await self.store.update_guild_settings(guild_id, rule_options=rules)
+        await self.store.update_guild_settings(
+            guild_id, record_expiry_hours=None if hours is None else float(hours)
+        )
         return await self.expiry_for(guild_id)
 
     async def report(
@@ -383,7 +375,8 @@ class RecordService:
     async def void(
         self, record_id: int, *, is_admin: bool, now: datetime | None = None
     ) -> PhysicalRecordInfo:
-        """An admin (Manage Server) voids a record; a counted one leaves the leaderboards."""
+        """An admin (Manage Server) voids a record; a counted one leaves the leaderboards,
+        stats and ratings (rating history included) before this returns."""
         if not is_admin:
             raise NotAdmin("only members with Manage Server can void a record")
         try:

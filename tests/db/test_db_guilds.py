@@ -69,3 +69,17 @@ async def test_players(store: Store) -> None:
     assert await store.get_player(5) == renamed
     big = await store.upsert_player(2**62 + 7, display_name="snowflake")
     assert (await store.get_player(2**62 + 7)) == big
+
+
+async def test_record_expiry_hours_is_a_setting(store: Store) -> None:
+    assert (await store.get_guild_settings(42)).record_expiry_hours is None
+    changed = await store.update_guild_settings(42, record_expiry_hours=2.5)
+    assert changed.record_expiry_hours == 2.5
+    assert (await store.get_guild_settings(42)).record_expiry_hours == 2.5
+    assert (await store.get_guild_settings(42)).rule_options == {}
+    for bad in (0, -1, 721, "3", True):
+        with pytest.raises(ValueError):
+            await store.update_guild_settings(42, record_expiry_hours=bad)
+    assert (
+        await store.update_guild_settings(42, record_expiry_hours=None)
+    ).record_expiry_hours is None

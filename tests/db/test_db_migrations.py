@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -125,3 +126,70 @@ def test_env_runs_on_its_own_async_engine(tmp_path: Path) -> None:
     with sqlite3.connect(target) as conn:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     assert {"games", "actions", "hand_results", "alembic_version"} <= tables
+
+
+async def test_0002_moves_record_expiry_out_of_rule_options(db_url: str) -> None:
+    """Upgrading a 0001 database moves ``rule_options["_records"]`` into the
+    ``record_expiry_hours`` column; downgrading puts it back."""
+    from db.connection import make_engine
+    from db.migrate import upgrade
+
+    engine = make_engine(db_url)
+    try:
+        await upgrade(engine, "0001")
+        now = "2026-11-29 00:00:00"
+        rows = [
+            (1, {"_records": {"expiry_hours": 2}, "shangrao": {"preset": "xingchen"}}),
+            (2, {"jiujiang": {"min_pao": 2}}),
+            (3, {"_records": {"expiry_hours": "soon"}}),  # not a number: dropped
+        ]
+        async with engine.begin() as conn:
+            for guild_id, rules in rows:
+                await conn.execute(
+                    text(
+                        "INSERT INTO guilds (id, default_variant, rule_options, turn_timeout, "
+                        "claim_timeout, language, hints, current_season, created_at, updated_at) "
+                        "VALUES (:id, 'shangrao', :rules, 60, 15, 'zh', true, 1, :now, :now)"
+                    ).bindparams(id=guild_id, rules=json.dumps(rules), now=now)
+                    if engine.dialect.name == "sqlite"
+                    else text(
+                        "INSERT INTO guilds (id, default_variant, rule_options, turn_timeout, "
+                        "claim_timeout, language, hints, current_season, created_at, updated_at) "
+                        "VALUES (:id, 'shangrao', CAST(:rules AS json), 60, 15, 'zh', true, 1, "
+                        "now(), now())"
+                    ).bindparams(id=guild_id, rules=json.dumps(rules))
+                )
+        await upgrade(engine, "head")
+        store = Store(engine)
+        one, two, three = [await store.get_guild_settings(g) for g in (1, 2, 3)]
+        assert (one.record_expiry_hours, one.rule_options) == (
+            2.0,
+            {"shangrao": {"preset": "xingchen"}},
+        )
+        assert (two.record_expiry_hours, two.rule_options) == (None, {"jiujiang": {"min_pao": 2}})
+        assert (three.record_expiry_hours, three.rule_options) == (None, {})
+        await store.update_guild_settings(2, record_expiry_hours=5.5)
+        await store.create_game(1, 2, "xinyu", seats=[{}])  # a child row of guild 1
+
+        def down(sync_conn):  # type: ignore[no-untyped-def]
+            config = alembic_config()
+            config.attributes["connection"] = sync_conn
+            command.downgrade(config, "0001")
+            columns = {c["name"] for c in inspect(sync_conn).get_columns("guilds")}
+            rules = dict(sync_conn.execute(text("SELECT id, rule_options FROM guilds")).all())
+            return columns, rules
+
+        async with engine.begin() as conn:
+            columns, rules = await conn.run_sync(down)
+        assert "record_expiry_hours" not in columns
+        decoded = {k: v if isinstance(v, dict) else json.loads(v) for k, v in rules.items()}
+        assert decoded == {
+            1: {"_records": {"expiry_hours": 2}, "shangrao": {"preset": "xingchen"}},
+            2: {"jiujiang": {"min_pao": 2}, "_records": {"expiry_hours": 5.5}},
+            3: {},
+        }
+        async with engine.connect() as conn:
+            games = await conn.execute(text("SELECT count(*) FROM games"))
+            assert games.scalar_one() == 1  # dropping the column cascaded nothing
+    finally:
+        await engine.dispose()

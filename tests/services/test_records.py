@@ -128,9 +128,14 @@ async def test_admin_voids_a_counted_record(store: Store) -> None:
     with pytest.raises(NotAdmin):
         await svc.void(record.id, is_admin=False)
     assert await board_points(store) != {}
+    assert len((await store.leaderboard(GUILD, by="rating", min_hands=1)).entries) == 4
     voided = await svc.void(record.id, is_admin=True)
     assert voided.status == "void"
     assert await board_points(store) == {}
+    # ... and its ratings and rating history left with it, in the same call
+    assert (await store.leaderboard(GUILD, by="rating", min_hands=1)).entries == []
+    after = await store.player_stats(GUILD, B)
+    assert (after.rating, after.rating_history) == (None, [])
     with pytest.raises(RecordNotPending):
         await svc.void(record.id, is_admin=True)
 
@@ -231,8 +236,13 @@ async def test_expiry_is_a_server_setting(store: Store) -> None:
     record, _ = await svc.report(shangrao_self_draw(), now=start)
     assert record.expires_at - start == timedelta(hours=2)
     settings = await store.get_guild_settings(GUILD)
-    assert settings.rule_options["shangrao"] == {"scoring": "xingchen"}  # house rules kept
+    assert settings.rule_options == {"shangrao": {"scoring": "xingchen"}}  # house rules kept
+    assert settings.record_expiry_hours == 2  # a column of its own, not in rule_options
+    other = RecordService(store, default_expiry=timedelta(hours=6))
+    assert await other.expiry_for(GUILD) == timedelta(hours=2)  # the server's beats the bot's
     assert await svc.set_expiry(GUILD, None) == timedelta(hours=24)
+    assert (await store.get_guild_settings(GUILD)).record_expiry_hours is None
+    assert await other.expiry_for(GUILD) == timedelta(hours=6)
     with pytest.raises(BadReport):
         await svc.set_expiry(GUILD, 0)
 

@@ -21,8 +21,10 @@ from services.desk import (
     WIN_NAMES,
     DeskAnswer,
     DeskInputError,
+    PayLine,
     locate,
 )
+from services.desk_table import SEAT_ROLES, raise_names
 
 STRINGS: dict[str, tuple[str, str]] = {
     "legal_title": ("{variant} · 胡牌 {points}{unit}", "{variant} · legal win, {points} {unit}"),
@@ -33,7 +35,29 @@ STRINGS: dict[str, tuple[str, str]] = {
     "why": ("为什么不能胡", "Why it is not a win"),
     "payments": ("谁付多少", "Who pays"),
     "pays": ("{who} 付 {amount}{unit}", "{who} pays {amount} {unit}"),
+    "gets": ("{who} 得 {amount}{unit}", "{who} gets {amount} {unit}"),
+    "pays_nothing": ("{who} 不付", "{who} pays nothing"),
     "winner_gets": ("赢家共得 {amount}{unit}", "the winner gets {amount} {unit} in all"),
+    "winner_pays": (
+        "赢家杠钱付得比赢的多，共付 {amount}{unit}",
+        "the winner pays {amount} {unit} in all (more kong money than the win)",
+    ),
+    "part_discarder": ("点炮", "discarded the winning tile"),
+    "part_robbed": ("被抢杠", "kong robbed"),
+    "part_feeder": ("叁包，一人付三份", "叁包: pays all three shares"),
+    "part_win": ("胡牌 {amount}", "{amount} for the win"),
+    "part_pao": ("胡 {pao}炮", "{pao} pao"),
+    "part_eaten": (" + 吃兴家 {eaten}炮", " + {eaten} eaten (吃兴家)"),
+    "part_value": ("，每炮 ×{value}", ", ×{value} per pao"),
+    "part_kong_pays": ("杠钱 付 {amount}", "kong money {amount}"),
+    "part_kong_gets": ("杠钱 得 {amount}", "receives kong money {amount}"),
+    "discarder_seat": ("点炮：{who}", "Discarded by: {who}"),
+    "robbed_seat": ("被抢杠：{who}", "Kong robbed from: {who}"),
+    "feeder_line": ("叁包：{who} 喂了三组", "叁包: {who} fed three melds"),
+    "others_line": ("其他家：{others}", "Others: {others}"),
+    "streak_line": ("每炮 ×{value}（{raises}）", "Value per pao ×{value} ({raises})"),
+    "streak_value": ("每炮 ×{value}", "Value per pao ×{value}"),
+    "flowers_of": ("发{n}", "发×{n}"),
     "how_won": ("胡法：{how}", "Won by: {how}"),
     "bao_line": ("宝：{bao}", "宝 (wildcard): {bao}"),
     "flags_line": ("附加：{flags}", "Also: {flags}"),
@@ -42,16 +66,22 @@ STRINGS: dict[str, tuple[str, str]] = {
         "flown 宝 {flown} · kongs before the win {kongs} · 发 laid open {flowers}",
     ),
     "note_jiujiang_extras": (
-        "另加各自的吃兴家（发、杠、中白）；跟庄/黄庄另计。",
-        "Each payer adds their own 吃兴家 (发, kongs, 中/白); 跟庄/黄庄 values are extra.",
+        "未计各家的吃兴家（发、杠、中白）：用「其他家」填入，如 下家 发2 [7777m]。",
+        "Each payer's own 吃兴家 (发, kongs, 中/白) is not in: give them in others, "
+        "e.g. next: 发2 [7777m].",
+    ),
+    "note_jiujiang_streak": (
+        "每炮按 1 计；有跟庄/黄庄时用「跟庄黄庄」填入。",
+        "One point per 炮; give 跟庄/黄庄 raises in streak.",
     ),
     "note_kong_money": (
-        "杠钱另算：明杠、补杠每家付 1 分，暗杠每家付 2 分。",
-        "Kong money is extra: each other player pays 1 per exposed kong, 2 per concealed kong.",
+        "杠钱（明杠、补杠每家付 1 分，暗杠 2 分）只计了赢家的杠；其他人的杠用「其他家」填入。",
+        "Kong money (1 per exposed kong, 2 per concealed, from each other player) counts only "
+        "the winner's kongs; give the others' in others.",
     ),
     "note_sanbao": (
-        "若有叁包，由喂牌者一人付三份。",
-        "Under 叁包 the feeder alone pays three shares.",
+        "若有叁包，用「叁包」填喂牌者，由他一人付三份。",
+        "Under 叁包 the feeder alone pays three shares: give the feeder.",
     ),
     # errors of the desk input, by option
     "bad_hand": ("手牌读不懂", "Can't read the hand"),
@@ -61,6 +91,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "bad_flags": ("不认识的附加项", "Unknown flag"),
     "bad_options": ("规则选项有误", "Problem with the rule options"),
     "bad_count": ("数字超出范围", "Number out of range"),
+    "bad_discarder": ("点炮者有误", "Problem with the discarder"),
+    "bad_feeder": ("叁包有误", "Problem with 叁包 (feeder)"),
+    "bad_others": ("其他家的牌读不懂", "Can't read the other players' melds"),
+    "bad_streak": ("跟庄/黄庄有误", "Problem with 跟庄/黄庄 (streak)"),
     "examples": ("例如", "Examples"),
     # records
     "record_title": ("实体牌局记录 #{id}", "Table record #{id}"),
@@ -162,20 +196,93 @@ def tile_label(kind: int, lang: str) -> str:
 
 
 def payment_lines(answer: DeskAnswer, lang: str) -> list[str]:
-    unit = pick(answer.unit, lang)
-    lines = [
-        t("pays", lang, who=pick(ROLE_NAMES[p.role], lang), amount=p.amount, unit=unit)
-        for p in answer.payments
-    ]
+    """Each seat's payment (what it pays or gets, and why when there is more than the win),
+    what the winner gets in all, and notes on payment rules that were not given."""
+    unit = pick(answer.pay_unit, lang)
+    table = answer.table
+    discarder_role = SEAT_ROLES.get(table.discarder) if table.discarder is not None else None
+    lines = []
+    for p in answer.payments:
+        who = pick(ROLE_NAMES[p.role], lang)
+        if p.amount > 0:
+            head = t("pays", lang, who=who, amount=p.amount, unit=unit)
+        elif p.amount < 0:
+            head = t("gets", lang, who=who, amount=-p.amount, unit=unit)
+        else:
+            head = t("pays_nothing", lang, who=who)
+        parts = _pay_parts(answer, p, discarder_role, lang)
+        if parts:
+            head += f"（{'，'.join(parts)}）" if lang != "en" else f" ({'; '.join(parts)})"
+        lines.append(head)
     if answer.settlement is not None:
-        lines.append(t("winner_gets", lang, amount=answer.settlement.deltas[0], unit=unit))
+        won = answer.settlement.deltas[0]
+        key = "winner_gets" if won >= 0 else "winner_pays"
+        lines.append(t(key, lang, amount=abs(won), unit=unit))
     for note in answer.notes:
         lines.append("· " + t(f"note_{note}", lang))
     return lines
 
 
+def _pay_parts(answer: DeskAnswer, p: PayLine, discarder_role: str | None, lang: str) -> list[str]:
+    parts: list[str] = []
+    if p.role == discarder_role:
+        parts.append(
+            t("part_robbed" if answer.context.win == "rob_kong" else "part_discarder", lang)
+        )
+    if p.feeder:
+        parts.append(t("part_feeder", lang))
+    value = answer.table.pao_value
+    if p.win and answer.context.variant == "jiujiang" and (p.eaten or value > 1):
+        text = t("part_pao", lang, pao=answer.points)
+        if p.eaten:
+            text += t("part_eaten", lang, eaten=p.eaten)
+        if value > 1:
+            text += t("part_value", lang, value=value)
+        parts.append(text)
+    elif p.win and p.kong:
+        parts.append(t("part_win", lang, amount=p.win))
+    if p.kong > 0:
+        parts.append(t("part_kong_pays", lang, amount=p.kong))
+    elif p.kong < 0:
+        parts.append(t("part_kong_gets", lang, amount=-p.kong))
+    return parts
+
+
+def table_lines(answer: DeskAnswer, lang: str) -> list[str]:
+    """What was said about the rest of the table: the discarder, 叁包, the others' melds and
+    the value per 炮."""
+    table = answer.table
+    lines = []
+    if table.discarder is not None:
+        key = "robbed_seat" if answer.context.win == "rob_kong" else "discarder_seat"
+        lines.append(t(key, lang, who=pick(ROLE_NAMES[SEAT_ROLES[table.discarder]], lang)))
+    if table.feeder is not None:
+        lines.append(t("feeder_line", lang, who=pick(ROLE_NAMES[SEAT_ROLES[table.feeder]], lang)))
+    if table.others:
+        shown = []
+        for seat in sorted(table.others):
+            sm = table.others[seat]
+            bits = [t("flowers_of", lang, n=sm.flowers)] if sm.flowers else []
+            bits += [m.text() for m in sm.melds]
+            shown.append(f"{pick(ROLE_NAMES[SEAT_ROLES[seat]], lang)} {' '.join(bits) or '—'}")
+        lines.append(t("others_line", lang, others="; ".join(shown)))
+    if table.streak_given:
+        if table.raises:
+            lines.append(
+                t(
+                    "streak_line",
+                    lang,
+                    value=table.pao_value,
+                    raises=raise_names(table.raises, lang),
+                )
+            )
+        else:
+            lines.append(t("streak_value", lang, value=table.pao_value))
+    return lines
+
+
 def context_lines(answer: DeskAnswer, lang: str) -> list[str]:
-    """The hand as read back, how it was won, the 宝, flags and counts."""
+    """The hand as read back, how it was won, the 宝, flags and counts, the rest of the table."""
     ctx = answer.context
     lines = [f"`{format_hand(ctx.hand)}`", t("how_won", lang, how=pick(WIN_NAMES[ctx.win], lang))]
     if ctx.bao is not None:
@@ -187,6 +294,7 @@ def context_lines(answer: DeskAnswer, lang: str) -> list[str]:
         lines.append(
             t("counts_line", lang, flown=ctx.flown, kongs=ctx.kong_draws, flowers=ctx.flowers)
         )
+    lines.extend(table_lines(answer, lang))
     return lines
 
 

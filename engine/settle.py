@@ -185,6 +185,15 @@ def kong_money(variant: str, owner: int, concealed: bool) -> Settlement:
     return Settlement.of([Payment(s, owner, amount, why) for s in _others(owner)])
 
 
+def table_kong_money(variant: str, kongs: Sequence[tuple[int, bool]]) -> Settlement:
+    """新余 杠钱 of every kong on the table (§4.3): ``kongs`` holds ``(owner, concealed)`` per
+    kong, whoever declared it; each is paid by the three other players (see :func:`kong_money`)."""
+    total = EMPTY
+    for owner, concealed in kongs:
+        total = total + kong_money(variant, owner, concealed)
+    return total
+
+
 def jiujiang_extras(melds: Sequence[Meld], flowers: int) -> int:
     """九江 吃兴家 of one loser (§5.3): +1 per 发 laid open, +1 / +2 per exposed / concealed
     suit kong, 中/白 pong +1, exposed kong +3, concealed kong +4 (concealed 中/白 in hand are
@@ -246,3 +255,35 @@ def next_pao_value(
         raise ValueError("the value per 炮 is at least 1")
     base = current if (dealer_keeps or drawn) else 1
     return base * follow_factor(followed, first_discard) * (2 if drawn else 1)
+
+
+#: 九江 events that raise the value per 炮 (§5.1), by code: what each does to the value.
+PAO_RAISES: dict[str, str] = {
+    "draw": "黄庄 ×2",
+    "follow": "跟庄 ×2",
+    "follow_dragon": "跟庄 中/白 ×4",
+    "follow_twice": "跟庄 ×4 (second discard followed too)",
+}
+
+
+def pao_value(raises: Sequence[str], start: int = 1) -> int:
+    """九江 value per 炮 of a hand after ``raises`` (codes of :data:`PAO_RAISES`), oldest
+    first: the 黄庄 / 跟庄 of the hands that raised it while the same dealer kept the deal
+    (§5.1; each step is :func:`next_pao_value`).
+
+    >>> pao_value(["draw", "follow"]), pao_value(["follow_dragon"]), pao_value([])
+    (4, 4, 1)
+    """
+    value = start
+    for code in raises:
+        if code == "draw":
+            value = next_pao_value(value, dealer_keeps=True, drawn=True)
+        elif code == "follow":
+            value = next_pao_value(value, dealer_keeps=True, followed=1)
+        elif code == "follow_dragon":
+            value = next_pao_value(value, dealer_keeps=True, followed=1, first_discard=RED)
+        elif code == "follow_twice":
+            value = next_pao_value(value, dealer_keeps=True, followed=2)
+        else:
+            raise ValueError(f"unknown raise {code!r}: use {', '.join(PAO_RAISES)}")
+    return value

@@ -4,7 +4,8 @@ Pure: no Discord types, no I/O. A :class:`DeskQuery` holds what the user typed (
 RULES §1 notation or Chinese, variant, how it was won, the 宝 or its indicator, flags, rule
 options as ``key=value`` pairs); :func:`build_context` reads it into the engine's
 :class:`~engine.scoring.WinContext`, :func:`score_desk` scores it with the one scoring entry
-point and settles who pays what (:func:`engine.settle.settle_win`).
+point and settles who pays what, seat by seat, with what the players said about the rest of
+the table (discarder, 叁包 feeder, the others' melds, 跟庄 / 黄庄: :mod:`services.desk_table`).
 
 Input that cannot be read raises a :class:`DeskInputError` naming the option, the bad part
 and examples of what works.
@@ -26,8 +27,27 @@ from typing import Any
 from engine.notation import HAND_EXAMPLES, Hand, NotationError, parse_hand
 from engine.options import VARIANTS, OptionError, RuleOptions, make_options
 from engine.scoring import ScoreItem, ScoreResult, WinContext, WinKind, score
-from engine.settle import Settlement, settle_win
+from engine.settle import Settlement
 from engine.tiles import TileError, kind_of, successor
+from services.desk_errors import (
+    BaoInputError,
+    CountInputError,
+    DeskInputError,
+    FlagInputError,
+    HandInputError,
+    OptionInputError,
+    TableInputError,
+    VariantInputError,
+    WinInputError,
+)
+from services.desk_table import (
+    ROLE_NAMES,
+    SELF_ROLES,
+    PayLine,
+    Table,
+    build_table,
+    settle_table,
+)
 
 #: Words accepted for each variant (code name, Chinese, pinyin-ish).
 VARIANT_WORDS: dict[str, str] = {}
@@ -102,55 +122,12 @@ INDICATOR_PREFIXES = ("indicator", "ind", "指示牌", "指示", "跌宝牌", "�
 #: Points the engine accepts for flown / kong_draws / flowers (RULES §6 fields).
 COUNT_LIMIT = 16
 OPTIONS_TEXT_LIMIT = 300
+PAY_UNIT = ("分", "points")
 UNITS: dict[str, tuple[str, str]] = {
     "shangrao": ("分", "points"),
     "xinyu": ("分", "points"),
     "jiujiang": ("炮", "pao"),
 }
-
-
-class DeskInputError(ValueError):
-    """Input the desk cannot read. ``field`` is the command option (``hand``, ``bao``, …),
-    ``bad`` the part of the user's text at fault ('' when it is the whole value or missing),
-    ``problem`` what is wrong, ``examples`` what would work."""
-
-    def __init__(
-        self, field: str, problem: str, bad: str = "", examples: Iterable[str] = ()
-    ) -> None:
-        self.field = field
-        self.problem = problem
-        self.bad = bad
-        self.examples = tuple(examples)
-        shown = f" — examples: {' · '.join(self.examples)}" if self.examples else ""
-        super().__init__(f"{field}: {problem}{shown}")
-
-
-class HandInputError(DeskInputError):
-    """The hand string cannot be read (wraps :class:`engine.notation.NotationError`)."""
-
-
-class VariantInputError(DeskInputError):
-    """An unknown variant."""
-
-
-class WinInputError(DeskInputError):
-    """An unknown way of winning."""
-
-
-class BaoInputError(DeskInputError):
-    """A 宝 (or indicator) tile that cannot be read, or one that is missing or out of place."""
-
-
-class FlagInputError(DeskInputError):
-    """An unknown flag."""
-
-
-class OptionInputError(DeskInputError):
-    """A ``key=value`` rule option that cannot be read or that the variant does not take."""
-
-
-class CountInputError(DeskInputError):
-    """``flown`` / ``kong_draws`` / ``flowers`` out of range."""
 
 
 HAND_EXAMPLE_LIST = tuple(s.strip() for s in HAND_EXAMPLES.split("·"))
@@ -173,15 +150,10 @@ class DeskQuery:
     flowers: int = 0
     flags: tuple[str, ...] = ()
     options: str | None = None
-
-
-@dataclass(frozen=True)
-class PayLine:
-    """Who pays the winner and how much: ``role`` is ``next`` / ``across`` / ``prev`` (下家,
-    对家, 上家 of the winner) for a self-draw, ``discarder`` or ``robbed`` otherwise."""
-
-    role: str
-    amount: int
+    discarder: str | None = None  # 下家 / 对家 / 上家 of the winner (点炮 or robbed kong)
+    feeder: str | None = None  # 上饶 叁包: who fed 3–4 of the winner's melds
+    others: str | None = None  # the others' 发 / kongs / 中白: "下家 发2 [7777m]; 对家 (5555p)"
+    streak: str | None = None  # 九江 跟庄 / 黄庄: "黄庄 跟庄", "2" or "×4"
 
 
 @dataclass(frozen=True)
@@ -193,6 +165,7 @@ class DeskAnswer:
     payments: tuple[PayLine, ...] = ()
     settlement: Settlement | None = None
     notes: tuple[str, ...] = field(default=())
+    table: Table = field(default_factory=Table)
 
     @property
     def legal(self) -> bool:
@@ -214,6 +187,11 @@ class DeskAnswer:
     def unit(self) -> tuple[str, str]:
         """The unit of :attr:`points` (``分`` / ``炮``), Chinese and English."""
         return UNITS[self.context.variant]
+
+    @property
+    def pay_unit(self) -> tuple[str, str]:
+        """The unit of the payments: points (分) — in 九江 the 炮 × the value per 炮."""
+        return PAY_UNIT
 
 
 # --- reading the options ------------------------------------------------------------------
@@ -408,46 +386,36 @@ def build_context(
 
 # --- scoring and paying -------------------------------------------------------------------
 
-SELF_ROLES = ("next", "across", "prev")  # seats 1, 2, 3 seen from the winner at seat 0
-ROLE_NAMES: dict[str, tuple[str, str]] = {
-    "next": ("下家", "next player"),
-    "across": ("对家", "player opposite"),
-    "prev": ("上家", "previous player"),
-    "discarder": ("点炮者", "the discarder"),
-    "robbed": ("被抢杠者", "the robbed player"),
-}
+
+def settle_context(
+    ctx: WinContext, result: ScoreResult, table: Table | None = None
+) -> tuple[Settlement, tuple[PayLine, ...]]:
+    """Who pays the winner (seat 0), seat by seat (:func:`services.desk_table.settle_table`):
+    without a table, each of the three others on a self-draw, the discarder (seat 2 here,
+    any seat pays the same) on a discard or robbed kong (RULES §3.4, §4.3, §5.3)."""
+    return settle_table(ctx, result, table)
 
 
-def settle_context(ctx: WinContext, result: ScoreResult) -> tuple[Settlement, tuple[PayLine, ...]]:
-    """Who pays the winner (seat 0): each of the three others on a self-draw, the discarder
-    (seat 2 here, any seat pays the same) on a discard or robbed kong (RULES §3.4, §4.3, §5.3)."""
-    payer = None if ctx.win == "self" else 2
-    dealer = 0 if "dealer" in ctx.flags else 1
-    settlement = settle_win(
-        ctx.variant, ctx.options, winner=0, result=result, win=ctx.win, payer=payer, dealer=dealer
-    )
-    if ctx.win == "self":
-        lines = tuple(PayLine(role, -settlement.deltas[i + 1]) for i, role in enumerate(SELF_ROLES))
-    else:
-        role = "robbed" if ctx.win == "rob_kong" else "discarder"
-        lines = (PayLine(role, -settlement.deltas[2]),)
-    return settlement, lines
-
-
-def answer_context(ctx: WinContext) -> DeskAnswer:
-    """Score a context and, when it is a legal win, settle it."""
+def answer_context(ctx: WinContext, table: Table | None = None) -> DeskAnswer:
+    """Score a context and, when it is a legal win, settle it with the rest of the
+    ``table`` (who discarded, 叁包, the others' melds, the value per 炮). ``notes`` name the
+    payment rules of the variant that were not given, so the answer says they are extra."""
+    table = table or Table()
     result = score(ctx)
     if not result.legal:
-        return DeskAnswer(ctx, result)
-    settlement, lines = settle_context(ctx, result)
+        return DeskAnswer(ctx, result, table=table)
+    settlement, lines = settle_context(ctx, result, table)
     notes: list[str] = []
     if ctx.variant == "jiujiang":
-        notes.append("jiujiang_extras")
-    if ctx.variant == "shangrao":
+        if not table.others:
+            notes.append("jiujiang_extras")
+        if not table.streak_given:
+            notes.append("jiujiang_streak")
+    if ctx.variant == "shangrao" and table.feeder is None:
         notes.append("sanbao")
-    if ctx.variant == "xinyu":
+    if ctx.variant == "xinyu" and not table.others:
         notes.append("kong_money")
-    return DeskAnswer(ctx, result, lines, settlement, tuple(notes))
+    return DeskAnswer(ctx, result, lines, settlement, tuple(notes), table)
 
 
 def score_desk(
@@ -458,7 +426,14 @@ def score_desk(
 ) -> DeskAnswer:
     """Read, score and settle one query (raises :class:`DeskInputError` on bad input)."""
     ctx = build_context(query, default_variant=default_variant, house_rules=house_rules)
-    return answer_context(ctx)
+    table = build_table(
+        ctx,
+        discarder=query.discarder,
+        feeder=query.feeder,
+        others=query.others,
+        streak=query.streak,
+    )
+    return answer_context(ctx, table)
 
 
 def locate(text: str, bad: str) -> tuple[int, int] | None:
@@ -487,11 +462,22 @@ def locate(text: str, bad: str) -> tuple[int, int] | None:
 
 
 __all__ = [
+    "ROLE_NAMES",
+    "SELF_ROLES",
     "VARIANTS",
+    "BaoInputError",
+    "CountInputError",
     "DeskAnswer",
     "DeskInputError",
     "DeskQuery",
+    "FlagInputError",
+    "HandInputError",
+    "OptionInputError",
     "PayLine",
+    "Table",
+    "TableInputError",
+    "VariantInputError",
+    "WinInputError",
     "answer_context",
     "build_context",
     "locate",

@@ -110,7 +110,7 @@ def score_shangrao(ctx: WinContext) -> ScoreResult:
         if own is None or own.points <= floor:
             points, items = floor, [_pts(name, en, floor, classic)]
         else:
-            points, items = own.points, list(own.items)
+            points, items = own.points, [*own.items, _floor_not_added(name, en, floor, classic)]
     elif floor_name:
         if own is None:
             return result(False, 0, (), NOT_COMPLETE)
@@ -120,7 +120,8 @@ def score_shangrao(ctx: WinContext) -> ScoreResult:
         if own.points <= floor:
             points, items = floor, [_pts(floor_name, en, floor, classic)]
         else:
-            points, items = own.points, list(own.items)
+            points = own.points
+            items = [*own.items, _floor_not_added(floor_name, en, floor, classic)]
     else:
         if own is None:
             return result(False, 0, (), NOT_COMPLETE)
@@ -150,6 +151,16 @@ def score_shangrao(ctx: WinContext) -> ScoreResult:
 
 def _pts(name: str, en: str, points: int, classic: bool) -> ScoreItem:
     return ScoreItem(name, en, f"{points}分" if classic else times(points))
+
+
+#: The value of a floor (天胡 / 地胡 / 接宝 / 四个宝) that the hand's own points beat.
+FLOOR_NOT_ADDED = "{floor} 未计 · not added (计大不计小)"
+
+
+def _floor_not_added(name: str, en: str, floor: int, classic: bool) -> ScoreItem:
+    """天胡 / 地胡 / 接宝 / 四个宝 recognised, but the hand's own points are higher, so the
+    floor adds nothing (计大不计小): listed so the players see it was counted."""
+    return ScoreItem(name, en, FLOOR_NOT_ADDED.format(floor=_pts(name, en, floor, classic).value))
 
 
 # --- shared reading facts ----------------------------------------------------------------------

@@ -203,6 +203,44 @@ async def test_autocomplete_offers_variants_and_options(
     assert choice["name"].startswith("⚠") and "4x" in choice["name"]
 
 
+async def test_full_payment_with_the_rest_of_the_table(
+    fake: FakeDiscord, desk_bot: BotProcess
+) -> None:
+    """九江: the others' 发 / kongs / 中白 (吃兴家) and 黄庄 + 跟庄 (×4 per 炮) reach every seat's
+    payment; a rule of another variant gets a pointed refusal; ``others`` autocompletes."""
+    carol = fake.user("carol")
+    options = {
+        "hand": "234m567m345p678s11s +8s",
+        "variant": "jiujiang",
+        "others": "下家 发2 [9999m]; 对家 (1111p) [中中中]",
+        "streak": "黄庄 跟庄",
+    }
+    reply = await (await fake.slash(carol, "mahjong score", options)).wait_reply(timeout=15)
+    assert answer_of(reply)["points"] == 3
+    payments = fields_of(reply)[t("payments", "en")].split("\n")
+    assert payments == [
+        "next player pays 24 points (3 pao + 3 eaten (吃兴家), ×4 per pao)",
+        "player opposite pays 24 points (3 pao + 3 eaten (吃兴家), ×4 per pao)",
+        "previous player pays 12 points (3 pao, ×4 per pao)",
+        "the winner gets 60 points in all",
+    ]
+
+    refused = await fake.slash(
+        carol, "mahjong score", {**options, "variant": "xinyu", "hand": "123m456m789p234s99s +9s"}
+    )
+    reply = await refused.wait_reply()
+    assert (
+        reply.ephemeral and "`streak`" in reply.content and "not a rule of xinyu" in reply.content
+    )
+
+    ix = await fake.autocomplete(
+        carol, "mahjong score", {"variant": "jiujiang", "others": "下家 [99x9m]"}, "others"
+    )
+    await ix.wait_ack()
+    [choice] = ix.response_data["choices"]
+    assert choice["name"].startswith("⚠") and "99x" in choice["name"]
+
+
 async def _board(bot: BotProcess, guild_id: int) -> dict[int, int]:
     store = await Store.open(bot.database_url, migrate=False)
     try:
@@ -280,16 +318,22 @@ async def test_record_void_needs_manage_server(fake: FakeDiscord, desk_bot: BotP
         dave.id: -5,
     }
 
+    # a void is acknowledged first (re-rating a big server takes seconds), then answered
     refused = await fake.click(bob, fake.messages[msg.id], f"mj:rec:{rid}:void")
-    reply = await refused.wait_reply()
+    reply = await fake.wait_for(
+        lambda: next((m for m in refused.followups if m.content), None), 10, what="the refusal"
+    )
     assert reply.ephemeral and "Manage Server" in reply.content
+    assert refused.response_type == 6
     assert await _board(desk_bot, fake.guild_id) != {}
 
     fake.grant(bob, MANAGE_GUILD)
     voided = await fake.click(bob, fake.messages[msg.id], f"mj:rec:{rid}:void")
     await voided.wait_ack()
-    assert voided.response_type == 7
-    assert fake.messages[msg.id].custom_ids() == []
+    assert voided.response_type == 6
+    await fake.wait_for(
+        lambda: fake.messages[msg.id].custom_ids() == [], 10, what="the record redrawn as void"
+    )
     assert await _board(desk_bot, fake.guild_id) == {}
 
 

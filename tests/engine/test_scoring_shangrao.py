@@ -187,3 +187,44 @@ def test_indicator_kong_is_a_set_and_not_changjiuyao() -> None:
         classic("123m456m789p99s(444s) +9s", bao="6s")
     with pytest.raises(ValueError, match="shangrao"):
         sc("xinyu", "123m456m789p99s(444s) +9s")
+
+
+# --- floors (天胡 / 地胡 / 接宝 / 四个宝) that the hand's own points beat ------------------------
+
+
+@pytest.mark.parametrize(
+    ("flags", "name"),
+    [(("heaven", "dealer"), "天胡"), (("earth",), "地胡"), (("four_bao",), "四个宝"),
+     (("jiebao",), "接宝")],
+)  # fmt: skip
+def test_classic_floor_below_the_hand_is_listed_but_adds_nothing(flags, name) -> None:
+    hand = "11s22s44s66s77s88s99s +4s"  # 清一色七对 无宝: 32 > 16
+    plain = classic(hand)
+    r = classic(hand, "discard" if "earth" in flags or "jiebao" in flags else "self", flags=flags)
+    assert (r.legal, r.points) == (True, plain.points) == (True, 32)
+    assert names(r) == [*names(plain), name]  # the hand's own row first, then the floor
+    assert values(r)[name] == "16分 未计 · not added (计大不计小)"
+
+
+def test_floor_item_sits_before_the_doublings() -> None:
+    r = classic("11s22s44s66s77s88s99s +4s", flags=("heaven", "dealer"), flown=1)
+    assert r.points == 64
+    assert names(r) == ["清一色七对 无宝", "天胡", "飞宝"]
+    assert "未计" in values(r)["天胡"]
+
+
+def test_xingchen_floor_below_the_hand_is_listed_but_adds_nothing() -> None:
+    hand = "11s22s44s66s66s88s99s +4s"  # 清豪华七对 ×20 > 10
+    plain = xingchen(hand)
+    r = xingchen(hand, flags=("heaven", "dealer"))
+    assert r.points == plain.points == 20
+    assert names(r) == [*names(plain), "天胡"]
+    assert values(r)["天胡"] == "×10 未计 · not added (计大不计小)"
+    opts = {"scoring": "xingchen", "jiebao_points": 12}
+    r = xingchen(hand, "discard", flags=("jiebao",), options=opts)
+    assert r.points == 20 and values(r)["接宝"] == "×12 未计 · not added (计大不计小)"
+
+
+def test_floor_that_raises_the_hand_has_no_not_added_mark() -> None:
+    r = classic("123m456m789p234s99s +9s", flags=("heaven", "dealer"))  # 平胡 4 < 16
+    assert (r.points, values(r)) == (16, {"天胡": "16分"})

@@ -14,9 +14,11 @@ from engine.settle import (
     jiujiang_extras,
     kong_money,
     next_pao_value,
+    pao_value,
     sanbao_feeder,
     settle_multi,
     settle_win,
+    table_kong_money,
 )
 
 WIN = ScoreResult(True, 8, ())
@@ -165,3 +167,28 @@ def test_multi_sums_to_zero(payer, pts) -> None:
     winners = [((payer + 1 + i) % 4, ScoreResult(True, p, ())) for i, p in enumerate(pts)]
     s = settle_multi("xinyu", None, winners=winners, payer=payer, dealer=0)
     assert sum(s.deltas) == 0 and s.deltas[payer] == -sum(pts)
+
+
+def test_pao_value_after_raises_uses_next_pao_value() -> None:
+    assert pao_value([]) == 1
+    assert pao_value(["draw"]) == 2 and pao_value(["follow"]) == 2
+    assert pao_value(["draw", "draw"]) == 4  # two 黄庄 in a row: ×4
+    assert pao_value(["follow_dragon"]) == 4 and pao_value(["follow_twice"]) == 4
+    assert pao_value(["draw", "follow_dragon"]) == 8
+    assert pao_value(["follow"], start=4) == 8
+    with pytest.raises(ValueError, match="unknown raise"):
+        pao_value(["rain"])
+
+
+def test_table_kong_money_sums_every_kong() -> None:
+    s = table_kong_money("xinyu", [(0, True), (2, False)])
+    assert s.deltas == (6 - 1, -2 - 1, -2 + 3, -2 - 1)
+    assert table_kong_money("xinyu", []).deltas == (0, 0, 0, 0)
+    assert table_kong_money("jiujiang", [(1, True)]).deltas == (0, 0, 0, 0)
+
+
+@given(kongs=st.lists(st.tuples(seat, st.booleans()), max_size=6))
+def test_table_kong_money_sums_to_zero(kongs) -> None:
+    s = table_kong_money("xinyu", kongs)
+    assert sum(s.deltas) == 0
+    assert sum(d for d in s.deltas if d > 0) <= 6 * len(kongs)

@@ -1,0 +1,76 @@
+"""The ``/mahjong score`` answer as Discord shows it: the hand picture and the embed with the
+items, the total and who pays (or why the hand is not a win); the language helpers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from cogs.desk_text import (
+    answer_title,
+    context_lines,
+    item_line,
+    payment_lines,
+    t,
+    total_line,
+)
+from render.models import HandPicture, MeldView
+from services.desk import DeskAnswer
+
+COLOUR_WIN = discord.Colour.dark_green()
+COLOUR_NO = discord.Colour.dark_red()
+COLOUR_PENDING = discord.Colour.gold()
+
+
+def lang_of(locale: Any) -> str:
+    """``zh`` for a Chinese Discord locale, else ``en``."""
+    return "zh" if str(locale or "").startswith("zh") else "en"
+
+
+def guild_lang(language: str | None) -> str:
+    """The server's ``language`` setting as ``zh`` / ``en``."""
+    return "en" if language == "en" else "zh"
+
+
+# ----------------------------------------------------------------------------- pictures
+
+
+def hand_picture(answer: DeskAnswer) -> HandPicture:
+    """The winning hand: concealed tiles with the winning tile set apart, melds, the 宝."""
+    ctx = answer.context
+    concealed = list(ctx.hand.concealed)
+    winning = ctx.hand.winning
+    if winning is not None and winning in concealed:
+        concealed.remove(winning)
+    melds = tuple(MeldView(m.kind.value, m.tiles) for m in ctx.hand.melds)  # type: ignore[arg-type]
+    return HandPicture(
+        concealed=tuple(concealed),
+        drawn=winning,
+        melds=melds,
+        bao=ctx.bao,
+        flowers=ctx.flowers,
+    )
+
+
+def answer_embed(answer: DeskAnswer, lang: str) -> discord.Embed:
+    """The calculator's answer: items with values, the total and who pays; or why not."""
+    embed = discord.Embed(
+        title=answer_title(answer, lang),
+        description="\n".join(context_lines(answer, lang)),
+        colour=COLOUR_WIN if answer.legal else COLOUR_NO,
+    )
+    items = "\n".join(item_line(i) for i in answer.items) or t("no_items", lang)
+    embed.add_field(name=t("items", lang), value=items[:1024], inline=False)
+    if answer.legal:
+        embed.add_field(
+            name=t("total", lang), value=total_line(answer.points, answer.unit, lang), inline=False
+        )
+        embed.add_field(
+            name=t("payments", lang),
+            value="\n".join(payment_lines(answer, lang))[:1024],
+            inline=False,
+        )
+    else:
+        embed.add_field(name=t("why", lang), value=(answer.reason or "—")[:1024], inline=False)
+    return embed

@@ -4,6 +4,10 @@
   When a DM is refused (error 50007) the player uses the ephemeral ``/mahjong hand`` path
   (this delivery then edits that ephemeral reply while its token lives) and the channel gets a
   one-line notice — never the hand.
+- Discord lets the bot edit an ephemeral reply for 15 minutes only. When such a player is
+  asked to act and has no ephemeral reply the bot can still edit (it lapsed, or they never
+  opened one), the channel gets a short ping — "<@user> your turn — press 🀄 My hand" — at
+  most once per decision, never with a tile in it.
 - The channel has one table message per game, edited at most once per ~2 s (edits are
   coalesced), plus short lines for claims, kongs, wins and timeouts, and the result.
 """
@@ -12,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 from typing import Any
 
@@ -26,22 +31,49 @@ from services.model import GameEvent, HandResult, HandView, TableView
 log = logging.getLogger(__name__)
 
 TABLE_EDIT_INTERVAL = 2.0  # seconds between two edits of one table message
-EPHEMERAL_LIFETIME = 14 * 60  # an interaction token lives 15 minutes
+EPHEMERAL_LIFETIME = 14 * 60  # an interaction token lives 15 minutes (a minute to spare)
+#: environment variable overriding :data:`EPHEMERAL_LIFETIME` (seconds; tests shorten it)
+EPHEMERAL_LIFETIME_ENV = "EPHEMERAL_LIFETIME_SECONDS"
 DM_CLOSED = 50007
+
+
+def lifetime_from_env() -> float:
+    """How long an ephemeral hand reply stays editable: ``EPHEMERAL_LIFETIME_SECONDS`` from
+    the environment when set to a positive number, else :data:`EPHEMERAL_LIFETIME`."""
+    raw = os.environ.get(EPHEMERAL_LIFETIME_ENV, "").strip()
+    try:
+        value = float(raw) if raw else EPHEMERAL_LIFETIME
+    except ValueError:
+        log.warning(
+            "%s=%r is not a number; using %s s", EPHEMERAL_LIFETIME_ENV, raw, EPHEMERAL_LIFETIME
+        )
+        return float(EPHEMERAL_LIFETIME)
+    return value if 0 < value <= EPHEMERAL_LIFETIME else float(EPHEMERAL_LIFETIME)
 
 
 class DiscordDelivery:
     """Sends what the game service reports to Discord."""
 
-    def __init__(self, bot: discord.Client, *, table_interval: float = TABLE_EDIT_INTERVAL) -> None:
+    def __init__(
+        self,
+        bot: discord.Client,
+        *,
+        table_interval: float = TABLE_EDIT_INTERVAL,
+        ephemeral_lifetime: float | None = None,
+    ) -> None:
         self.bot = bot
         self.table_interval = table_interval
+        self.ephemeral_lifetime = (
+            ephemeral_lifetime if ephemeral_lifetime is not None else lifetime_from_env()
+        )
         self.public_lang = "zh"
         self.dm_messages: dict[tuple[int, int], tuple[int, discord.Message]] = {}
         self.rendered: dict[tuple[int, int], tuple[int, HandView | None]] = {}
         self.dm_closed: set[int] = set()
         self.notified_closed: set[tuple[int, int]] = set()
         self.ephemeral: dict[tuple[int, int], tuple[float, discord.Interaction]] = {}
+        #: (game, user) → (hand no, prompt) of the last "your turn" ping
+        self.pinged: dict[tuple[int, int], tuple[int, int]] = {}
         self.commitments: dict[int, str] = {}
         self._latest_table: dict[int, tuple[GameSummary, TableView | None]] = {}
         self._table_tasks: dict[int, asyncio.Task[None]] = {}
@@ -177,7 +209,8 @@ class DiscordDelivery:
         lang = await self.lang_for_user(update.user_id)
         embed, view = hand_message(game, update, lang)
         if update.user_id in self.dm_closed:
-            await self._edit_ephemeral(key, embed, view)
+            if not await self._edit_ephemeral(key, embed, view):
+                await self._ping_turn(game, update)
             return
         images = await self.images_for_user(update.user_id)
         files = pictures.hand_files(update.hand) if images else []
@@ -197,9 +230,13 @@ class DiscordDelivery:
             if error.code != DM_CLOSED:
                 raise
             self.dm_closed.add(update.user_id)
-            await self._notify_closed(game, update.user_id)
+            noticed = await self._notify_closed(game, update.user_id)
             embed.set_image(url=None)
-            await self._edit_ephemeral(key, embed, view)
+            if not await self._edit_ephemeral(key, embed, view):
+                if noticed:  # the notice just mentioned them: it stands for this prompt's ping
+                    self._note_pinged(game, update)
+                else:
+                    await self._ping_turn(game, update)
             return
         self.dm_messages[key] = (game.hand_no, message)
 
@@ -327,30 +364,60 @@ class DiscordDelivery:
 
     # ------------------------------------------------------------------ closed DMs
 
-    async def _notify_closed(self, game: GameSummary, user_id: int) -> None:
+    async def _notify_closed(self, game: GameSummary, user_id: int) -> bool:
+        """The one-line notice that a player's DMs are closed (once per game); True when it
+        was posted now."""
         if (game.id, user_id) in self.notified_closed:
-            return
+            return False
         self.notified_closed.add((game.id, user_id))
         lang = await self.lang_for_guild(game.guild_id)
         await self.channel(game.channel_id).send(
             t("line_dm_closed", lang, mention=f"<@{user_id}>"),
             allowed_mentions=discord.AllowedMentions(users=True),
         )
+        return True
+
+    def has_live_ephemeral(self, game_id: int, user_id: int) -> bool:
+        """Whether the user has an ephemeral hand reply the bot may still edit."""
+        held = self.ephemeral.get((game_id, user_id))
+        return held is not None and time.monotonic() - held[0] <= self.ephemeral_lifetime
 
     async def _edit_ephemeral(
         self, key: tuple[int, int], embed: discord.Embed, view: discord.ui.View | None
-    ) -> None:
-        held = self.ephemeral.get(key)
-        if held is None:
-            return
-        at, interaction = held
-        if time.monotonic() - at > EPHEMERAL_LIFETIME:
+    ) -> bool:
+        """Edit the user's ephemeral hand reply while its token lives; False when there is
+        none to edit (never opened, lapsed, or Discord refused the edit)."""
+        if not self.has_live_ephemeral(*key):
             self.ephemeral.pop(key, None)
-            return
+            return False
+        _at, interaction = self.ephemeral[key]
         try:
             await interaction.edit_original_response(embed=embed, view=view)
         except discord.HTTPException:
             self.ephemeral.pop(key, None)
+            return False
+        return True
+
+    def _note_pinged(self, game: GameSummary, update: PrivateUpdate) -> None:
+        self.pinged[(game.id, update.user_id)] = (game.hand_no, update.prompt)
+
+    async def _ping_turn(self, game: GameSummary, update: PrivateUpdate) -> None:
+        """A closed-DM player who cannot see their hand is asked to act: one short public
+        ping per decision ("<@user> your turn — press 🀄 My hand"), no tiles."""
+        if not update.hand.legal or game.status != "active":
+            return
+        seat = game.seats[update.seat] if update.seat < len(game.seats) else None
+        if seat is None or seat.auto:
+            return
+        key = (game.id, update.user_id)
+        if self.pinged.get(key) == (game.hand_no, update.prompt):
+            return
+        self._note_pinged(game, update)
+        lang = await self.lang_for_guild(game.guild_id)
+        await self.channel(game.channel_id).send(
+            t("line_your_turn", lang, mention=f"<@{update.user_id}>"),
+            allowed_mentions=discord.AllowedMentions(users=True),
+        )
 
     # ------------------------------------------------------------------ public lines
 

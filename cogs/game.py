@@ -171,7 +171,8 @@ async def _hand_button(
     if result.hand is not None and is_hand_message:
         embed, view = hand_message(result.game, result.hand, lang)
         delivery = delivery_of(interaction.client)
-        if delivery.is_live_hand_message(game_id, user.id, message):
+        live = delivery.is_live_hand_message(game_id, user.id, message)
+        if live:
             delivery.note_rendered(game_id, user.id, result.game.version, result.hand.hand)
         if message is not None and message.attachments:
             from cogs import pictures
@@ -182,6 +183,8 @@ async def _hand_button(
             await interaction.response.edit_message(embed=embed, view=view, attachments=files)
         else:
             await interaction.response.edit_message(embed=embed, view=view)
+        if live:
+            _renew_ephemeral(interaction, game_id)
     elif message is not None and message.flags.ephemeral:
         await interaction.response.edit_message(content=t("acted", lang), view=None)
     else:
@@ -210,7 +213,20 @@ async def _refresh_stale(
         await interaction.response.edit_message(embed=embed, view=view, attachments=files)
     else:
         await interaction.response.edit_message(embed=embed, view=view)
+    if delivery_of(interaction.client).is_live_hand_message(game_id, interaction.user.id, message):
+        _renew_ephemeral(interaction, game_id)
     await answer(interaction, t("stale_redrawn", lang))
+
+
+def _renew_ephemeral(interaction: discord.Interaction, game_id: int) -> None:
+    """A press on a closed-DM player's ephemeral hand reply, answered by editing it: this
+    interaction's fresh token edits the same reply for another 15 minutes, so the delivery
+    keeps it instead of the older one."""
+    message = interaction.message
+    if message is not None and message.flags.ephemeral:
+        delivery_of(interaction.client).remember_ephemeral(
+            game_id, interaction.user.id, interaction
+        )
 
 
 async def show_hand(interaction: discord.Interaction, game_id: int) -> None:

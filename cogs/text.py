@@ -69,7 +69,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "leave": ("离开", "Leave"),
     "addbot": ("加电脑", "Add bot"),
     "start": ("开始", "Start"),
-    "my_hand": ("我的手牌", "My hand"),
+    "my_hand": ("🀄 我的手牌", "🀄 My hand"),
     # table
     "table_title": ("{variant} · 第{hand}局", "{variant} · hand {hand}"),
     "wall_left": ("余牌 {n}", "{n} tiles left"),
@@ -114,6 +114,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "line_dm_closed": (
         "{mention} 的私信已关闭：请用 /mahjong hand 或「我的手牌」查看手牌。",
         "{mention} has closed DMs: use /mahjong hand or “My hand” to see your tiles.",
+    ),
+    "line_your_turn": (
+        "{mention} 轮到你了 — 请按 🀄 我的手牌",
+        "{mention} your turn — press 🀄 My hand",
     ),
     "line_game_ended": ("对局结束。", "The game is over."),
     "line_abandoned": ("对局已放弃。", "The game was abandoned."),

@@ -59,6 +59,9 @@ class PrivateUpdate:
     hand: HandView
     hints: tuple[tuple[int, int], ...] = ()  # (winning kind, how many unseen by this seat)
     events: tuple[GameEvent, ...] = field(default=())  # events only this seat sees
+    #: the game version at which the seat's current decision began: the same for every
+    #: update of one decision (one "your turn" prompt), new for the next
+    prompt: int = 0
 
 
 class Delivery(Protocol):

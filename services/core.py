@@ -1,0 +1,399 @@
+"""The core of the game service: the games held in memory and the one path every change
+takes.
+
+Under the game's ``asyncio.Lock``: the engine applies the action, the action is appended to
+the store's log with the version check (committed before the call returns), robots reply
+(:mod:`services.autoplay`), the timeout is re-armed (:mod:`services.deadlines`) and what
+happened is queued for delivery (:mod:`services.outbox`). The lobby and play commands built
+on it are in :mod:`services.lobby` and :mod:`services.play`; :class:`services.game.GameService`
+puts them together.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from typing import Any
+
+from db.types import DuplicateHand, GameInfo, HandInput, LoadedGame
+from services import gamelog, outbox
+from services.autoplay import MAX_AUTO_STEPS, run_robots
+from services.deadlines import Deadlines, awaited_timeout
+from services.delivery import Delivery, GameSummary, NullDelivery, PrivateUpdate
+from services.engine_adapter import EngineIllegal, GameEngine
+from services.errors import IllegalMove, NoSuchGame, NotHost, NotInGame, WrongPhase
+from services.gamelog import LiveGame
+from services.hints import wait_hints
+from services.model import ActionKey, GameEvent, TableView
+from services.recording import hand_input
+from services.store_adapter import GameStore
+
+log = logging.getLogger(__name__)
+
+SEATS = 4
+#: Built-in defaults of a server's timeouts; a server that kept them gets the process settings.
+STORE_DEFAULT_TURN = 60
+STORE_DEFAULT_CLAIM = 15
+
+
+class GameCore:
+    """The games held in memory and the change path; no Discord types in or out.
+
+    ``turn_timeout`` / ``claim_timeout`` (seconds) are the process defaults used when a server
+    kept the built-in ones; ``snapshot_every`` N actions a snapshot is saved.
+    """
+
+    def __init__(
+        self,
+        store: GameStore,
+        engine: GameEngine,
+        delivery: Delivery | None = None,
+        *,
+        turn_timeout: float = STORE_DEFAULT_TURN,
+        claim_timeout: float = STORE_DEFAULT_CLAIM,
+        snapshot_every: int = 24,
+        clock: Callable[[], float] = time.time,
+        new_seed: Callable[[], str] = lambda: secrets.token_hex(16),
+    ) -> None:
+        self.store = store
+        self.engine = engine
+        self.delivery: Delivery = delivery or NullDelivery()
+        self.turn_timeout = turn_timeout
+        self.claim_timeout = claim_timeout
+        self.snapshot_every = snapshot_every
+        self.clock = clock
+        self.new_seed = new_seed
+        self._games: dict[int, LiveGame] = {}
+        self._index_lock = asyncio.Lock()
+        self._write_lock = asyncio.Lock()
+        self._deadlines = Deadlines(lambda: self.clock(), self._on_timeout)
+
+    # ------------------------------------------------------------------ look-ups
+
+    def game_in_channel(self, channel_id: int) -> int | None:
+        """The unfinished game of a channel, or None."""
+        for live in self._games.values():
+            if live.channel_id == channel_id and live.status in ("lobby", "active"):
+                return live.id
+        return None
+
+    def game_of_player(self, guild_id: int, user_id: int) -> int | None:
+        """The unfinished game of this server the user sits in, or None."""
+        for live in self._games.values():
+            if (
+                live.guild_id == guild_id
+                and live.status in ("lobby", "active")
+                and live.seat_of(user_id) is not None
+            ):
+                return live.id
+        return None
+
+    def games(self) -> list[GameSummary]:
+        """Every game held in memory."""
+        return [self._summary(live) for live in self._games.values()]
+
+    async def summary(self, game_id: int) -> GameSummary:
+        """The game as it is now."""
+        return self._summary(await self._get(game_id))
+
+    async def table(self, game_id: int) -> TableView | None:
+        """The public table of the hand in play, or None in the lobby."""
+        live = await self._get(game_id)
+        return None if live.state is None else self.engine.table_view(live.state)
+
+    async def private_view(self, game_id: int, user_id: int) -> PrivateUpdate:
+        """The user's hand (for ``/mahjong hand``); NotInGame / WrongPhase when none."""
+        live = await self._get(game_id)
+        seat = live.seat_of(user_id)
+        if seat is None:
+            raise NotInGame()
+        if live.state is None:
+            raise WrongPhase("the game has not started")
+        return self._private(live, seat, ())
+
+    # ------------------------------------------------------------------ changes
+
+    async def _apply(
+        self,
+        live: LiveGame,
+        seat: int,
+        key: ActionKey,
+        *,
+        timeout: bool = False,
+        then_ai: bool = False,
+    ) -> list[GameEvent]:
+        """Apply one action and commit it; the state changes only after the commit.
+
+        With ``then_ai`` the AI replies that follow are worked out too and committed in the
+        same log entry (one durable write for a press and everything it sets off)."""
+        old = live.state
+        try:
+            state, events = self.engine.apply(old, seat, key)
+        except EngineIllegal as error:
+            raise IllegalMove(str(error)) from error
+        entry: dict[str, Any] = {"k": "act", "kind": key.kind, "arg": key.arg}
+        if timeout:
+            entry["timeout"] = True
+        steps: list[list[Any]] = []
+        provisional: list[tuple[int, Any]] = []
+        if then_ai:
+            steps, provisional, ai_events = self._simulate_ai(live, state)
+            if steps:
+                entry["ai"] = steps
+                events = [*events, *ai_events]
+        await self._commit(live, seat, entry)
+        now = self.clock()
+        live.state = state
+        self._bookkeep(live, seat, old, now)
+        self._settle_steps(live, state, provisional, now)
+        if timeout:
+            events = [GameEvent("timeout", seat=seat, data={"kind": key.kind}), *events]
+        await self._record_if_over(live)
+        await self._maybe_snapshot(live)
+        return list(events)
+
+    async def _set_auto(self, live: LiveGame, seat: int, on: bool) -> list[GameEvent]:
+        await self._commit(live, seat, {"k": "auto", "on": on})
+        live.seats[seat].auto = on
+        await self._maybe_snapshot(live)
+        return [GameEvent("auto", seat=seat, data={"on": on})]
+
+    def _simulate_ai(
+        self, live: LiveGame, state: Any
+    ) -> tuple[list[list[Any]], list[tuple[int, Any]], list[GameEvent]]:
+        """AI seats and seats on 托管 acting from ``state`` until a human decision is
+        needed, in memory: ``(steps for the log, (seat, state after) per step, events)``.
+        A failing AI plays the safe default (see :mod:`services.autoplay`)."""
+        run = run_robots(self.engine, live.seats, state, live.id, max_steps=MAX_AUTO_STEPS)
+        return run.steps, run.provisional, run.events
+
+    async def _advance(self, live: LiveGame) -> list[GameEvent]:
+        """Let AI seats and seats on 托管 act until a human decision is needed.
+
+        Their actions are applied in memory and committed together as one ``ai`` log entry
+        (one durable write instead of one per action); nothing is delivered before it.
+        """
+        if live.state is None or live.status != "active":
+            return []
+        steps, provisional, events = self._simulate_ai(live, live.state)
+        if not steps:
+            return []
+        await self._commit(live, None, {"k": "ai", "acts": steps})
+        self._settle_steps(live, live.state, provisional, self.clock())
+        await self._record_if_over(live)
+        await self._maybe_snapshot(live)
+        return events
+
+    def _settle_steps(
+        self, live: LiveGame, old: Any, provisional: list[tuple[int, Any]], at: float
+    ) -> None:
+        """After the commit: take the states in order, with the bookkeeping of each."""
+        for seat, new in provisional:
+            live.state = new
+            self._bookkeep(live, seat, old, at)
+            old = new
+
+    async def _commit(self, live: LiveGame, seat: int | None, entry: dict[str, Any]) -> None:
+        # one writer at a time from this process: SQLite would otherwise make concurrent
+        # writers sleep in its busy handler (long tail latency); PostgreSQL loses nothing
+        async with self._write_lock:
+            live.version = await self.store.append_action(live.id, live.version, seat, entry)
+
+    async def _maybe_snapshot(self, live: LiveGame) -> None:
+        """Save a snapshot once ``snapshot_every`` game actions were logged since the last."""
+        if not self.snapshot_every or live.state is None:
+            return
+        done = self.engine.action_count(live.state)
+        if done - live.snapshot_at >= self.snapshot_every:
+            live.snapshot_at = done
+            try:
+                async with self._write_lock:
+                    await self.store.save_snapshot(live.id, live.version, self._snapshot(live))
+            except Exception:  # a snapshot only speeds up loading
+                log.exception("game %s: snapshot failed", live.id)
+
+    async def _record_if_over(self, live: LiveGame) -> None:
+        """Record a finished hand in the store once (totals, ratings)."""
+        if live.state is None or live.recorded >= live.hand_no:
+            return
+        if self.engine.phase(live.state) not in ("hand_over", "game_over"):
+            return
+        result = self.engine.hand_result(live.state)
+        if result is None:
+            return
+        hand = hand_input(live, result)
+        live.recorded = live.hand_no
+        if result.scores:  # the engine's running totals (idempotent on a resume)
+            live.totals = list(result.scores)
+        # written after the reply, in order with the deliveries (a restart records it again
+        # if the write never happened; the store refuses a second copy)
+        self._enqueue(live, lambda: self._store_hand(live, hand))
+
+    async def _store_hand(self, live: LiveGame, hand: HandInput) -> None:
+        try:
+            async with self._write_lock:
+                recorded = await self.store.record_hand(hand)
+        except DuplicateHand:
+            return
+        except Exception:
+            log.exception("game %s: could not record hand %s", live.id, hand.hand_no)
+            return
+        if recorded.totals is not None and live.hand_no == hand.hand_no:
+            live.totals = list(recorded.totals)
+
+    async def _close(self, live: LiveGame, status: str) -> None:
+        await self.store.update_game(live.id, status=status)
+        log.info("game %s: %s after %d hand(s)", live.id, status, live.hand_no)
+        live.status = status
+        if live.timer is not None:
+            live.timer.cancel()
+            live.timer = None
+        summary = self._summary(live)
+        self._enqueue(live, lambda: self.delivery.game_ended(summary, status))
+
+    async def _reload(self, live: LiveGame) -> None:
+        loaded = await self.store.load_game(live.id)
+        fresh = self._live_from_info(loaded.game)
+        self._replay(fresh, loaded)
+        for name in ("status", "version", "totals", "seats", "state", "hand_no", "cfg"):
+            setattr(live, name, getattr(fresh, name))
+        live.window_at = fresh.window_at
+        live.recorded = max(live.recorded, fresh.recorded)
+
+    # ------------------------------------------------------------------ after a change
+
+    def _after_change(
+        self, live: LiveGame, events: list[GameEvent], *, force_private: bool = False
+    ) -> None:
+        """Update prompts, re-arm the timer and queue deliveries (call under the lock)."""
+        if live.status != "active" or live.state is None:
+            return
+        self._update_prompts(live)
+        self._rearm(live)
+        summary = self._summary(live)
+        table = self.engine.table_view(live.state)
+        public = [e for e in events if e.visible_to is None]
+        if public or force_private or events:
+            self._enqueue(live, lambda: self.delivery.table_changed(summary, table, public))
+        for seat, s in enumerate(live.seats):
+            if s.ai or s.user_id is None:
+                continue
+            mine = tuple(e for e in events if e.visible_to == seat)
+            update = self._private(live, seat, mine, table)
+            if force_private or mine or live.delivered.get(seat) != update.hand:
+                live.delivered[seat] = update.hand
+                self._enqueue(live, lambda u=update: self.delivery.hand_changed(summary, u))
+        if self.engine.phase(live.state) in ("hand_over", "game_over") and any(
+            e.kind in ("hand_ended", "won", "drawn_hand") for e in events
+        ):
+            result = self.engine.hand_result(live.state)
+            if result is not None:
+                self._enqueue(live, lambda: self.delivery.hand_ended(summary, result, table))
+
+    def _private(
+        self,
+        live: LiveGame,
+        seat: int,
+        events: tuple[GameEvent, ...],
+        table: TableView | None = None,
+    ) -> PrivateUpdate:
+        hand = self.engine.hand_view(live.state, seat)
+        hints: tuple[tuple[int, int], ...] = ()
+        if live.cfg.get("hints", True) and hand.waits:
+            hints = wait_hints(hand, table or self.engine.table_view(live.state))
+        user_id = live.seats[seat].user_id or 0
+        return PrivateUpdate(
+            seat=seat,
+            user_id=user_id,
+            hand=hand,
+            hints=hints,
+            events=events,
+            prompt=live.prompt_version.get(seat, 0),
+        )
+
+    def _rearm(self, live: LiveGame) -> None:
+        """(Re)start the game's timeout for the decision now awaited from humans."""
+        timeout = awaited_timeout(self.engine, live, self.turn_timeout, self.claim_timeout)
+        self._deadlines.arm(live, timeout)
+
+    async def _on_timeout(self, live: LiveGame, version: int) -> None:
+        """The awaited humans ran out of time (see :class:`services.play.PlayMixin`)."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ delivery
+
+    def _enqueue(self, live: LiveGame, job: Callable[[], Awaitable[None]]) -> None:
+        """Queue a delivery; jobs of one game run in order, one at a time."""
+        outbox.enqueue(live, job)
+
+    # ------------------------------------------------------------------ helpers
+
+    async def _get(self, game_id: int) -> LiveGame:
+        live = self._games.get(game_id)
+        if live is not None:
+            return live
+        try:
+            loaded = await self.store.load_game(game_id)
+        except Exception as error:
+            raise NoSuchGame(game_id=game_id) from error
+        live = self._live_from_info(loaded.game)
+        self._replay(live, loaded)
+        return self._games.setdefault(live.id, live)
+
+    def _need(self, live: LiveGame, status: str) -> None:
+        if live.status != status:
+            raise WrongPhase(status=live.status, need=status)
+
+    def _need_host(self, live: LiveGame, user_id: int) -> None:
+        if live.seat_of(user_id) is None:
+            raise NotInGame()
+        if live.host_id != user_id:
+            raise NotHost(host_id=live.host_id)
+
+    def _commitment(self, events: list[GameEvent]) -> dict[str, Any]:
+        for event in events:
+            if event.kind == "hand_started" and event.data.get("commitment"):
+                return {"seed_commitment": str(event.data["commitment"])[:128]}
+        return {}
+
+    def _summary(self, live: LiveGame) -> GameSummary:
+        phase = "lobby" if live.state is None else self.engine.phase(live.state)
+        return GameSummary(
+            id=live.id,
+            guild_id=live.guild_id,
+            channel_id=live.channel_id,
+            variant=live.variant,
+            options=dict(live.options),
+            seats=tuple(replace(s) for s in live.seats),
+            status=live.status,
+            version=live.version,
+            totals=tuple(live.totals) if live.totals else (0,) * len(live.seats),
+            hand_no=live.hand_no,
+            phase=phase,
+            hints=bool(live.cfg.get("hints", True)),
+            turn_timeout=int(live.cfg.get("turn_timeout", self.turn_timeout)),
+            claim_timeout=int(live.cfg.get("claim_timeout", self.claim_timeout)),
+            deadline=live.deadline,
+            table_message_id=live.table_message_id,
+        )
+
+    # ------------------------------------------------------------------ the log (gamelog)
+
+    def _live_from_info(self, info: GameInfo) -> LiveGame:
+        return LiveGame.from_info(info)
+
+    def _bookkeep(self, live: LiveGame, actor: int | None, old: Any, at: float) -> None:
+        gamelog.bookkeep(self.engine, live, actor, old, at)
+
+    def _update_prompts(self, live: LiveGame) -> None:
+        gamelog.update_prompts(self.engine, live)
+
+    def _snapshot(self, live: LiveGame) -> dict[str, Any]:
+        return gamelog.snapshot_of(self.engine, live)
+
+    def _replay(self, live: LiveGame, loaded: LoadedGame) -> None:
+        gamelog.replay(self.engine, live, loaded)

@@ -1,0 +1,190 @@
+"""The lobby: open a game, take and leave seats, add AI players, start, abandon.
+
+A lobby is a game with ``status == "lobby"`` and no state; :meth:`LobbyMixin.start` deals
+the first hand and hands the game over to play (:mod:`services.play`).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from engine.options import OptionError, make_options, options_to_dict
+from services.core import SEATS, STORE_DEFAULT_CLAIM, STORE_DEFAULT_TURN, GameCore
+from services.delivery import GameSummary
+from services.errors import AlreadyPlaying, BadOption, ChannelBusy, LobbyFull, NotInGame, WrongPhase
+from services.gamelog import LiveGame
+from services.model import Seat
+
+log = logging.getLogger(__name__)
+
+AI_NAMES = ("电脑一", "电脑二", "电脑三", "电脑四")
+
+
+class LobbyMixin(GameCore):
+    """The lobby commands of :class:`services.game.GameService`."""
+
+    async def create_game(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        variant: str | None = None,
+        overrides: dict[str, Any] | None = None,
+        *,
+        locale: str | None = None,
+    ) -> GameSummary:
+        """Open a lobby in the channel with the host in seat 0. Options: the server's
+        defaults for the variant, then ``overrides``. ``locale``: the host's language."""
+        settings = await self.store.get_guild_settings(guild_id)
+        variant = variant or settings.default_variant
+        try:
+            base = dict(settings.rule_options.get(variant, {}))
+            options = options_to_dict(make_options(variant, {**base, **(overrides or {})}))
+        except OptionError as error:
+            raise BadOption(str(error)) from error
+        async with self._index_lock:
+            if self.game_in_channel(channel_id) is not None:
+                raise ChannelBusy(game_id=self.game_in_channel(channel_id))
+            if self.game_of_player(guild_id, host_id) is not None:
+                raise AlreadyPlaying(game_id=self.game_of_player(guild_id, host_id))
+            seats = [Seat(name=host_name, user_id=host_id)]
+            info = await self.store.create_game(
+                guild_id,
+                channel_id,
+                variant,
+                options=options,
+                seats=[s.to_json() for s in seats],
+                status="lobby",
+            )
+            live = self._live_from_info(info)
+            self._games[live.id] = live
+        await self._remember_player(host_id, host_name, locale)
+        log.info("game %s: lobby opened (%s) in channel %s", live.id, variant, channel_id)
+        summary = self._summary(live)
+        self._enqueue(live, lambda: self.delivery.lobby_changed(summary))
+        return summary
+
+    async def join(
+        self, game_id: int, user_id: int, name: str, *, locale: str | None = None
+    ) -> GameSummary:
+        """Take a free seat in the lobby."""
+        live = await self._get(game_id)
+        async with self._index_lock, live.lock:
+            self._need(live, "lobby")
+            if live.seat_of(user_id) is not None:
+                raise AlreadyPlaying(game_id=live.id, here=True)
+            other = self.game_of_player(live.guild_id, user_id)
+            if other is not None:
+                raise AlreadyPlaying(game_id=other)
+            if len(live.seats) >= SEATS:
+                raise LobbyFull()
+            seats = [*live.seats, Seat(name=name, user_id=user_id)]
+            await self._save_seats(live, seats)
+        await self._remember_player(user_id, name, locale)
+        return self._lobby_changed(live)
+
+    async def leave(self, game_id: int, user_id: int) -> GameSummary:
+        """Leave the lobby; the last human leaving closes it."""
+        live = await self._get(game_id)
+        async with live.lock:
+            self._need(live, "lobby")
+            seat = live.seat_of(user_id)
+            if seat is None:
+                raise NotInGame()
+            seats = [s for i, s in enumerate(live.seats) if i != seat]
+            await self._save_seats(live, seats)
+            if not any(not s.ai for s in seats):
+                await self._close(live, "abandoned")
+                return self._summary(live)
+        return self._lobby_changed(live)
+
+    async def add_bot(self, game_id: int, user_id: int) -> GameSummary:
+        """The host fills one free seat with an AI player."""
+        live = await self._get(game_id)
+        async with live.lock:
+            self._need(live, "lobby")
+            self._need_host(live, user_id)
+            if len(live.seats) >= SEATS:
+                raise LobbyFull()
+            seats = [*live.seats, self._ai_seat(live.seats)]
+            await self._save_seats(live, seats)
+        return self._lobby_changed(live)
+
+    async def start(self, game_id: int, user_id: int) -> GameSummary:
+        """The host starts: empty seats take AI players, the first hand is dealt."""
+        live = await self._get(game_id)
+        async with live.lock:
+            self._need(live, "lobby")
+            self._need_host(live, user_id)
+            seats = list(live.seats)
+            while len(seats) < SEATS:
+                seats.append(self._ai_seat(seats))
+            await self._save_seats(live, seats)
+            settings = await self.store.get_guild_settings(live.guild_id)
+            cfg = {
+                "turn_timeout": self._timeout(settings.turn_timeout, STORE_DEFAULT_TURN, "turn"),
+                "claim_timeout": self._timeout(
+                    settings.claim_timeout, STORE_DEFAULT_CLAIM, "claim"
+                ),
+                "hints": bool(settings.hints),
+            }
+            seed = self.new_seed()
+            entry = {"k": "start", "seed": seed, "cfg": cfg}
+            state, events = self.engine.new_game(live.variant, live.options, seed)
+            await self._commit(live, None, entry)
+            live.cfg = cfg
+            live.state = state
+            live.hand_no = 1
+            live.status = "active"
+            self._bookkeep(live, None, None, self.clock())
+            await self.store.update_game(
+                live.id, status="active", totals=[0] * SEATS, **self._commitment(events)
+            )
+            live.totals = [0] * SEATS
+            log.info("game %s: started", live.id)
+            events = list(events) + await self._advance(live)
+            self._after_change(live, events)
+        return self._summary(live)
+
+    async def abandon(self, game_id: int, user_id: int, *, admin: bool = False) -> GameSummary:
+        """The host (or a server manager, ``admin``) abandons the game."""
+        live = await self._get(game_id)
+        async with live.lock:
+            if live.status not in ("lobby", "active"):
+                raise WrongPhase("the game is over")
+            if not admin:
+                self._need_host(live, user_id)
+            await self._close(live, "abandoned")
+        return self._summary(live)
+
+    # ------------------------------------------------------------------ helpers
+
+    def _lobby_changed(self, live: LiveGame) -> GameSummary:
+        summary = self._summary(live)
+        self._enqueue(live, lambda: self.delivery.lobby_changed(summary))
+        return summary
+
+    async def _save_seats(self, live: LiveGame, seats: list[Seat]) -> None:
+        await self.store.update_game(live.id, seats=[s.to_json() for s in seats])
+        live.seats = seats
+
+    @staticmethod
+    def _ai_seat(seats: list[Seat]) -> Seat:
+        taken = {s.name for s in seats}
+        name = next(n for n in AI_NAMES if n not in taken)
+        return Seat(name=name, ai=True)
+
+    def _timeout(self, server_value: int, builtin: int, which: str) -> float:
+        if server_value != builtin:
+            return float(server_value)
+        return float(self.turn_timeout if which == "turn" else self.claim_timeout)
+
+    async def _remember_player(self, user_id: int, name: str, locale: str | None) -> None:
+        try:
+            await self.store.upsert_player(
+                user_id, display_name=name[:100], locale=(locale or None) and locale[:16]
+            )
+        except Exception:
+            log.exception("could not save player %s", user_id)

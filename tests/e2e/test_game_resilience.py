@@ -1,0 +1,220 @@
+"""End-to-end: a player whose DMs are closed is never left without a way to see their hand.
+
+Discord lets the bot edit an ephemeral reply for 15 minutes; the bot process here is told
+that it lives a few seconds (``EPHEMERAL_LIFETIME_SECONDS``) so the lapse can be shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+
+import pytest
+
+from cogs.text import t
+from db.store import Store
+from services.gamelog import LiveGame, replay
+from services.real_engine import RealEngine
+
+from .fake_discord import FakeDiscord, FakeMessage, FakeUser
+from .game_driver import (
+    check_privacy,
+    click_ok,
+    hand_message,
+    open_game,
+    parse_id,
+    start_bot,
+)
+
+pytestmark = pytest.mark.e2e
+
+#: how long the bot under test believes an ephemeral reply stays editable
+LIFETIME = 6.0
+ENGINE = RealEngine()
+WEBHOOK_EDIT = r"webhooks/\d+/(?P<token>[^/]+)/messages/@original$"
+
+
+async def game_now(store: Store, gid: int) -> tuple[str, tuple[int, ...], int, int]:
+    """``(phase, seats of humans whose decision is awaited, hand no, version)`` from the
+    bot's database (the action log is committed before the bot answers)."""
+    loaded = await store.load_game(gid)
+    live = LiveGame.from_info(loaded.game)
+    replay(ENGINE, live, loaded)
+    if live.state is None:
+        return "lobby", (), 0, live.version
+    phase = ENGINE.phase(live.state)
+    waiting = tuple(s for s in ENGINE.pending_seats(live.state) if not live.seats[s].robot)
+    return phase, waiting if phase in ("turn", "claim") else (), live.hand_no, live.version
+
+
+def ping_texts(user: FakeUser) -> set[str]:
+    """The "your turn" ping for ``user`` in each public language."""
+    return {t("line_your_turn", lang, mention=user.mention) for lang in ("zh", "en", "zh+en")}
+
+
+def pings(fake: FakeDiscord, user: FakeUser) -> list[FakeMessage]:
+    texts = ping_texts(user)
+    return [m for m in fake.channel_messages() if m.content in texts]
+
+
+def no_win(msg: FakeMessage) -> str | None:
+    """A player who never ends the hand: pass claims, else discard the drawn tile (blue),
+    else the first discard."""
+    buttons = [b for b in msg.buttons() if not b.get("disabled")]
+    kinds = {b["custom_id"]: parse_id(b["custom_id"])[1] for b in buttons}
+    for cid, kind in kinds.items():
+        if kind == "pass":
+            return cid
+    discards = [b for b in buttons if kinds[b["custom_id"]] == "discard"]
+    for b in discards:
+        if b.get("style") == 1:
+            return b["custom_id"]
+    return discards[0]["custom_id"] if discards else None
+
+
+class Players:
+    """Alice (DMs open, seat 0) and Bob (DMs closed, seat 1) at one table with two AIs."""
+
+    def __init__(self, fake: FakeDiscord, store: Store, gid: int, table: FakeMessage) -> None:
+        self.fake = fake
+        self.store = store
+        self.gid = gid
+        self.table = table
+        self.alice = fake.user("alice")
+        self.bob = fake.user("bob")
+        self.pressed: set[str] = set()
+        self.bob_tokens: set[str] = set()  # tokens of Bob's presses on his ephemeral hand
+
+    async def press(self, user: FakeUser, msg: FakeMessage | None) -> bool:
+        """Press :func:`no_win` on the newest version of ``msg`` once per version."""
+        if msg is None:
+            return False
+        current = self.fake.messages[msg.id]
+        cid = no_win(current)
+        if cid is None:
+            return False
+        stamp = f"{current.id}:{len(current.history)}:{cid}"
+        if stamp in self.pressed:
+            return False
+        self.pressed.add(stamp)
+        ix = await click_ok(self.fake, user, current, cid)
+        if current.ephemeral:
+            self.bob_tokens.add(ix.token)
+        return True
+
+    async def next_hand_if_over(self, phase: str, hand_no: int) -> None:
+        if phase != "hand_over":
+            return
+        cid = f"mj:{self.gid}:next:{hand_no}"
+        stamp = f"next:{hand_no}"
+        table = self.fake.messages[self.table.id]
+        if stamp not in self.pressed and cid in table.custom_ids():
+            self.pressed.add(stamp)
+            await click_ok(self.fake, self.alice, table, cid)
+
+    async def drive(self, done, *, bob_plays: bool, what: str, timeout: float = 60) -> None:
+        """Play (Alice always, Bob from his ephemeral reply when ``bob_plays``; Next hand
+        when a hand ends) until ``await done(phase, waiting)`` is true."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while True:
+            phase, waiting, hand_no, _version = await game_now(self.store, self.gid)
+            if await done(phase, waiting):
+                return
+            assert loop.time() < end, f"timed out waiting for {what}"
+            acted = await self.next_hand_if_over(phase, hand_no) or False
+            if 0 in waiting:
+                acted = await self.press(self.alice, hand_message(self.fake, self.alice, self.gid))
+            if 1 in waiting and bob_plays:
+                mine = hand_message(self.fake, self.bob, self.gid, ephemeral=True)
+                acted = await self.press(self.bob, mine) or acted
+            if not acted:
+                await asyncio.sleep(0.05)
+
+    async def open_hand_from_table(self) -> FakeMessage:
+        """Bob presses 🀄 My hand on the table message: his hand, ephemeral."""
+        table = self.fake.messages[self.table.id]
+        button = next(b for b in table.buttons() if b["custom_id"] == f"mj:{self.gid}:hand")
+        assert "🀄" in button["label"]
+        ix = await click_ok(self.fake, self.bob, table, button["custom_id"])
+        reply = await ix.wait_reply()
+        assert reply.ephemeral and reply.visible_to is self.bob
+        assert "手牌" in reply.text() or "Tiles" in reply.text()
+        return reply
+
+    def renewed_edits(self) -> list[str]:
+        """Tokens of the bot's edits of an ephemeral reply made with one of Bob's presses."""
+        out = []
+        for call in self.fake.calls_to("PATCH", WEBHOOK_EDIT):
+            m = re.search(WEBHOOK_EDIT, call.path)
+            if m and m.group("token") in self.bob_tokens:
+                out.append(m.group("token"))
+        return out
+
+
+async def test_closed_dms_get_one_ping_per_turn_once_the_ephemeral_lapsed(
+    fake: FakeDiscord, bot_factory
+) -> None:
+    proc = await start_bot(bot_factory, EPHEMERAL_LIFETIME_SECONDS=str(LIFETIME))
+    alice, bob = fake.user("alice"), fake.user("bob")
+    fake.close_dms(bob)
+    # 新余: seat 0 (Alice) deals, so Bob is not asked before Alice's first discard
+    gid, table = await open_game(fake, alice, [bob], variant="xinyu")
+    store = await Store.open(proc.database_url, migrate=False)
+    try:
+        await closed_dm_story(fake, Players(fake, store, gid, table))
+    finally:
+        await store.close()
+    check_privacy(fake)
+
+
+async def closed_dm_story(fake: FakeDiscord, players: Players) -> None:
+    bob, gid, table = players.bob, players.gid, players.table
+    await fake.wait_for_message(
+        lambda m: bob.mention in m.content and "/mahjong hand" in m.content, timeout=10
+    )
+    assert fake.dms(bob) == []
+    await fake.wait_for(
+        lambda: f"mj:{gid}:hand" in fake.messages[table.id].custom_ids(),
+        10,
+        what="the table's My hand button",
+    )
+
+    # 1. Bob never opened his hand: when he is asked to act, one short public ping
+    async def bob_asked(phase: str, waiting: tuple[int, ...]) -> bool:
+        return 1 in waiting
+
+    await players.drive(bob_asked, bob_plays=False, what="Bob to be asked")
+    await fake.wait_for(lambda: pings(fake, bob), 10, what="the ping for Bob")
+    assert len(pings(fake, bob)) == 1
+
+    # 2. he opens it from the table and plays from it: while it can be edited, no ping, and
+    #    each press renews it (the bot edits his reply with the token of his latest press)
+    await players.open_hand_from_table()
+
+    async def renewed(phase: str, waiting: tuple[int, ...]) -> bool:
+        return bool(players.renewed_edits()) and 1 not in waiting and 0 in waiting
+
+    await players.drive(renewed, bob_plays=True, what="an edit through Bob's latest press")
+    assert len(pings(fake, bob)) == 1
+
+    # 3. his reply lapses (nothing to wait on but the clock: a lower bound, never a race);
+    #    the next time he is asked, exactly one ping, with no tile in it
+    last_press = max(ix.acked_at or 0.0 for ix in fake.interactions.values() if ix.user is bob)
+    await asyncio.sleep(max(0.0, last_press + LIFETIME + 1.5 - time.monotonic()))
+
+    async def pinged_again(phase: str, waiting: tuple[int, ...]) -> bool:
+        return len(pings(fake, bob)) >= 2
+
+    await players.drive(pinged_again, bob_plays=False, what="the second ping")
+    assert len(pings(fake, bob)) == 2
+    assert all(m.content in ping_texts(bob) for m in pings(fake, bob))
+    _phase, waiting, _hand, before = await game_now(players.store, gid)
+    assert 1 in waiting
+
+    # the ping's button works: a fresh ephemeral hand that plays
+    reply = await players.open_hand_from_table()
+    assert await players.press(bob, reply)
+    assert (await game_now(players.store, gid))[3] > before
+    assert len(pings(fake, bob)) == 2  # at most one ping per decision

@@ -42,6 +42,7 @@ class Settings(BaseSettings):
     mahjong_pictures: bool = True
     record_expiry_hours: float = Field(default=24, gt=0, le=24 * 30)
     record_sweep_seconds: float = Field(default=60, gt=0, le=3600)
+    ephemeral_lifetime_seconds: float = Field(default=840, gt=0, le=840)
     extra_extensions: str = ""
 
     @field_validator("discord_token", mode="before")

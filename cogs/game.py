@@ -653,7 +653,9 @@ async def setup(bot: commands.Bot) -> None:
     from cogs import pictures
 
     pictures.ENABLED = bool(getattr(settings, "mahjong_pictures", pictures.ENABLED))
-    delivery = DiscordDelivery(bot)
+    delivery = DiscordDelivery(
+        bot, ephemeral_lifetime=getattr(settings, "ephemeral_lifetime_seconds", None)
+    )
     service = GameService(
         store,
         default_engine(),

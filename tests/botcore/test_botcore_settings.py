@@ -17,6 +17,7 @@ NAMES = (
     "TURN_TIMEOUT_SECONDS",
     "CLAIM_TIMEOUT_SECONDS",
     "EXTRA_EXTENSIONS",
+    "EPHEMERAL_LIFETIME_SECONDS",
 )
 
 
@@ -69,6 +70,8 @@ def test_blank_values_mean_unset(monkeypatch) -> None:
         ("LOG_LEVEL", "LOUD"),
         ("TURN_TIMEOUT_SECONDS", "0"),
         ("DEV_GUILD_ID", "not-a-number"),
+        ("EPHEMERAL_LIFETIME_SECONDS", "0"),
+        ("EPHEMERAL_LIFETIME_SECONDS", "900"),  # Discord's token lives 15 minutes
     ],
 )
 def test_invalid_values_rejected(monkeypatch, name: str, value: str) -> None:
@@ -97,3 +100,15 @@ def test_ensure_sqlite_dir(tmp_path) -> None:
     ensure_sqlite_dir("postgresql+asyncpg://u:p@h/db")
     ensure_sqlite_dir("sqlite+aiosqlite:///data/mahjong.db")  # relative to cwd (tmp_path)
     assert (tmp_path / "data").is_dir()
+
+
+def test_env_example_lists_every_setting() -> None:
+    """``.env.example`` documents every setting the bot reads."""
+    from pathlib import Path
+
+    example = (Path(__file__).resolve().parents[2] / ".env.example").read_text(encoding="utf-8")
+    names = {
+        line.split("=", 1)[0].lstrip("# ").strip() for line in example.splitlines() if "=" in line
+    }
+    missing = [f.upper() for f in Settings.model_fields if f.upper() not in names]
+    assert missing == []

@@ -485,8 +485,8 @@ class Game(commands.Cog):
     @mahjong.command(
         name=locale_str("pictures", zh="图片"),
         description=locale_str(
-            "Pictures in your hand messages (on/off); text is always there",
-            zh="手牌私信是否附带图片（开/关）；文字始终显示",
+            "Pictures for you (hand, leaderboard, stats chart): on/off; text is always there",
+            zh="给你看的图片（手牌、排行榜、统计图）开/关；文字始终显示",
         ),
     )
     @app_commands.describe(

@@ -4,6 +4,13 @@ Discord only: the text and the queries are :class:`services.stats.StatsService`'
 are public in the channel (the server's record), except a picked game's hands, which go to
 the one who picked it. Paging buttons edit the message they are on and show the position of
 whoever pressed them.
+
+Pictures (the leaderboard page, the rating chart) follow ``MAHJONG_PICTURES`` (the bot's
+``mahjong_pictures`` setting, :data:`cogs.pictures.ENABLED`) and the asker's own choice
+(``/mahjong pictures``); the text is always in the embed, so screen readers get everything.
+A page button keeps its message's form: a leaderboard sent with a picture gets the new
+page's picture, one sent as text stays text. A picture that fails to draw is logged and
+left out; the answer still goes.
 """
 
 from __future__ import annotations
@@ -18,20 +25,23 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 from discord.ext import commands
 
+from cogs import pictures
 from cogs.errors import UserError, send_ephemeral
 from cogs.group import bind_cog_commands, mahjong
 from cogs.stats_views import (
     BoardButton,
     HandsButton,
+    HistoryButton,
     HistorySelect,
     board_view,
     card_embed,
     game_view,
-    history_view,
+    history_page_view,
 )
 from render.charts import render_rating_chart
-from services.stats import BoardQuery, StatsInputError, StatsService
-from services.stats_text import history_choices, t
+from services.stats import BoardPage, BoardQuery, StatsInputError, StatsService
+from services.stats_picture import BOARD_FILE, board_alt_text, board_png
+from services.stats_text import t
 
 log = logging.getLogger(__name__)
 
@@ -90,10 +100,37 @@ async def _refuse(interaction: discord.Interaction, text: str) -> None:
 # ------------------------------------------------------------------ shared handlers
 
 
+async def wants_pictures(service: StatsService, user_id: int) -> bool:
+    """Pictures are on for the bot (``MAHJONG_PICTURES``) and for this user."""
+    return pictures.ENABLED and await service.wants_pictures(user_id)
+
+
+def _had_picture(interaction: discord.Interaction, filename: str) -> bool:
+    """Whether the message a button was pressed on carries the picture ``filename``."""
+    message = interaction.message
+    if message is None:
+        return False
+    if any(a.filename == filename for a in message.attachments):
+        return True
+    return any(e.image and f"attachment://{filename}" == e.image.url for e in message.embeds)
+
+
+async def board_files(shown: BoardPage, embed: discord.Embed) -> list[discord.File]:
+    """The page's picture as a file, shown inside ``embed``; none if drawing fails."""
+    try:
+        png = await asyncio.to_thread(board_png, shown)
+    except Exception:
+        log.exception("leaderboard picture failed")
+        return []
+    embed.set_image(url=f"attachment://{BOARD_FILE}")
+    return [discord.File(io.BytesIO(png), filename=BOARD_FILE, description=board_alt_text(shown))]
+
+
 async def show_board(
     interaction: discord.Interaction, query: BoardQuery, page: int | None, *, edit: bool
 ) -> None:
-    """Show a leaderboard page: a new message (``edit`` False) or the pressed one updated."""
+    """Show a leaderboard page: a new message (``edit`` False) or the pressed one updated,
+    with its picture when pictures are wanted (see the module docstring)."""
     if interaction.guild_id is None:
         await _refuse(interaction, "请在服务器频道里使用。 · Use this in a server channel.")
         return
@@ -109,9 +146,45 @@ async def show_board(
         user_name=user_name(interaction.user),
         lang=lang,
     )
+    embed = card_embed(shown.card)
+    if edit:
+        picture = pictures.ENABLED and _had_picture(interaction, BOARD_FILE)
+    else:
+        picture = await wants_pictures(service, interaction.user.id)
+    files = await board_files(shown, embed) if picture else []
     await interaction.edit_original_response(
-        embed=card_embed(shown.card), view=board_view(shown, lang)
+        embed=embed, view=board_view(shown, lang), attachments=files
     )
+
+
+async def show_history(
+    interaction: discord.Interaction,
+    user_id: int | None,
+    page: int,
+    *,
+    edit: bool,
+    who: discord.abc.User | None = None,
+) -> None:
+    """Show a page of the history list: a new message (``edit`` False) or the pressed one
+    updated; its select menu then lists that page's games. ``who`` is the player whose
+    games these are, when the command named one (their name is kept for later pages)."""
+    if interaction.guild_id is None:
+        await _refuse(interaction, "请在服务器频道里使用。 · Use this in a server channel.")
+        return
+    service = service_of(interaction)
+    await interaction.response.defer(thinking=not edit)
+    lang = await _lang(service, interaction)
+    name = user_name(who) if who is not None else None
+    if who is not None and not who.bot:
+        await service.remember(who.id, name)  # page buttons find the name after a restart
+    shown = await service.history(
+        interaction.guild_id, user_id=user_id, who=name, lang=lang, page=page
+    )
+    view = history_page_view(shown, lang)
+    if view is None:
+        await interaction.edit_original_response(embed=card_embed(shown.card), view=None)
+    else:
+        await interaction.edit_original_response(embed=card_embed(shown.card), view=view)
 
 
 async def show_game(
@@ -232,6 +305,7 @@ class Stats(commands.Cog):
         lang = await _lang(self.service, interaction)
         name = user_name(target)
         await self.service.remember(target.id, None if target.bot else name)
+        picture = await wants_pictures(self.service, interaction.user.id)
         answer = await self.service.stats(
             guild_id,
             target.id,
@@ -240,12 +314,18 @@ class Stats(commands.Cog):
             period=period,
             season=season,
             lang=lang,
+            picture=picture,
         )
         embed = card_embed(answer.card)
-        if len(answer.chart) >= 2:
-            png = await asyncio.to_thread(render_rating_chart, answer.chart)
+        png = None
+        if picture and len(answer.chart) >= 2:
+            try:
+                png = await asyncio.to_thread(render_rating_chart, answer.chart)
+            except Exception:
+                log.exception("rating chart failed")
+        if png is not None:
             embed.set_image(url=f"attachment://{CHART_FILE}")
-            file = discord.File(io.BytesIO(png), filename=CHART_FILE)
+            file = discord.File(io.BytesIO(png), filename=CHART_FILE, description=answer.card.title)
             await interaction.edit_original_response(embed=embed, attachments=[file])
         else:
             await interaction.edit_original_response(embed=embed)
@@ -266,21 +346,10 @@ class Stats(commands.Cog):
     async def history(
         self, interaction: discord.Interaction, user: discord.User | None = None
     ) -> None:
-        """The server's (or a player's) recent games with final totals and a game picker."""
-        guild_id = _guild(interaction)
-        await interaction.response.defer(thinking=True)
-        lang = await _lang(self.service, interaction)
-        card, games = await self.service.history(
-            guild_id,
-            user_id=user.id if user else None,
-            who=user_name(user) if user else None,
-            lang=lang,
-        )
-        view = history_view(user.id if user else None, history_choices(games, lang), lang)
-        if view is None:
-            await interaction.edit_original_response(embed=card_embed(card))
-        else:
-            await interaction.edit_original_response(embed=card_embed(card), view=view)
+        """The server's (or a player's) games with final totals, a page at a time, and a
+        picker of that page's games."""
+        _guild(interaction)
+        await show_history(interaction, user.id if user else None, 0, edit=False, who=user)
 
     @season_group.command(
         name=locale_str("new", zh="新赛季"),
@@ -323,10 +392,22 @@ async def setup(bot: commands.Bot) -> None:
         url = getattr(getattr(bot, "settings", None), "database_url", None)
         store = await Store.open(url)
         bot.store = store  # type: ignore[attr-defined]
+    settings = getattr(bot, "settings", None)
+    if settings is not None:
+        pictures.ENABLED = bool(getattr(settings, "mahjong_pictures", pictures.ENABLED))
     service = StatsService(store)
     bot.stats_service = service  # type: ignore[attr-defined]
-    bot.add_dynamic_items(BoardButton, HistorySelect, HandsButton)
+    bot.add_dynamic_items(BoardButton, HistorySelect, HistoryButton, HandsButton)
     await bot.add_cog(Stats(bot, service, owns_store=owns))
 
 
-__all__ = ["Stats", "season_group", "setup", "show_board", "show_game"]
+__all__ = [
+    "Stats",
+    "board_files",
+    "season_group",
+    "setup",
+    "show_board",
+    "show_game",
+    "show_history",
+    "wants_pictures",
+]

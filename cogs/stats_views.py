@@ -1,8 +1,9 @@
 """Embeds and persistent components of the leaderboard, stats and history answers.
 
 Every button and select here is a ``DynamicItem``: its ``custom_id`` carries what it shows
-(``mj:lb:…`` a leaderboard page, ``mj:hs:…`` the history select, ``mj:gh:…`` a page of one
-game's hands), so they keep working after a restart. The presses go to :mod:`cogs.stats`.
+(``mj:lb:…`` a leaderboard page, ``mj:hs:…`` the history select, ``mj:hp:…`` a page of the
+history list, ``mj:gh:…`` a page of one game's hands), so they keep working after a restart.
+The presses go to :mod:`cogs.stats`.
 """
 
 from __future__ import annotations
@@ -16,13 +17,16 @@ from services.stats import (
     BOARD_ID,
     GAME_ID,
     HISTORY_ID,
+    HISTORY_PAGE_ID,
     BoardPage,
     BoardQuery,
     GamePage,
+    HistoryPage,
     game_custom_id,
     history_custom_id,
+    history_page_custom_id,
 )
-from services.stats_text import Card, Choice, t
+from services.stats_text import Card, Choice, history_choices, t
 
 COLOUR = discord.Colour.dark_green()
 GREY = discord.ButtonStyle.secondary
@@ -119,6 +123,42 @@ class HistorySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HIS
         await show_game(interaction, game_id, 0, edit=False)
 
 
+class HistoryButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HISTORY_PAGE_ID):
+    """Previous / next page of the history list (the select then lists that page)."""
+
+    def __init__(
+        self,
+        user_id: int | None,
+        page: int,
+        *,
+        label: str | None = None,
+        emoji: str | None = None,
+        disabled: bool = False,
+    ) -> None:
+        self.user_id = user_id
+        self.page = page
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                emoji=emoji,
+                style=GREY,
+                custom_id=history_page_custom_id(user_id, page),
+                disabled=disabled,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+    ) -> HistoryButton:
+        return cls(int(match["user"]) or None, int(match["page"]), label=item.label)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from cogs.stats import show_history
+
+        await show_history(interaction, self.user_id, self.page, edit=True)
+
+
 class HandsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GAME_ID):
     """Previous / next page of one game's hands."""
 
@@ -176,13 +216,45 @@ def board_view(page: BoardPage, lang: str) -> discord.ui.View:
     return view
 
 
-def history_view(user_id: int | None, choices: list[Choice], lang: str) -> discord.ui.View | None:
-    """The select menu under a history list (None when there is no game)."""
-    if not choices:
+def history_view(
+    user_id: int | None,
+    choices: list[Choice],
+    lang: str,
+    *,
+    page: int = 0,
+    has_next: bool = False,
+) -> discord.ui.View | None:
+    """The select menu of a history page (its games), then ◀ / ▶ when there is more than
+    one page; None when there is nothing to pick and no other page."""
+    paged = page > 0 or has_next
+    if not choices and not paged:
         return None
     view = discord.ui.View(timeout=None)
-    view.add_item(HistorySelect(user_id, choices, placeholder=t("history_pick", lang)[:150]))
+    if choices:
+        view.add_item(HistorySelect(user_id, choices, placeholder=t("history_pick", lang)[:150]))
+    if paged:
+        view.add_item(
+            HistoryButton(
+                user_id, max(page - 1, 0), emoji="◀", label=_l("prev", lang), disabled=page == 0
+            )
+        )
+        view.add_item(
+            HistoryButton(
+                user_id, page + 1, emoji="▶", label=_l("next", lang), disabled=not has_next
+            )
+        )
     return view
+
+
+def history_page_view(page: HistoryPage, lang: str) -> discord.ui.View | None:
+    """:func:`history_view` for a :class:`HistoryPage`."""
+    return history_view(
+        page.user_id,
+        history_choices(page.games, lang),
+        lang,
+        page=page.page,
+        has_next=page.has_next,
+    )
 
 
 def game_view(page: GamePage, lang: str) -> discord.ui.View | None:
@@ -222,9 +294,11 @@ def _l(key: str, lang: str) -> str:
 __all__ = [
     "BoardButton",
     "HandsButton",
+    "HistoryButton",
     "HistorySelect",
     "board_view",
     "card_embed",
     "game_view",
+    "history_page_view",
     "history_view",
 ]

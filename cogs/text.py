@@ -156,12 +156,12 @@ STRINGS: dict[str, tuple[str, str]] = {
     "autoplay_on": ("已开启托管。", "Auto-play is on."),
     "autoplay_off": ("已取消托管。", "Auto-play is off."),
     "pictures_on": (
-        "你的手牌私信将附带图片（文字照常显示）。",
-        "Your hand messages will carry pictures (the text stays).",
+        "你的手牌私信、排行榜和统计将附带图片（文字照常显示）。",
+        "Your hand messages, leaderboards and stats will carry pictures (the text stays).",
     ),
     "pictures_off": (
-        "你的手牌私信将只显示文字，不附图片。",
-        "Your hand messages will be text only, without pictures.",
+        "你的手牌私信、排行榜和统计将只显示文字，不附图片。",
+        "Your hand messages, leaderboards and stats will be text only, without pictures.",
     ),
     "dm_sent": ("手牌已私信给你。", "Your hand is in your DMs."),
     # commands

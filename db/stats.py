@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Integer, cast, func, select
+from sqlalchemy import Integer, cast, exists, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from db.games import game_info
@@ -165,26 +165,31 @@ class StatsMixin(LeaderboardMixin):
         offset: int = 0,
     ) -> list[GameSummary]:
         """The server's games, latest activity first, with their totals and hand counts;
-        with ``user_id`` only games in which that player has a recorded hand."""
-        counts = (
-            select(_HR.c.game_id, func.count(func.distinct(_HR.c.hand_id)).label("hands"))
-            .where(_HR.c.guild_id == guild_id, _HR.c.game_id.is_not(None))
-            .group_by(_HR.c.game_id)
+        with ``user_id`` only games in which that player has a recorded hand. Lobbies, and
+        games abandoned before a hand ended, are left out.
+
+        Pages the games first (``ix_games_guild_updated``), then counts the hands of each
+        listed game (``uq_hands_game_hand_no``) and tests the player (``ix_hand_results_game``)
+        per game, so the cost does not grow with the server's hands."""
+        hands = (
+            select(func.count())
+            .select_from(_H)
+            .where(_H.c.game_id == _G.c.id)
+            .correlate(_G)
+            .scalar_subquery()
         )
-        if user_id is not None:
-            mine = select(_HR.c.game_id).where(_HR.c.guild_id == guild_id, _HR.c.user_id == user_id)
-            counts = counts.where(_HR.c.game_id.in_(mine))
-        sub = counts.subquery()
         stmt = (
-            select(_G, func.coalesce(sub.c.hands, 0).label("hand_count"))
-            .outerjoin(sub, sub.c.game_id == _G.c.id)
-            .where(_G.c.guild_id == guild_id)
+            select(_G, hands.label("hand_count"))
+            .where(_G.c.guild_id == guild_id, _G.c.status != "lobby")
+            # a game abandoned before any hand ended was never played: not history
+            .where(or_(_G.c.status != "abandoned", hands > 0))
             .order_by(_G.c.updated_at.desc(), _G.c.id.desc())
             .limit(limit)
             .offset(offset)
         )
         if user_id is not None:
-            stmt = stmt.where(sub.c.game_id.is_not(None))
+            played = exists().where(_HR.c.game_id == _G.c.id, _HR.c.user_id == user_id)
+            stmt = stmt.where(played.correlate(_G))
         async with self._read() as conn:
             rows = await conn.execute(stmt)
             return [GameSummary(game=game_info(r), hands=int(r.hand_count)) for r in rows]

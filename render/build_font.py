@@ -9,7 +9,8 @@ Usage (needs ``fonttools`` and Debian's ``fonts-noto-cjk``)::
 Writes:
 
 - ``NotoSansCJKsc-Bold-subset.otf``: labels, names and scoring items (every character of
-  :func:`render.charset.wanted_characters` plus every CJK character of RULES.md);
+  :func:`render.charset.wanted_characters` plus every CJK character of RULES.md and of the
+  project's source, see :func:`render.charset.source_text`);
 - ``NotoSerifCJKsc-Bold-subset.otf``: the characters on tile faces only;
 - ``glyphs.txt``: the characters the Sans subset really covers, read at run time so that
   anything else is drawn as ``?``.
@@ -22,7 +23,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from render.charset import TILE_CHARS, wanted_characters
+from render.charset import TILE_CHARS, source_text, wanted_characters
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 NOTO_DIR = Path("/usr/share/fonts/opentype/noto")
@@ -66,7 +67,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--noto-dir", type=Path, default=NOTO_DIR)
     args = parser.parse_args(argv)
     rules_text = args.rules.read_text(encoding="utf-8") if args.rules else ""
-    wanted = wanted_characters(rules_text)
+    wanted = wanted_characters(rules_text + source_text(Path(__file__).resolve().parent.parent))
     kept = subset(args.noto_dir / "NotoSansCJK-Bold.ttc", wanted, ASSETS / SANS_OUT)
     subset(args.noto_dir / "NotoSerifCJK-Bold.ttc", set(TILE_CHARS), ASSETS / SERIF_OUT)
     (ASSETS / "glyphs.txt").write_text("".join(sorted(kept)) + "\n", encoding="utf-8")

@@ -1,11 +1,13 @@
 """The characters the shipped font subset must cover (字符集).
 
 `render/build_font.py` subsets the font to these characters plus every CJK character of
-RULES.md; the characters actually kept are written to `assets/glyphs.txt`, which the
+RULES.md and of the project's own source (:func:`source_text`); the characters actually kept are written to `assets/glyphs.txt`, which the
 renderers read at run time to replace anything else by ``?``.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 #: Characters drawn on the tile faces themselves.
 TILE_CHARS = "一二三四五六七八九万东南西北中发白宝"
@@ -63,6 +65,21 @@ NAME_RANGES: tuple[tuple[int, int], ...] = (
 
 #: Punctuation and symbols used by labels.
 SYMBOL_CHARS = "×−–—±·•…→←↑↓▶◀★☆●○■□◆◇✓‘’“”，。、！？：；（）【】《》「」〇～"
+
+
+#: Project folders whose Chinese text (labels, messages, scoring items) can reach a picture.
+SOURCE_DIRS = ("cogs", "services", "render", "engine")
+
+
+def source_text(root: Path) -> str:
+    """The text of every ``.py`` file under :data:`SOURCE_DIRS` of the project at ``root``,
+    so that every Chinese word the bot can say is in the subset."""
+    parts = []
+    for folder in SOURCE_DIRS:
+        for path in sorted((root / folder).rglob("*.py")):
+            if not path.name.startswith("_agari_table"):
+                parts.append(path.read_text(encoding="utf-8"))
+    return "\n".join(parts)
 
 
 def wanted_characters(extra_text: str = "") -> set[str]:

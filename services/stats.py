@@ -61,6 +61,8 @@ BOARD_ID = re.compile(
 GAME_ID = re.compile(r"mj:gh:(?P<game>\d{1,19}):(?P<page>\d{1,6})")
 #: ``mj:hs:<user id|0>`` (the history select menu; the chosen value is a game id).
 HISTORY_ID = re.compile(r"mj:hs:(?P<user>\d{1,20})")
+#: ``mj:hp:<user id|0>:<page>`` (a page of the history list).
+HISTORY_PAGE_ID = re.compile(r"mj:hp:(?P<user>\d{1,20}):(?P<page>\d{1,6})")
 
 
 class StatsInputError(ValueError):
@@ -134,13 +136,18 @@ class BoardQuery:
 
 @dataclass(frozen=True, slots=True)
 class BoardPage:
-    """A leaderboard page ready to show: the card, the store's board and paging facts."""
+    """A leaderboard page ready to show: the card, the store's board and paging facts;
+    who asked and in which language (the picture of the page is drawn from these)."""
 
     card: Card
     board: Leaderboard
     query: BoardQuery
     page: int
     pages: int
+    asker_id: int | None = None
+    asker_name: str | None = None
+    lang: str = "zh"
+    min_hands: int = MIN_HANDS
 
     @property
     def has_prev(self) -> bool:
@@ -158,6 +165,22 @@ class StatsAnswer:
     card: Card
     stats: PlayerStats
     chart: list[tuple[datetime, float]]
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryPage:
+    """A page of the history list: the card, that page's games (latest first), whether a
+    later page exists, and whose games (None = the whole server)."""
+
+    card: Card
+    games: list[GameSummary]
+    page: int = 0
+    has_next: bool = False
+    user_id: int | None = None
+
+    @property
+    def has_prev(self) -> bool:
+        return self.page > 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,6 +270,11 @@ class StatsService:
         settings = await self.store.get_guild_settings(guild_id)
         return "en" if (settings.language or "zh").startswith("en") else "zh+en"
 
+    async def wants_pictures(self, user_id: int) -> bool:
+        """The player's picture preference (``/mahjong pictures``; on when never set)."""
+        player = await self.store.get_player(user_id)
+        return True if player is None else bool(player.prefers_images)
+
     async def remember(self, user_id: int, display_name: str | None) -> None:
         """Keep the player's current display name (only written when it changed)."""
         if not display_name:
@@ -289,7 +317,17 @@ class StatsService:
             asker_name=user_name,
             min_hands=self.min_hands,
         )
-        return BoardPage(card=card, board=board, query=query, page=target, pages=pages)
+        return BoardPage(
+            card=card,
+            board=board,
+            query=query,
+            page=target,
+            pages=pages,
+            asker_id=user_id,
+            asker_name=user_name,
+            lang=lang,
+            min_hands=self.min_hands,
+        )
 
     async def _board(
         self,
@@ -323,8 +361,10 @@ class StatsService:
         season: int | None = None,
         lang: str = "zh",
         now: datetime | None = None,
+        picture: bool = True,
     ) -> StatsAnswer:
-        """A player's stats card and the points of their rating chart."""
+        """A player's stats card and the points of their rating chart (``picture`` False:
+        the chart will not be sent, so the card does not mention it)."""
         BoardQuery(variant=variant, period=period, season=season)  # validates
         if period == "season" and season is None:
             season = (await self.store.get_guild_settings(guild_id)).current_season
@@ -338,7 +378,8 @@ class StatsService:
             now=now,
         )
         chart = rating_series(stats)
-        card = format_stats(stats, name, lang=lang, chart=len(chart) >= 2, season=season)
+        shown = picture and len(chart) >= 2
+        card = format_stats(stats, name, lang=lang, chart=shown, season=season)
         return StatsAnswer(card=card, stats=stats, chart=chart)
 
     async def history(
@@ -348,17 +389,33 @@ class StatsService:
         user_id: int | None = None,
         who: str | None = None,
         lang: str = "zh",
-    ) -> tuple[Card, list[GameSummary]]:
-        """Recent games of the server (or of one player), latest first, with totals; then
-        the latest hands played with real tiles (实体牌局, read by ``db.leaderboard_extra``)."""
-        games = await self.store.recent_games(guild_id, user_id=user_id, limit=self.history_limit)
-        records = await recent_record_hands(
-            self.store, guild_id, user_id=user_id, limit=self.records_limit
+        page: int = 0,
+    ) -> HistoryPage:
+        """Page ``page`` of the server's (or one player's) games, latest first, with totals
+        (``history_limit`` a page); the first page also lists the latest hands played with
+        real tiles (实体牌局, read by ``db.leaderboard_extra``). ``who`` defaults to the
+        player's stored name."""
+        page = max(page, 0)
+        size = self.history_limit
+        found = await self.store.recent_games(
+            guild_id, user_id=user_id, limit=size + 1, offset=page * size
         )
+        games, has_next = found[:size], len(found) > size
+        records: list[HandInfo] = []
+        if page == 0:
+            records = await recent_record_hands(
+                self.store, guild_id, user_id=user_id, limit=self.records_limit
+            )
         ids = {int(d.get("user_id", 0)) for h in records for d in h.deltas}
+        if user_id is not None and who is None:
+            ids.add(user_id)
         names = await display_names(self.store, ids)
-        card = format_history(games, lang=lang, who=who, records=records, names=names)
-        return card, games
+        if user_id is not None and who is None:
+            who = names.get(user_id) or f"<@{user_id}>"
+        card = format_history(
+            games, lang=lang, who=who, records=records, names=names, page=page, has_next=has_next
+        )
+        return HistoryPage(card=card, games=games, page=page, has_next=has_next, user_id=user_id)
 
     async def game(
         self, guild_id: int, game_id: int, *, page: int = 0, lang: str = "zh"
@@ -394,10 +451,16 @@ def history_custom_id(user_id: int | None) -> str:
     return f"mj:hs:{user_id or 0}"
 
 
+def history_page_custom_id(user_id: int | None, page: int) -> str:
+    """The ``custom_id`` of a button that shows ``page`` of the history list."""
+    return f"mj:hp:{user_id or 0}:{page}"
+
+
 __all__ = [
     "BOARD_ID",
     "GAME_ID",
     "HISTORY_ID",
+    "HISTORY_PAGE_ID",
     "MIN_HANDS",
     "ORDERS",
     "PAGE_SIZE",
@@ -406,10 +469,12 @@ __all__ = [
     "BoardPage",
     "BoardQuery",
     "GamePage",
+    "HistoryPage",
     "StatsAnswer",
     "StatsInputError",
     "StatsService",
     "StatsStore",
     "game_custom_id",
     "history_custom_id",
+    "history_page_custom_id",
 ]

@@ -2,8 +2,8 @@
 
 Fills one server with ``--hands`` recorded hands (default 100,000, the same data as
 ``python -m db.bench``) and times what a command waits for: the store's queries *plus*
-the text (and, for stats, the rating chart picture). Target: leaderboard and stats
-≤ 200 ms each. Figures only: nothing here asserts a time.
+the text and the picture (the leaderboard page, the rating chart). Target: leaderboard and
+stats ≤ 200 ms each. Figures only: nothing here asserts a time.
 """
 
 from __future__ import annotations
@@ -17,10 +17,14 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import text
+
 from db.bench import GUILD, _fill_hands
+from db.models import Game
 from db.store import Store
 from render.charts import render_rating_chart
 from services.stats import BoardQuery, StatsService
+from services.stats_picture import board_png
 
 ME = 10_001  # a player of the benchmark data
 
@@ -36,39 +40,79 @@ async def _timed(fn: Callable[[], Awaitable[Any]], runs: int) -> tuple[float, fl
     return statistics.median(times), max(times)
 
 
+async def _into_games(store: Store, hands: int, per_game: int = 20) -> int:
+    """Make the older 80 % of the recorded hands online games of ``per_game`` hands each
+    (so ``/mahjong history`` has games to page through); returns how many games."""
+    online = hands * 4 // 5 // per_game * per_game
+    games = online // per_game
+    seats = [{"name": f"P{i}", "user_id": 10_001 + i, "ai": False} for i in range(4)]
+    async with store._engine.begin() as conn:
+        rows = [
+            {"id": g + 1, "guild_id": GUILD, "channel_id": 1, "variant": "shangrao",
+             "seats": seats, "status": "finished", "totals": [0, 0, 0, 0], "version": 0}
+            for g in range(games)
+        ]  # fmt: skip
+        for chunk in range(0, games, 5000):
+            await conn.execute(Game.__table__.insert(), rows[chunk : chunk + 5000])
+        ids = {"n": online, "k": per_game}
+        await conn.execute(
+            text(
+                "UPDATE hands SET game_id = (id - 1) / :k + 1, hand_no = (id - 1) % :k + 1,"
+                " source = 'online' WHERE id <= :n"
+            ),
+            ids,
+        )
+        await conn.execute(
+            text(
+                "UPDATE hand_results SET game_id = (hand_id - 1) / :k + 1, source = 'online'"
+                " WHERE hand_id <= :n"
+            ),
+            ids,
+        )
+        await conn.execute(
+            text(
+                "UPDATE games SET updated_at = (SELECT max(h.created_at) FROM hands h"
+                " WHERE h.game_id = games.id)"
+            )
+        )
+    return games
+
+
 async def run(hands: int, players: int, runs: int, folder: Path) -> None:
     store = await Store.open(f"sqlite+aiosqlite:///{folder / 'stats-bench.db'}")
     await store.get_guild_settings(GUILD)
     await store.update_guild_settings(GUILD, language="zh")
     start = time.perf_counter()
     await _fill_hands(store, hands, players)
+    games = await _into_games(store, hands)
     print(
-        f"stats answers with {hands} hands of {players} players in one server "
-        f"(filled in {time.perf_counter() - start:.1f} s); target <= 200 ms each"
+        f"stats answers with {hands} hands of {players} players in one server, {games} "
+        f"online games (filled in {time.perf_counter() - start:.1f} s); target <= 200 ms each"
     )
     service = StatsService(store)
 
     def row(label: str, med: float, worst: float) -> None:
         print(f"  {label:<52} median {med:7.1f} ms   max {worst:7.1f} ms")
 
+    async def board_with_picture(query: BoardQuery, page: int | None) -> None:
+        shown = await service.leaderboard(GUILD, query, page=page, user_id=ME, lang="zh+en")
+        await asyncio.to_thread(board_png, shown)
+
     for by in ("points", "rating", "winrate"):
         for period in ("all", "season", "month", "week"):
             query = BoardQuery(period=period, by=by)
-            med, worst = await _timed(
-                lambda q=query: service.leaderboard(GUILD, q, page=0, user_id=ME, lang="zh+en"),
-                runs,
-            )
-            row(f"leaderboard by={by} period={period} (page 1)", med, worst)
+            med, worst = await _timed(lambda q=query: board_with_picture(q, 0), runs)
+            row(f"leaderboard + picture by={by} period={period} (page 1)", med, worst)
     query = BoardQuery(period="all", by="points")
     med, worst = await _timed(
-        lambda: service.leaderboard(GUILD, query, page=None, user_id=ME, lang="zh+en"), runs
+        lambda: service.leaderboard(GUILD, query, page=0, user_id=ME, lang="zh+en"), runs
     )
-    row("leaderboard by=points period=all (my page)", med, worst)
+    row("leaderboard text only by=points period=all (page 1)", med, worst)
+    med, worst = await _timed(lambda: board_with_picture(query, None), runs)
+    row("leaderboard + picture by=points period=all (my page)", med, worst)
     query = BoardQuery(variant="xinyu", period="all", by="rating")
-    med, worst = await _timed(
-        lambda: service.leaderboard(GUILD, query, page=2, user_id=ME, lang="zh+en"), runs
-    )
-    row("leaderboard variant=xinyu by=rating (page 3)", med, worst)
+    med, worst = await _timed(lambda: board_with_picture(query, 2), runs)
+    row("leaderboard + picture variant=xinyu by=rating (page 3)", med, worst)
 
     async def stats_with_chart(variant: str | None, period: str) -> None:
         answer = await service.stats(
@@ -82,7 +126,9 @@ async def run(hands: int, players: int, runs: int, folder: Path) -> None:
             med, worst = await _timed(lambda v=variant, p=period: stats_with_chart(v, p), runs)
             row(f"stats + chart variant={variant or 'all'} period={period}", med, worst)
     med, worst = await _timed(lambda: service.history(GUILD, user_id=ME), runs)
-    row("history (a player's recent games)", med, worst)
+    row("history (a player's recent games, page 1)", med, worst)
+    med, worst = await _timed(lambda: service.history(GUILD, page=3), runs)
+    row("history (the server's games, page 4)", med, worst)
     await store.close()
 
 

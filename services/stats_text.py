@@ -7,7 +7,7 @@ Limits kept here: a field value ≤ 1024 characters, a description ≤ 4096, ≤
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -54,6 +54,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "you_unrated": ("{name}：还没有等级分", "{name}: no rating yet"),
     "you_none": ("{name}：这段时间没有对局", "{name}: no hands in this period"),
+    "short_unranked": (
+        "{hands} 局 · 还差 {more} 局上榜",
+        "{hands} hands · {more} more to be ranked",
+    ),
+    "short_unrated": ("还没有等级分", "no rating yet"),
+    "short_none": ("这段时间没有对局", "no hands in this period"),
+    "short_min_hands": ("胜率榜至少 {min} 局", "win rate: at least {min} hands"),
+    "board_word": ("排行榜", "Leaderboard"),
     "hands_n": ("{n} 局", "{n} hands"),
     "points_n": ("{n} 分", "{n} pts"),
     "rate": ("胜率 {pct}", "win {pct}"),
@@ -91,6 +99,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "history_empty": ("还没有记录过对局。", "No games recorded yet."),
     "records": ("实体牌局记录", "Hands played with real tiles"),
     "history_pick": ("选择一场对局查看每一局", "Pick a game to see its hands"),
+    "history_page": ("第 {page} 页", "page {page}"),
+    "history_past_end": ("这一页没有对局了。", "No games on this page."),
     "game_line": (
         "**#{id}** · {variant} · {date} · {hands} 局 · {status}",
         "**#{id}** · {variant} · {date} · {hands} hands · {status}",
@@ -263,20 +273,29 @@ def how_text(how: str, lang: str = "zh") -> str:
 # ----------------------------------------------------------------------- leaderboard
 
 
+def metric_parts(
+    entry: LeaderboardEntry, by: str, lang: str, say: Callable[..., str] | None = None
+) -> tuple[str, list[str]]:
+    """The ordered value and the other figures, e.g. ``("+12 分", ["4 局", "胜率 50.0%"])``.
+
+    ``say`` (default :func:`t`) words each figure; the picture passes its own."""
+    say = say or t
+    lang = short(lang)
+    points = say("points_n", lang, n=signed(entry.points))
+    hands = say("hands_n", lang, n=entry.hands)
+    rate = say("rate", lang, pct=percent(entry.win_rate))
+    rating = say("rating_n", lang, r="—" if entry.rating is None else f"{entry.rating:.1f}")
+    if by == "rating":
+        return rating, [hands, points]
+    if by == "winrate":
+        return rate, [hands, points]
+    return points, [hands, rate]
+
+
 def metric(entry: LeaderboardEntry, by: str, lang: str) -> str:
     """The ordered value first, then the others, e.g. ``12 分 · 4 局 · 胜率 50.0%``."""
-    lang = short(lang)
-    points = t("points_n", lang, n=signed(entry.points))
-    hands = t("hands_n", lang, n=entry.hands)
-    rate = t("rate", lang, pct=percent(entry.win_rate))
-    rating = t("rating_n", lang, r="—" if entry.rating is None else f"{entry.rating:.1f}")
-    if by == "rating":
-        parts = [f"**{rating}**", hands, points]
-    elif by == "winrate":
-        parts = [f"**{rate}**", hands, points]
-    else:
-        parts = [f"**{points}**", hands, rate]
-    return " · ".join(parts)
+    value, others = metric_parts(entry, by, lang)
+    return " · ".join([f"**{value}**", *others])
 
 
 def board_line(entry: LeaderboardEntry, by: str, lang: str, *, me: bool = False) -> str:
@@ -467,16 +486,21 @@ def format_history(
     who: str | None = None,
     records: Sequence[HandInfo] = (),
     names: Mapping[int, str | None] | None = None,
+    page: int = 0,
+    has_next: bool = False,
 ) -> Card:
     """Recent games, latest first: id, variant, date, hands, status and final totals; then
-    the latest hands played with real tiles (``records``, names from ``names``)."""
+    the latest hands played with real tiles (``records``, names from ``names``). The footer
+    names the page (``page`` from 0) when there is more than one."""
     title = t("history_title", short(lang), who=who or t("history_server", short(lang)))
     fields: tuple[Field, ...] = ()
     if records:
         lines = [record_line(h, names or {}, lang) for h in records]
         fields = (Field(t("records", lang), clip("\n".join(lines), FIELD_LIMIT)),)
+    footer = [t("history_page", lang, page=page + 1)] if page or has_next else []
     if not games:
-        return Card(title=title, description=t("history_empty", lang), fields=fields)
+        empty = t("history_past_end" if page else "history_empty", lang)
+        return Card(title=title, description=empty, fields=fields, footer=" · ".join(footer))
     blocks = []
     for summary in games:
         g = summary.game
@@ -494,7 +518,7 @@ def format_history(
         title=title,
         description=clip("\n\n".join(blocks), DESCRIPTION_LIMIT),
         fields=fields,
-        footer=t("history_pick", lang),
+        footer=" · ".join([*footer, t("history_pick", lang)]),
     )
 
 
@@ -636,6 +660,7 @@ __all__ = [
     "history_choices",
     "item_text",
     "items_text",
+    "metric_parts",
     "pages_of",
     "pick",
     "rating_series",

@@ -190,6 +190,23 @@ async def test_history_of_games(store: Store) -> None:
     assert hands[1].deltas[0] == {"seat": 0, "user_id": A, "delta": -2, "is_ai": False}
 
 
+async def test_history_leaves_out_games_never_played(store: Store) -> None:
+    seats = [{}, {}, {}, {}]
+    lobby = await store.create_game(GUILD, 1, "xinyu", seats=seats)
+    dropped = await store.create_game(GUILD, 2, "xinyu", seats=seats, status="active")
+    await store.update_game(dropped.id, status="abandoned")
+    quit_later = await store.create_game(GUILD, 3, "xinyu", seats=seats, status="active")
+    when = datetime(2026, 11, 17, tzinfo=UTC)
+    await store.record_hand(
+        hand(1, when, "xinyu", {A: 3, B: -1, C: -1, D: -1}, "self", [A], game_id=quit_later.id)
+    )
+    await store.update_game(quit_later.id, status="abandoned")
+    playing = await store.create_game(GUILD, 4, "xinyu", seats=seats, status="active")
+    listed = {s.game.id: s.hands for s in await store.recent_games(GUILD)}
+    assert listed == {quit_later.id: 1, playing.id: 0}
+    assert lobby.id not in listed and dropped.id not in listed
+
+
 def test_period_starts() -> None:
     from db.periods import period_start
 

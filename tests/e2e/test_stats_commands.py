@@ -2,7 +2,9 @@
 
 The bot's SQLite database is filled with recorded hands (through the store) before the bot
 starts; the answers are then checked against what was recorded: order, the asker's own
-position, paging (also after a restart), AI seats never listed, the game picker, seasons.
+position, paging (also after a restart), the leaderboard picture redrawn for each page and
+left out for a player who chose text only, AI seats never listed, history pages and the
+game picker, seasons. Every wait is on a condition (``wait_for``, ``wait_reply``).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import hashlib
 import io
 import re
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -182,6 +184,25 @@ def board_lines(msg: FakeMessage) -> list[tuple[int, str, int]]:
     return out
 
 
+def picture(msg: FakeMessage, filename: str = "leaderboard.png") -> Image.Image | None:
+    """The message's picture (attached and shown in its embed), decoded; None if absent."""
+    files = [a for a in msg.attachments if a.filename == filename]
+    if not files:
+        assert "image" not in msg.embeds[0]  # no dangling attachment:// link
+        return None
+    [file] = files
+    assert msg.embeds[0]["image"]["url"] == f"attachment://{filename}"
+    img = Image.open(io.BytesIO(file.data))
+    img.load()
+    assert img.format == "PNG" and img.width == 640
+    return img
+
+
+def select_values(msg: FakeMessage) -> list[str]:
+    """The values offered by the history select menu of ``msg``."""
+    return [o["value"] for o in msg.find_component(prefix="mj:hs:").get("options", [])]
+
+
 def own_field(msg: FakeMessage) -> str | None:
     for f in msg.embeds[0].get("fields", []):
         if f["name"].startswith("你的名次"):
@@ -209,6 +230,10 @@ async def test_leaderboard_order_own_position_paging_and_restart(
     mine = own_field(board)
     assert mine is not None and f"{alice_rank}." in mine and "alice" in mine
     assert "1/2" in board.embeds[0]["footer"]["text"]
+    first = picture(board)  # the page as a picture too; the text stays in the embed
+    assert first is not None
+    [attachment] = board.attachments
+    assert attachment.description and attachment.description.startswith("排行榜")  # alt text
 
     next_id = next(c for c in board.custom_ids() if c.endswith(":1"))
     press = await fake.click(alice, board, next_id)
@@ -220,6 +245,8 @@ async def test_leaderboard_order_own_position_paging_and_restart(
     assert any(
         "alice" in line and "◀ 你" in line for line in board.embeds[0]["description"].splitlines()
     )
+    second = picture(board)  # redrawn: eight rows and no own line is a shorter picture
+    assert second is not None and second.height < first.height
 
     await proc.restart()  # the buttons are DynamicItems: they still work
     prev_id = next(c for c in board.custom_ids() if c.endswith(":0"))
@@ -229,11 +256,65 @@ async def test_leaderboard_order_own_position_paging_and_restart(
     assert [(name, pts) for _, name, pts in board_lines(board)] == expected[:10]
     bob_line = next(line for line in board.embeds[0]["description"].splitlines() if "bob" in line)
     assert "◀ 你" in bob_line  # the presser's own position
+    again = picture(board)  # bob is on page 1: ten rows, no own line
+    assert again is not None and second.height < again.height < first.height
 
     me_id = next(c for c in board.custom_ids() if c.endswith(":me"))
     press = await fake.click(alice, board, me_id)
     await press.wait_ack()
     await fake.wait_for(lambda: "2/2" in board.text(), what="alice's page")
+
+
+async def test_text_only_players_get_no_picture_and_pages_keep_their_form(
+    fake: FakeDiscord, seeded_bot: tuple[BotProcess, Seeded]
+) -> None:
+    _, seeded = seeded_bot
+    alice, dave = fake.user("alice"), fake.user("dave")
+    off = await fake.slash(dave, "mahjong pictures", {"on": False})
+    await off.wait_ack()
+
+    text_board = await (await fake.slash(dave, "mahjong leaderboard")).wait_reply()
+    assert picture(text_board) is None and text_board.attachments == []
+    assert [(n, p) for _, n, p in board_lines(text_board)] == seeded.ranking()[:10]
+    stats = await (await fake.slash(dave, "mahjong stats")).wait_reply()
+    assert stats.attachments == [] and "image" not in stats.embeds[0]
+    assert "等级分走势" not in stats.text()  # the card does not point at a missing chart
+
+    picture_board = await (await fake.slash(alice, "mahjong leaderboard")).wait_reply()
+    assert picture(picture_board) is not None
+    # dave pages alice's picture board: it stays a picture; alice pages dave's: it stays text
+    press = await fake.click(dave, picture_board, next(
+        c for c in picture_board.custom_ids() if c.endswith(":1")
+    ))  # fmt: skip
+    await press.wait_ack()
+    await fake.wait_for(lambda: "2/2" in picture_board.text(), what="page 2 of the picture")
+    assert picture(picture_board) is not None
+    press = await fake.click(alice, text_board, next(
+        c for c in text_board.custom_ids() if c.endswith(":1")
+    ))  # fmt: skip
+    await press.wait_ack()
+    await fake.wait_for(lambda: "2/2" in text_board.text(), what="page 2 as text")
+    assert picture(text_board) is None
+
+    on = await fake.slash(dave, "mahjong pictures", {"on": True})
+    await on.wait_ack()
+    board = await (await fake.slash(dave, "mahjong leaderboard")).wait_reply()
+    assert picture(board) is not None
+
+
+async def test_pictures_switched_off_for_the_bot(
+    fake: FakeDiscord, bot_factory: BotFactory
+) -> None:
+    """``MAHJONG_PICTURES=false``: text only, for everyone, on every page."""
+    proc = bot_factory(env={**(_extensions() or {}), "MAHJONG_PICTURES": "false"})
+    seeded = await seed(fake, proc)
+    await proc.start_ready()
+    alice = fake.user("alice")
+    board = await (await fake.slash(alice, "mahjong leaderboard")).wait_reply()
+    assert picture(board) is None and board.attachments == []
+    assert [(n, p) for _, n, p in board_lines(board)] == seeded.ranking()[:10]
+    stats = await (await fake.slash(alice, "mahjong stats")).wait_reply()
+    assert stats.attachments == [] and stats.embeds[0]["title"].startswith("alice")
 
 
 async def test_win_rate_board_and_rating_board_exclude_ai(
@@ -307,6 +388,78 @@ async def test_history_pick_a_game_shows_its_hands_privately(
     await press.wait_ack()
     await fake.wait_for(lambda: "第 5 局" in detail.text(), what="the second page of hands")
     assert "第 1 局" not in detail.text()
+    assert not any(c.startswith("mj:hp:") for c in listing.custom_ids())  # one page only
+
+
+async def _more_games(proc: BotProcess, fake: FakeDiscord, count: int) -> list[int]:
+    """``count`` more finished games of bob and carol (one hand each); returns every game
+    of the server, latest first, as the store orders them."""
+    bob, carol = fake.user("bob"), fake.user("carol")
+    store = await Store.open(proc.database_url)
+    try:
+        for k in range(count):
+            seats = [
+                {"name": "bob", "user_id": bob.id, "ai": False},
+                {"name": "carol", "user_id": carol.id, "ai": False},
+            ]
+            game = await store.create_game(
+                fake.guild_id, fake.channel.id, "jiujiang", seats=seats, status="finished"
+            )
+            players = [(bob.id, k + 1, False), (carol.id, -(k + 1), False)]
+            hand = _win(1, players, "discard", 0, guild_id=fake.guild_id, discarder=1)
+            await store.record_hand(
+                replace(hand, variant="jiujiang", game_id=game.id, points=k + 1)
+            )
+        games = await store.recent_games(fake.guild_id, limit=100)
+    finally:
+        await store.close()
+    return [g.game.id for g in games]
+
+
+async def test_history_pages_survive_a_restart_and_the_select_follows_the_page(
+    fake: FakeDiscord, bot_factory: BotFactory
+) -> None:
+    proc = bot_factory(env=_extensions())
+    seeded = await seed(fake, proc)
+    latest_first = await _more_games(proc, fake, 12)
+    assert len(latest_first) == 13 and seeded.game_id in latest_first
+    await proc.start_ready()
+    alice, dave = fake.user("alice"), fake.user("dave")
+
+    listing = await (await fake.slash(dave, "mahjong history")).wait_reply()
+    assert select_values(listing) == [str(i) for i in latest_first[:10]]
+    assert "第 1 页" in listing.embeds[0]["footer"]["text"]
+    prev_id, next_id = "mj:hp:0:0", "mj:hp:0:1"
+    assert listing.find_component(custom_id=prev_id).get("disabled")
+    assert not listing.find_component(custom_id=next_id).get("disabled")
+
+    await (await fake.click(alice, listing, next_id)).wait_ack()
+    await fake.wait_for(lambda: "第 2 页" in listing.text(), what="history page 2")
+    assert select_values(listing) == [str(i) for i in latest_first[10:]]
+    description = listing.embeds[0]["description"]
+    assert all(f"**#{i}**" in description for i in latest_first[10:])
+    assert not any(f"**#{i}**" in description for i in latest_first[:10])
+    assert not any(
+        f["name"].startswith("实体牌局记录") for f in listing.embeds[0].get("fields", [])
+    )
+    assert listing.find_component(custom_id="mj:hp:0:2").get("disabled")  # the last page
+
+    older = latest_first[-1]  # a game picked from page 2
+    detail = await (await fake.click(alice, listing, values=[str(older)], custom_id="mj:hs:0")).wait_reply()  # fmt: skip
+    assert detail.ephemeral and f"对局 #{older} ·" in detail.embeds[0]["title"]
+
+    await proc.restart()  # the page buttons are DynamicItems: they still work
+    await (await fake.click(dave, listing, "mj:hp:0:0")).wait_ack()
+    await fake.wait_for(lambda: "第 1 页" in listing.text(), what="history page 1 again")
+    assert select_values(listing) == [str(i) for i in latest_first[:10]]
+
+    bob = fake.user("bob")  # one player's games page the same way, under their name
+    mine = await (await fake.slash(alice, "mahjong history", {"user": bob})).wait_reply()
+    assert mine.embeds[0]["title"].endswith("bob")
+    bob_next = f"mj:hp:{bob.id}:1"
+    await (await fake.click(alice, mine, bob_next)).wait_ack()
+    await fake.wait_for(lambda: "第 2 页" in mine.text(), what="bob's page 2")
+    assert mine.embeds[0]["title"].endswith("bob") and select_values(mine)
 
 
 async def test_new_season_needs_manage_server_and_old_seasons_stay(
@@ -355,11 +508,12 @@ async def test_a_played_hand_reaches_leaderboard_stats_and_history(
             return await store.game_hands(gid)
 
         hands: list = []
-        for _ in range(100):
+        deadline = asyncio.get_running_loop().time() + fake.scaled(30)
+        while not hands:  # recorded in the hand's last transaction: usually already there
             hands = await recorded()
-            if hands:
-                break
-            await asyncio.sleep(0.05)
+            if not hands:
+                assert asyncio.get_running_loop().time() < deadline, "the hand was not recorded"
+                await asyncio.sleep(0.05)
         game = await store.get_game(gid)
     finally:
         await store.close()

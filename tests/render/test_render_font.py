@@ -100,6 +100,17 @@ def test_every_cjk_character_of_the_rules_is_covered() -> None:
     assert not missing, "rebuild with python -m render.build_font: " + "".join(sorted(missing))
 
 
+def test_every_cjk_character_of_the_bots_own_text_is_covered() -> None:
+    """Every Chinese word in cogs/, services/, render/, engine/ can be drawn (no ``?`` in our
+    own labels); a new word needs ``python -m render.build_font``."""
+    from render.charset import source_text
+
+    cjk = set(re.findall(r"[\u3400-\u9fff]", source_text(REPO)))
+    assert len(cjk) > 500
+    missing = cjk - fonts.covered()
+    assert not missing, "rebuild with python -m render.build_font: " + "".join(sorted(missing))
+
+
 @pytest.mark.parametrize(
     ("raw", "safe"),
     [

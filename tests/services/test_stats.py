@@ -33,6 +33,7 @@ from services.stats import (
     StatsService,
     game_custom_id,
     history_custom_id,
+    history_page_custom_id,
 )
 from services.stats_text import format_leaderboard, item_text
 
@@ -364,16 +365,17 @@ async def _game_with_hands(store: Store, count: int, guild: int = GUILD) -> tupl
 async def test_history_lists_games_with_totals(stats_store: Store) -> None:
     game_id, _ = await _game_with_hands(stats_store, 3)
     service = StatsService(stats_store)
-    card, games = await service.history(GUILD)
-    assert [g.game.id for g in games] == [game_id]
+    shown = await service.history(GUILD)
+    card, games = shown.card, shown.games
+    assert [g.game.id for g in games] == [game_id] and not shown.has_next
     assert games[0].hands == 3
     # totals 6-2+6 = 10 for Ann, -2+6-2 = 2 for Bob
     assert "Ann +10" in card.description and "Bob +2" in card.description
     assert "电脑" in card.description and f"#{game_id}" in card.description
-    mine, mine_games = await service.history(GUILD, user_id=501, who="Ann")
-    assert [g.game.id for g in mine_games] == [game_id] and "Ann" in mine.title
-    _, nobody = await service.history(GUILD, user_id=999)
-    assert nobody == []
+    mine = await service.history(GUILD, user_id=501, who="Ann")
+    assert [g.game.id for g in mine.games] == [game_id] and "Ann" in mine.card.title
+    nobody = await service.history(GUILD, user_id=999)
+    assert nobody.games == []
 
 
 async def test_game_hands_show_winner_items_payments_and_seed(stats_store: Store) -> None:
@@ -453,7 +455,13 @@ def test_other_ids_match_their_templates() -> None:
     game_rx = re.compile(
         r"mj:(?P<gid>[0-9]{1,20}):(?P<kind>[a-z]{1,12})(?::(?P<arg>[0-9a-z]{1,12}))?"
     )
-    for custom_id in (BoardQuery().custom_id(1), game_custom_id(5, 1), history_custom_id(9)):
+    stats_ids = (
+        BoardQuery().custom_id(1),
+        game_custom_id(5, 1),
+        history_custom_id(9),
+        history_page_custom_id(9, 1),
+    )
+    for custom_id in stats_ids:
         assert not game_rx.fullmatch(custom_id)
 
 
@@ -544,7 +552,8 @@ async def test_history_lists_the_latest_hands_played_with_real_tiles(
     stats_store: Store, played: Played
 ) -> None:
     service = StatsService(stats_store, records_limit=5)
-    card, games = await service.history(GUILD)
+    first = await service.history(GUILD)
+    card, games = first.card, first.games
     assert games == [] and "还没有记录过对局" in card.description
     [field] = card.fields
     newest = sorted(played.hands, key=lambda h: h.created_at or NOW)[-5:][::-1]
@@ -552,7 +561,88 @@ async def test_history_lists_the_latest_hands_played_with_real_tiles(
     uid = HUMANS[2]
     mine = [h for h in played.hands if any(p.user_id == uid and not p.is_ai for p in h.players)]
     mine = sorted(mine, key=lambda h: h.created_at or NOW)[-5:][::-1]
-    card, _ = await service.history(GUILD, user_id=uid, who=NAMES[uid])
+    card = (await service.history(GUILD, user_id=uid, who=NAMES[uid])).card
     assert card.fields[0].value.split("\n")[1::2] == [_pay_line(h) for h in mine]
-    other, _ = await service.history(OTHER_GUILD)
+    other = (await service.history(OTHER_GUILD)).card
     assert other.fields == ()
+
+
+# ------------------------------------------------------------------- history paging
+
+
+async def _games(store: Store, count: int, player: int = 501) -> list[int]:
+    """``count`` finished games, latest activity first; ``player`` played in the even ones
+    (a recorded hand), the odd ones have no hand."""
+    ids = []
+    for k in range(count):
+        seats = [{"name": "Ann", "user_id": player, "ai": False}] + [
+            {"name": f"电脑{i}", "user_id": None, "ai": True} for i in range(1, 4)
+        ]
+        game = await store.create_game(GUILD, 9, "xinyu", seats=seats, status="finished")
+        if k % 2 == 0:
+            await store.record_hand(
+                HandInput(
+                    guild_id=GUILD,
+                    variant="xinyu",
+                    hand_no=1,
+                    players=[HandPlayer(0, player, 3)]
+                    + [HandPlayer(s, s + 1, -1, is_ai=True) for s in range(1, 4)],
+                    how="self",
+                    winners=[0],
+                    points=1,
+                    game_id=game.id,
+                )
+            )
+        ids.append(game.id)
+    infos = [await store.get_game(i) for i in ids]
+    order = sorted(infos, key=lambda g: (g.updated_at, g.id), reverse=True)  # type: ignore[union-attr]
+    return [g.id for g in order]  # type: ignore[union-attr]
+
+
+async def test_history_pages_through_every_game_once(stats_store: Store, played: Played) -> None:
+    latest_first = await _games(stats_store, 23)
+    service = StatsService(stats_store, history_limit=4, records_limit=3)
+    seen: list[int] = []
+    for number in range(6):
+        shown = await service.history(GUILD, page=number)
+        assert shown.page == number and shown.has_prev == (number > 0)
+        assert shown.has_next == (number < 5)
+        assert len(shown.games) == (4 if number < 5 else 3)
+        ids = [g.game.id for g in shown.games]
+        assert all(f"**#{i}**" in shown.card.description for i in ids)
+        assert f"第 {number + 1} 页" in shown.card.footer
+        # hands played with real tiles: on the first page only
+        assert bool(shown.card.fields) == (number == 0)
+        seen += ids
+    assert seen == latest_first
+    past = await service.history(GUILD, page=6)
+    assert past.games == [] and not past.has_next and past.has_prev
+    assert "这一页没有对局了" in past.card.description
+
+
+async def test_history_pages_of_one_player_and_their_stored_name(stats_store: Store) -> None:
+    latest_first = await _games(stats_store, 11)
+    await stats_store.upsert_player(501, display_name="Ann")
+    service = StatsService(stats_store, history_limit=4)
+    first = await service.history(GUILD, user_id=501)
+    assert "Ann" in first.card.title  # no name given: the stored one
+    second = await service.history(GUILD, user_id=501, page=1, lang="en")
+    played_in = latest_first[::-1][::2][::-1]  # the even games, latest first
+    assert [g.game.id for g in first.games + second.games] == played_in
+    assert first.has_next and not second.has_next and len(second.games) == 2
+    assert "page 2" in second.card.footer and "Ann" in second.card.title
+    alone = await service.history(GUILD, user_id=4242)
+    assert alone.games == [] and not alone.has_next and "第" not in alone.card.footer
+
+
+async def test_pictures_follow_the_players_choice(stats_store: Store, played: Played) -> None:
+    service = StatsService(stats_store)
+    uid = HUMANS[0]
+    assert await service.wants_pictures(uid)  # on unless turned off
+    assert await service.wants_pictures(4242)  # a stranger: the default
+    await stats_store.upsert_player(uid, prefers_images=False)
+    assert not await service.wants_pictures(uid)
+    with_chart = await service.stats(GUILD, uid, name="x", now=NOW)
+    text_only = await service.stats(GUILD, uid, name="x", now=NOW, picture=False)
+    assert len(with_chart.chart) >= 2 and "等级分走势见图" in with_chart.card.footer
+    assert text_only.card.footer == "" and text_only.card.fields == with_chart.card.fields

@@ -3,13 +3,31 @@ and cards turned into embeds within Discord's limits."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
 
-from cogs.stats_views import board_view, card_embed, game_view, history_view
-from db.types import GameInfo, Leaderboard
-from services.stats import BOARD_ID, GAME_ID, HISTORY_ID, BoardPage, BoardQuery, GamePage
+from cogs.stats_views import (
+    HistoryButton,
+    board_view,
+    card_embed,
+    game_view,
+    history_page_view,
+    history_view,
+)
+from db.types import GameInfo, GameSummary, Leaderboard
+from services.stats import (
+    BOARD_ID,
+    GAME_ID,
+    HISTORY_ID,
+    HISTORY_PAGE_ID,
+    BoardPage,
+    BoardQuery,
+    GamePage,
+    HistoryPage,
+    history_page_custom_id,
+)
 from services.stats_text import Card, Choice, Field
 
 NOW = datetime(2026, 11, 25, tzinfo=UTC)
@@ -79,3 +97,94 @@ def test_card_embed_keeps_discord_limits() -> None:
     assert len(embed) <= 6000 and embed.footer.text == "f"
     small = card_embed(Card("t", fields=tuple(Field(f"n{i}", "v") for i in range(30))))
     assert len(small.fields) == 25
+
+
+@pytest.mark.parametrize(("number", "has_next"), [(0, True), (1, True), (3, False)])
+def test_history_page_buttons(number: int, has_next: bool) -> None:
+    choices = [Choice(f"#{i}", str(i), "x") for i in range(10)]
+    view = history_view(42, choices, "zh", page=number, has_next=has_next)
+    assert view is not None and view.timeout is None
+    select, prev, nxt = buttons(view)
+    assert select.custom_id == "mj:hs:42" and [o.value for o in select.options] == [
+        str(i) for i in range(10)
+    ]
+    assert prev.custom_id != nxt.custom_id
+    for b in (prev, nxt):
+        assert HISTORY_PAGE_ID.fullmatch(b.custom_id) and len(b.custom_id) <= 100
+    assert prev.custom_id == f"mj:hp:42:{max(number - 1, 0)}" and prev.disabled == (number == 0)
+    assert nxt.custom_id == f"mj:hp:42:{number + 1}" and nxt.disabled == (not has_next)
+
+
+def test_one_page_of_history_has_no_page_buttons() -> None:
+    view = history_view(None, [Choice("#1", "1")], "en")
+    assert view is not None and len(buttons(view)) == 1
+    # a page past the end: nothing to pick, but the way back
+    back = history_view(None, [], "en", page=4)
+    assert back is not None
+    prev, nxt = buttons(back)
+    assert prev.custom_id == "mj:hp:0:3" and not prev.disabled and nxt.disabled
+
+
+def test_history_page_view_lists_that_pages_games() -> None:
+    games = [GameSummary(replace(_game(), id=i), 2) for i in (31, 30, 29)]
+    view = history_page_view(HistoryPage(Card("t"), games, 2, True, 7), "zh")
+    assert view is not None
+    select, prev, nxt = buttons(view)
+    assert [o.value for o in select.options] == ["31", "30", "29"]
+    assert (prev.custom_id, nxt.custom_id) == ("mj:hp:7:1", "mj:hp:7:3")
+
+
+async def test_history_button_survives_a_restart() -> None:
+    custom_id = history_page_custom_id(None, 12)
+    match = HISTORY_PAGE_ID.fullmatch(custom_id)
+    assert match is not None
+    item = HistoryButton(None, 12, label="下一页").item
+    rebuilt = await HistoryButton.from_custom_id(None, item, match)  # type: ignore[arg-type]
+    assert (rebuilt.user_id, rebuilt.page, rebuilt.item.custom_id) == (None, 12, custom_id)
+    # none of the stats ids can be taken for another: each matches its own template only
+    templates = [BOARD_ID, GAME_ID, HISTORY_ID, HISTORY_PAGE_ID]
+    assert [bool(t.fullmatch(custom_id)) for t in templates] == [False, False, False, True]
+
+
+async def test_the_board_picture_goes_into_the_embed_or_is_left_out_when_it_fails(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import discord
+
+    from cogs import stats as stats_cog
+
+    shown = page(0, 1)
+    embed = discord.Embed(title="t")
+    [file] = await stats_cog.board_files(shown, embed)
+    assert file.filename == "leaderboard.png" and file.description
+    assert embed.image.url == "attachment://leaderboard.png"
+
+    def broken(_: BoardPage) -> bytes:
+        raise OSError("font file unreadable")
+
+    monkeypatch.setattr(stats_cog, "board_png", broken)
+    plain = discord.Embed(title="t")
+    assert await stats_cog.board_files(shown, plain) == []
+    assert plain.image.url is None  # no link to a missing attachment
+    assert "leaderboard picture failed" in caplog.text
+
+
+class _Prefs:
+    def __init__(self, on: bool) -> None:
+        self.on = on
+
+    async def wants_pictures(self, user_id: int) -> bool:
+        return self.on
+
+
+@pytest.mark.parametrize(("switch", "player", "expected"), [
+    (True, True, True), (True, False, False), (False, True, False), (False, False, False),
+])  # fmt: skip
+async def test_pictures_need_the_bot_switch_and_the_players_choice(
+    monkeypatch: pytest.MonkeyPatch, switch: bool, player: bool, expected: bool
+) -> None:
+    from cogs import pictures
+    from cogs import stats as stats_cog
+
+    monkeypatch.setattr(pictures, "ENABLED", switch)
+    assert await stats_cog.wants_pictures(_Prefs(player), 1) is expected  # type: ignore[arg-type]

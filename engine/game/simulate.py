@@ -1,8 +1,14 @@
 """Self-play: four AI players, every hand checked (zero-sum settlement, replay from the log).
 
-``python -m engine.simulate --variant V --hands N --seed S [--options JSON]`` prints one JSON
-object: variant, hands, wins, self_draws, discard_wins, draws, seconds (play only),
-hands_per_sec, zero_sum_violations, replay_mismatches, errors (and verify_seconds).
+``python -m engine.simulate --variant V --hands N --seed S [--options JSON] [--defend MASK]``
+prints one JSON object: variant, hands, wins, self_draws, discard_wins, draws, seconds (play
+only), hands_per_sec, zero_sum_violations, replay_mismatches, errors (and verify_seconds).
+
+Also, per seat (seats keep their place for a whole game; the deal moves round):
+``defend`` (the mask, ``1`` = that seat's AI defends, 守牌), ``seat_wins``, ``seat_deal_ins``
+(discards / robbed kongs that paid for a win: 点炮), ``seat_points`` (net score), and
+``ai_ms`` (mean time of one AI decision, milliseconds). ``--defend 0111``: seat 0 plays pure
+offence, seats 1–3 defend; the default ``1111`` is every seat defending.
 """
 
 from __future__ import annotations
@@ -29,16 +35,38 @@ def _acting_seat(g: GameState) -> int:
     return waiting_for(g)[0]
 
 
-def play_hand(g: GameState, log: list[tuple[int, Action]]) -> GameState:
-    """Let the AI play ``g``'s current hand to its end, appending to ``log``."""
+def play_hand(
+    g: GameState,
+    log: list[tuple[int, Action]],
+    defend: tuple[bool, ...] = (True, True, True, True),
+    clock: list[float] | None = None,
+) -> GameState:
+    """Let the AI play ``g``'s current hand to its end, appending to ``log``.
+
+    ``defend[seat]``: whether that seat's AI defends; ``clock`` (if given) gets
+    ``[decisions, seconds]`` added to it.
+    """
     for _ in range(MAX_ACTIONS_PER_HAND):
         if g.hand.phase == PHASE_OVER:
             return g
         seat = _acting_seat(g)
-        action = choose_action(g, seat)
+        if clock is None:
+            action = choose_action(g, seat, defend=defend[seat])
+        else:
+            t0 = time.perf_counter()
+            action = choose_action(g, seat, defend=defend[seat])
+            clock[0] += 1
+            clock[1] += time.perf_counter() - t0
         log.append((seat, action))
         g, _ = apply(g, seat, action)
     raise RuntimeError("hand did not end")
+
+
+def parse_defend(mask: str) -> tuple[bool, ...]:
+    """``"0111"`` → ``(False, True, True, True)``; raises ``ValueError`` on anything else."""
+    if len(mask) != 4 or set(mask) - {"0", "1"}:
+        raise ValueError(f"--defend is four 0/1 digits, one per seat (e.g. 0111), not {mask!r}")
+    return tuple(ch == "1" for ch in mask)
 
 
 def simulate(
@@ -47,8 +75,12 @@ def simulate(
     seed: str,
     options: RuleOptions | dict[str, Any] | None = None,
     verify: bool = True,
+    defend: tuple[bool, ...] = (True, True, True, True),
 ) -> dict[str, Any]:
-    """Play ``hands`` hands (games of up to 16 hands each) and check every one."""
+    """Play ``hands`` hands (games of up to 16 hands each) and check every one.
+
+    ``defend[seat]``: whether that seat's AI defends (守牌).
+    """
     if not isinstance(options, RuleOptions.__args__):  # type: ignore[attr-defined]
         options = make_options(variant, options or {})
     out = {
@@ -63,7 +95,13 @@ def simulate(
         "zero_sum_violations": 0,
         "replay_mismatches": 0,
         "errors": 0,
+        "defend": "".join("1" if d else "0" for d in defend),
+        "seat_wins": [0, 0, 0, 0],
+        "seat_deal_ins": [0, 0, 0, 0],
+        "seat_points": [0, 0, 0, 0],
+        "ai_ms": 0.0,
     }
+    clock = [0.0, 0.0]
     play = 0.0
     check = 0.0
     game_no = 0
@@ -86,7 +124,7 @@ def simulate(
                     action = choose_action(g, g.hand.dealer)
                     log.append((g.hand.dealer, action))
                     g, _ = apply(g, g.hand.dealer, action)
-                g = play_hand(g, log)
+                g = play_hand(g, log, defend, clock)
             except Exception as e:
                 out["errors"] += 1
                 out["hands"] += 1  # the failed hand counts, so the run always ends
@@ -96,12 +134,18 @@ def simulate(
             r = g.hand.result or {}
             if r.get("winners"):
                 out["wins"] += len(r["winners"])
+                for w in r["winners"]:
+                    out["seat_wins"][w["seat"]] += 1
                 if r["how"] == "self":
                     out["self_draws"] += 1
                 else:
                     out["discard_wins"] += 1
+                    if r.get("payer") is not None:
+                        out["seat_deal_ins"][r["payer"]] += 1
             else:
                 out["draws"] += 1
+            for seat in range(4):
+                out["seat_points"][seat] += g.hand.deltas[seat]
             if sum(g.hand.deltas) != 0 or sum(g.scores) != 0:
                 out["zero_sum_violations"] += 1
             ends.append((len(log), state_to_json(g)))
@@ -113,6 +157,7 @@ def simulate(
     out["seconds"] = round(play, 3)
     out["hands_per_sec"] = round(out["hands"] / play, 1) if play else 0.0
     out["verify_seconds"] = round(check, 3)
+    out["ai_ms"] = round(1000 * clock[1] / clock[0], 4) if clock[0] else 0.0
     return out
 
 
@@ -160,10 +205,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--options", default="{}", help="rule options as JSON, e.g. '{\"discard_win\": true}'"
     )
+    p.add_argument(
+        "--defend",
+        default="1111",
+        help="which seats' AI defends (守牌), one 0/1 digit per seat, e.g. 0111 (default 1111)",
+    )
     a = p.parse_args(argv)
     try:
         opts = make_options(a.variant, json.loads(a.options))
+        defend = parse_defend(a.defend)
     except (ValueError, TypeError) as e:
         p.error(str(e))
-    print(json.dumps(simulate(a.variant, a.hands, str(a.seed), opts), ensure_ascii=False))
+    r = simulate(a.variant, a.hands, str(a.seed), opts, defend=defend)
+    print(json.dumps(r, ensure_ascii=False))
     return 0

@@ -24,11 +24,21 @@ ENABLED = os.environ.get("MAHJONG_PICTURES", "1").strip().lower() not in ("0", "
 MELD_KINDS = ("chi", "pong", "kong", "concealed_kong", "indicator_kong")
 
 
-def _melds(melds: tuple[MeldInfo, ...]) -> tuple[Any, ...]:
-    from render import MeldView
+def _melds(melds: tuple[MeldInfo, ...], owner: int | None = None) -> tuple[Any, ...]:
+    """Render melds of seat ``owner``: a claimed one turns its claimed tile towards the
+    feeder (上家 left, 对家 middle, 下家 right); without an owner or a feeder (old saved
+    games) it is drawn upright."""
+    from render import MeldView, feeder_offset
 
     return tuple(
-        MeldView(m.kind if m.kind in MELD_KINDS else "kong", tuple(m.tiles)) for m in melds
+        MeldView(
+            m.kind if m.kind in MELD_KINDS else "kong",
+            tuple(m.tiles),
+            fed_from=None if owner is None else feeder_offset(owner, m.from_seat),
+            claimed=m.claimed,
+            added=m.added,
+        )
+        for m in melds
     )
 
 
@@ -46,7 +56,7 @@ def hand_files(hand: HandView) -> list[discord.File]:
         picture = HandPicture(
             concealed=tuple(hand.concealed),
             drawn=hand.drawn,
-            melds=_melds(hand.melds),
+            melds=_melds(hand.melds, hand.seat),
             bao=hand.bao,
             flowers=hand.flowers,
         )
@@ -68,7 +78,7 @@ def table_files(game: GameSummary, table: TableView | None) -> list[discord.File
                 name=game.seats[ps.seat].name if ps.seat < len(game.seats) else "?",
                 score=game.totals[ps.seat] if ps.seat < len(game.totals) else 0,
                 concealed_count=ps.concealed_count,
-                melds=_melds(ps.melds),
+                melds=_melds(ps.melds, ps.seat),
                 river=tuple(ps.river),
                 flowers=ps.flowers,
                 dealer=ps.dealer,
@@ -115,7 +125,7 @@ def result_files(game: GameSummary, result: HandResult) -> list[discord.File]:
             winner=winner,
             concealed=tuple(result.winner_concealed),
             winning_tile=result.winning_tile,
-            melds=_melds(result.winner_melds),
+            melds=_melds(result.winner_melds, result.winners[0] if result.winners else None),
             items=tuple(ScoreItem(i.name, i.value) for i in result.items),
             total=str(result.points),
         )

@@ -245,13 +245,29 @@ def tiles_text(kinds: Iterable[int], lang: str = "zh") -> str:
     return " ".join(tile_name(k, lang) for k in kinds)
 
 
-def meld_text(meld: MeldInfo, lang: str = "zh") -> str:
-    label = pick(
-        MELD_LABELS.get(meld.kind, (meld.kind, meld.kind)), lang if lang != "zh+en" else "zh"
-    )
+#: Who fed a claimed meld, counted from its owner ((feeder − owner) mod 4).
+FEEDER_WORDS: dict[int, tuple[str, str]] = {
+    3: ("上家", "from left"),
+    2: ("对家", "from across"),
+    1: ("下家", "from right"),
+}
+
+
+def meld_text(meld: MeldInfo, lang: str = "zh", owner: int | None = None) -> str:
+    """``碰[5m5m5m]``; with the ``owner`` seat known, a claimed meld names its feeder:
+    ``碰[5m5m5m]（上家）`` / ``pong[5m5m5m] (from left)``; an added kong reads ``补杠``."""
+    short = lang if lang != "zh+en" else "zh"
+    label = pick(MELD_LABELS.get(meld.kind, (meld.kind, meld.kind)), short)
+    if meld.kind == "kong" and meld.added:
+        label = pick(("补杠", "added kong"), short)
     if meld.kind == "concealed_kong":
         return f"{label}[{tile_name(meld.tiles[0], lang)}×4]"
-    return f"{label}[{''.join(tile_str(k) for k in meld.tiles)}]"
+    text = f"{label}[{''.join(tile_str(k) for k in meld.tiles)}]"
+    if owner is not None and meld.from_seat is not None:
+        words = FEEDER_WORDS.get((meld.from_seat - owner) % 4)
+        if words is not None:
+            text += f" ({words[1]})" if short == "en" else f"（{words[0]}）"
+    return text
 
 
 def action_label(key: ActionKey, lang: str = "zh") -> str:
@@ -296,7 +312,9 @@ def hand_lines(
     if hand.drawn is not None:
         lines[0] += f"　｜ {t('hand_drawn', lang)}：**{tile_name(hand.drawn, lang)}**"
     if hand.melds:
-        lines.append(f"{t('melds', lang)}：" + "  ".join(meld_text(m, lang) for m in hand.melds))
+        lines.append(
+            f"{t('melds', lang)}：" + "  ".join(meld_text(m, lang, hand.seat) for m in hand.melds)
+        )
     if hand.bao is not None:
         lines.append(f"宝：{tile_name(hand.bao, lang)}")
     if hints:
@@ -344,7 +362,9 @@ def table_lines(
         head += f"　{t('score', lang, n=score)}　{t('concealed_n', lang, n=ps.concealed_count)}"
         out.append(head)
         if ps.melds:
-            out.append(f"　{t('melds', lang)}：" + "  ".join(meld_text(m, lang) for m in ps.melds))
+            out.append(
+                f"　{t('melds', lang)}：" + "  ".join(meld_text(m, lang, ps.seat) for m in ps.melds)
+            )
         if ps.flowers:
             out.append(f"　发 ×{ps.flowers}")
         river = "·".join(tile_str(k) for k in ps.river) or "—"

@@ -8,6 +8,9 @@ backs (a count), never as faces.
 
 from render.hand import hand_image, render_hand
 from render.models import (
+    DUIJIA,
+    SHANGJIA,
+    XIAJIA,
     HandPicture,
     MeldView,
     ResultPicture,
@@ -15,6 +18,7 @@ from render.models import (
     SeatChange,
     SeatView,
     TablePicture,
+    feeder_offset,
 )
 from render.result import render_result, result_image
 from render.table import render_table, table_image
@@ -29,6 +33,9 @@ def warm_up() -> None:
 
 
 __all__ = [
+    "DUIJIA",
+    "SHANGJIA",
+    "XIAJIA",
     "HandPicture",
     "MeldView",
     "ResultPicture",
@@ -36,6 +43,7 @@ __all__ = [
     "SeatChange",
     "SeatView",
     "TablePicture",
+    "feeder_offset",
     "hand_image",
     "render_hand",
     "render_result",

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
 from render import fonts, tiles
-from render.models import MeldView
+from render.models import DUIJIA, SHANGJIA, XIAJIA, MeldView
 from render.tiles import TileSize
 
 FELT = (27, 77, 62)
@@ -135,9 +136,70 @@ def draw_backs(canvas: Image.Image, count: int, x: int, y: int, size: TileSize) 
     return x - TILE_GAP
 
 
+@dataclass(frozen=True)
+class MeldSlot:
+    """One tile of a meld as drawn: its kind, whether it lies ``sideways`` (the claimed
+    tile), whether it is shown face down (``back``), and the kind ``stacked`` on it (the
+    fourth tile of an added kong, 补杠), if any."""
+
+    kind: int
+    sideways: bool = False
+    back: bool = False
+    stacked: int | None = None
+
+
+def meld_slots(meld: MeldView, reveal: bool = True) -> list[MeldSlot]:
+    """The tiles of ``meld`` left to right as players lay them out (from the owner's seat).
+
+    A claimed meld (``fed_from`` set) turns the claimed tile sideways: leftmost from the
+    上家, in the middle from the 对家, rightmost from the 下家; an added kong (补杠) keeps
+    three tiles in the row and stacks the fourth on the sideways one. A concealed kong (暗杠)
+    shows backs at both ends (all backs when ``reveal`` is false); Shangrao's indicator kong
+    likewise. A meld without ``fed_from`` (old saved games) is drawn all upright."""
+    n = len(meld.tiles)
+    if meld.kind in ("concealed_kong", "indicator_kong"):
+        return [
+            MeldSlot(k, back=not reveal or i == 0 or i == n - 1) for i, k in enumerate(meld.tiles)
+        ]
+    if meld.fed_from not in (SHANGJIA, DUIJIA, XIAJIA) or n == 0:
+        return [MeldSlot(k) for k in meld.tiles]
+    claimed = meld.claimed if meld.claimed in meld.tiles else meld.tiles[0]
+    rest = list(meld.tiles)
+    rest.remove(claimed)
+    stacked = None
+    if meld.added and meld.kind == "kong" and rest:
+        stacked = rest.pop()
+    row = len(rest) + 1
+    at = {SHANGJIA: 0, DUIJIA: 1 if row > 1 else 0, XIAJIA: row - 1}[meld.fed_from]
+    slots = [MeldSlot(k) for k in rest]
+    slots.insert(at, MeldSlot(claimed, sideways=True, stacked=stacked))
+    return slots
+
+
+def _slot_width(slot: MeldSlot, size: TileSize) -> int:
+    return tiles.sideways_size(size)[0] if slot.sideways else size.w
+
+
 def meld_width(meld: MeldView, size: TileSize) -> int:
     """Width of one meld as :func:`draw_meld` draws it."""
-    return row_width(len(meld.tiles), size)
+    slots = meld_slots(meld)
+    if not slots:
+        return 0
+    return sum(_slot_width(s, size) for s in slots) + TILE_GAP * (len(slots) - 1)
+
+
+def meld_rise(meld: MeldView, size: TileSize) -> int:
+    """How far an added kong's stacked tile reaches above the top of the row (0 if none)."""
+    if not any(s.stacked is not None for s in meld_slots(meld)):
+        return 0
+    _, side_h = tiles.sideways_size(size)
+    low_top = size.h - side_h  # the sideways tile sits on the row's bottom line
+    return max(0, size.w - low_top)
+
+
+def melds_rise(melds: Sequence[MeldView], size: TileSize) -> int:
+    """The largest :func:`meld_rise` of ``melds``."""
+    return max((meld_rise(m, size) for m in melds), default=0)
 
 
 def melds_width(melds: Sequence[MeldView], size: TileSize) -> int:
@@ -156,16 +218,24 @@ def draw_meld(
     bao: int | None = None,
     reveal: bool = True,
 ) -> int:
-    """One meld; a concealed kong (暗杠) shows backs at both ends and faces between (all
-    backs when ``reveal`` is false). Returns the x after it."""
-    n = len(meld.tiles)
-    for i, k in enumerate(meld.tiles):
-        hidden = meld.kind in ("concealed_kong", "indicator_kong") and (
-            not reveal or i == 0 or i == n - 1
-        )
-        img = tiles.back(size) if hidden else tiles.tile(k, size, bao=k == bao)
-        paste(canvas, img, x, y)
-        x += size.w + TILE_GAP
+    """One meld with its top-left at (x, y), laid out by :func:`meld_slots`: a sideways tile
+    sits on the row's bottom line, a stacked tile (补杠) on top of it, reaching
+    :func:`meld_rise` above ``y``. Returns the x after it."""
+    _, side_h = tiles.sideways_size(size)
+    for slot in meld_slots(meld, reveal):
+        k = slot.kind
+        if slot.back:
+            paste(canvas, tiles.back(size), x, y)
+        elif slot.sideways:
+            low = y + size.h - side_h
+            img = tiles.sideways(k, size, bao=k == bao)
+            paste(canvas, img, x, low)
+            if slot.stacked is not None:
+                s = slot.stacked
+                paste(canvas, tiles.sideways(s, size, bao=s == bao), x, low - size.w)
+        else:
+            paste(canvas, tiles.tile(k, size, bao=k == bao), x, y)
+        x += _slot_width(slot, size) + TILE_GAP
     return x - TILE_GAP
 
 

@@ -1,4 +1,9 @@
-"""A player's own hand as a picture (手牌图): concealed tiles, the drawn tile, melds."""
+"""A player's own hand as a picture (手牌图): concealed tiles, the drawn tile, melds.
+
+Melds are laid out as on the table (:func:`render.draw.meld_slots`): a claimed tile lies
+sideways towards its feeder, an added kong (补杠) stacks its fourth tile on it (the picture
+grows by that much), and a concealed kong (暗杠) shows backs at both ends with its two faces
+between, exactly as the others see it, so the own picture never suggests the kong is open."""
 
 from __future__ import annotations
 
@@ -38,7 +43,8 @@ def hand_image(view: HandPicture) -> Image.Image:
 
     title_h = TITLE_SIZE + 10 if view.title else 0
     label_h = LABEL_SIZE + 6 if view.labels else 0
-    height = PAD + title_h + SIZE.h + label_h + PAD
+    rise = d.melds_rise(view.melds, SIZE)  # an added kong's stacked tile (补杠)
+    height = PAD + title_h + rise + SIZE.h + label_h + PAD
     if view.title:
         width = max(width, int(d.text_width(view.title, TITLE_SIZE, 60)) + 2 * PAD)
 
@@ -48,6 +54,7 @@ def hand_image(view: HandPicture) -> Image.Image:
     if view.title:
         d.text(draw, (PAD, y), view.title, TITLE_SIZE, limit=60)
         y += title_h
+    y += rise
     x = PAD
     for k in concealed:
         d.paste(img, tiles.tile(k, SIZE, bao=k == view.bao), x, y)

@@ -13,14 +13,39 @@ from typing import Literal
 MeldKind = Literal["chi", "pong", "kong", "concealed_kong", "indicator_kong"]
 
 
+#: ``MeldView.fed_from`` values: where the feeder sits, counted from the meld's owner
+#: (``(fed_by - owner) % 4``). Real tables turn the claimed tile sideways on that side.
+XIAJIA = 1  # 下家 (the next seat): claimed tile on the right
+DUIJIA = 2  # 对家 (across): claimed tile in the middle
+SHANGJIA = 3  # 上家 (the previous seat): claimed tile on the left
+
+
+def feeder_offset(owner: int, fed_by: int | None) -> int | None:
+    """``MeldView.fed_from`` for a meld of seat ``owner`` fed by seat ``fed_by`` (None when
+    nobody fed it: a concealed kong, an old saved game, or ``fed_by == owner``)."""
+    if fed_by is None:
+        return None
+    offset = (fed_by - owner) % 4
+    return offset or None
+
+
 @dataclass(frozen=True)
 class MeldView:
     """An exposed or declared set: 吃 ``chi``, 碰 ``pong``, 明杠/补杠 ``kong``, 暗杠
     ``concealed_kong`` (drawn as two backs around two faces) or Shangrao's 3-tile kong of the
-    indicator's kind ``indicator_kong`` (§3.1, drawn like a concealed kong of three)."""
+    indicator's kind ``indicator_kong`` (§3.1, drawn like a concealed kong of three).
+
+    ``fed_from`` says who fed a claimed meld, relative to its owner (:data:`SHANGJIA` 上家,
+    :data:`DUIJIA` 对家, :data:`XIAJIA` 下家; None: unknown or not claimed — drawn all
+    upright as before). The claimed tile ``claimed`` (a kind of ``tiles``; for a chi, None
+    turns the lowest tile) is drawn sideways on the feeder's side; an ``added`` kong (补杠)
+    stacks its fourth tile on the sideways one."""
 
     kind: MeldKind
     tiles: tuple[int, ...]
+    fed_from: int | None = None
+    claimed: int | None = None
+    added: bool = False
 
 
 @dataclass(frozen=True)

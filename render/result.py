@@ -42,8 +42,10 @@ def result_image(view: ResultPicture) -> Image.Image:
     height = PAD + TITLE_SIZE + 14
     if view.title:
         height += 24
+    label_room = 20  # the 胡 label above the winning tile
     if show_hand:
-        height += 20 + SIZE.h + 16
+        label_room = max(label_room, d.melds_rise(view.melds, SIZE) + 2)
+        height += label_room + SIZE.h + 16
     if view.items:
         height += len(view.items) * ITEM_ROW + 8
     if view.total:
@@ -69,7 +71,7 @@ def result_image(view: ResultPicture) -> Image.Image:
     y += TITLE_SIZE + 14
 
     if show_hand:
-        y += 20  # room for the 胡 label above the winning tile
+        y += label_room  # room for the 胡 label and an added kong's stacked tile
         x = PAD
         for k in hand_order(view.concealed, view.bao):
             d.paste(img, tiles.tile(k, SIZE, bao=k == view.bao), x, y)

@@ -6,7 +6,12 @@ changes the palette, so regenerate the test references afterwards.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from render.models import (
+    DUIJIA,
+    SHANGJIA,
+    XIAJIA,
     HandPicture,
     MeldView,
     ResultPicture,
@@ -42,6 +47,28 @@ def sample_table() -> TablePicture:
         bao=0,
         last_discard=1,
         countdown="20秒",
+    )
+
+
+def sample_fed_table() -> TablePicture:
+    """:func:`sample_table` with claimed melds on every seat: sideways tiles for each feeder
+    and an added kong (补杠). Not part of the palette sample (same colours as upright tiles)."""
+    table = sample_table()
+    melds = (
+        MeldView("chi", (0, 1, 2), fed_from=SHANGJIA, claimed=1),
+        MeldView("pong", (13, 13, 13), fed_from=DUIJIA),
+        MeldView("kong", (31,) * 4, fed_from=XIAJIA, added=True),
+    )
+    seats = tuple(replace(s, melds=melds, concealed_count=4) for s in table.seats)
+    return replace(table, seats=seats)
+
+
+def sample_fed_hand() -> HandPicture:
+    """:func:`sample_hand` with claimed melds (a chi, a pong from across, an added kong)."""
+    return replace(
+        sample_hand(),
+        concealed=(0, 0, 1, 2),
+        melds=sample_fed_table().seats[0].melds,
     )
 
 

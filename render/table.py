@@ -4,6 +4,13 @@ Only public information: each seat's name, dealer mark, score, the *number* of c
 tiles (as backs), melds, river and laid-open 发; the centre shows the wall left, the hand
 number, the 宝 indicator and the 宝 kind, whose turn it is and the countdown.
 
+Every seat's melds read as that player lays them out, upright for legibility: a claimed
+tile lies sideways on the left when that seat's 上家 fed it, in the middle for its 对家 and
+on the right for its 下家 (counted from the meld's owner, not from the viewer); an added
+kong (补杠) stacks its fourth tile on the sideways one, reaching up into the header line of
+the top and bottom seats (the name is cut short before it) or into the spare room of the
+side columns.
+
 Layout (fixed size, ``WIDTH`` × ``HEIGHT``)::
 
             [ top seat: name, score, backs, melds ]
@@ -21,7 +28,7 @@ from PIL import Image, ImageDraw
 
 from render import draw as d
 from render import tiles
-from render.models import SeatView, TablePicture
+from render.models import MeldView, SeatView, TablePicture
 
 PAD = 12
 GAP = 10
@@ -112,11 +119,18 @@ def _wide_seat(
     seat = view.seats[seat_index]
     x0, y0, x1, _ = box
     turn = view.turn == seat_index
-    _header(draw, seat, _seat_wind(seat_index, dealer), x0 + 8, y0 + 5, 360, turn)
+    backs = min(seat.concealed_count, 18)
+    melds_x = x0 + 8 + d.row_width(backs, BACK_SIZE) + 4 + 22
+    header_w = 360
+    for meld in seat.melds:  # an added kong's stacked tile reaches up into the header line
+        if d.meld_rise(meld, MELD_SIZE):
+            header_w = max(40, min(header_w, melds_x - x0 - 8 - 8))
+            break
+        melds_x += d.meld_width(meld, MELD_SIZE) + d.MELD_GAP
+    _header(draw, seat, _seat_wind(seat_index, dealer), x0 + 8, y0 + 5, header_w, turn)
     d.text(draw, (x1 - 8, y0 + 5), _score(seat), SMALL + 2, fill=d.MUTED, anchor="ra")
     y = y0 + 27
     x = x0 + 8
-    backs = min(seat.concealed_count, 18)
     x = d.draw_backs(canvas, backs, x, y + MELD_SIZE.h - BACK_SIZE.h, BACK_SIZE) + 4
     d.text(
         draw,
@@ -179,15 +193,21 @@ def _tall_seat(
         anchor="ls",
     )
     y += 6
-    x = x0 + 8
     line_w = x1 - x0 - 16
+    lines: list[list[MeldView]] = []  # melds wrapped into lines of at most line_w
+    x = x0 + 8
     for meld in seat.melds:
         w = d.meld_width(meld, MELD_SIZE)
-        if x > x0 + 8 and x + w > x0 + 8 + line_w:
+        if not lines or (x > x0 + 8 and x + w > x0 + 8 + line_w):
+            lines.append([])
             x = x0 + 8
-            y += MELD_SIZE.h + 4
-        d.draw_meld(canvas, meld, x, y, MELD_SIZE, view.bao, view.reveal_concealed_kongs)
+        lines[-1].append(meld)
         x += w + d.MELD_GAP
+    for i, line in enumerate(lines):
+        if i:
+            y += MELD_SIZE.h + 4
+        y += d.melds_rise(line, MELD_SIZE)  # room for an added kong's stacked tile
+        d.draw_melds(canvas, line, x0 + 8, y, MELD_SIZE, view.bao, view.reveal_concealed_kongs)
     if seat.melds:
         y += MELD_SIZE.h + 6
     if seat.flowers:

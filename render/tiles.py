@@ -350,18 +350,26 @@ def draw_art(kind: int) -> Image.Image:
 
 def _body(size: TileSize, face, inner=None) -> Image.Image:
     """A blank tile of ``size``: face colour ``face`` on a coloured side, dark outline."""
-    w, h = size.w * SS, size.h * SS
+    return _flat_body(size.w, size.h, size.side, size.w, face, inner)
+
+
+def _flat_body(w: int, h: int, side: int, short: int, face, inner=None) -> Image.Image:
+    """A blank ``w`` × ``h`` tile whose bottom ``side`` pixels are its thickness; ``short``
+    is the tile's short edge (corner radius and inner margin follow it, so an upright and a
+    sideways tile of one size look alike)."""
+    face_h = h - side
+    w, h = w * SS, h * SS
     img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
-    r = max(SS * 2, int(size.w * SS * 0.14))
+    r = max(SS * 2, int(short * SS * 0.14))
     ow = SS  # 1px outline
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=r, fill=OUTLINE)
-    d.rounded_rectangle((ow, size.side * SS // 2, w - 1 - ow, h - 1 - ow), radius=r, fill=SIDE)
-    d.rounded_rectangle((ow, ow, w - 1 - ow, size.face_h * SS - 1), radius=r, fill=face)
+    d.rounded_rectangle((ow, side * SS // 2, w - 1 - ow, h - 1 - ow), radius=r, fill=SIDE)
+    d.rounded_rectangle((ow, ow, w - 1 - ow, face_h * SS - 1), radius=r, fill=face)
     if inner is not None:
-        m = int(size.w * SS * 0.16)
-        d.rounded_rectangle((m, m, w - 1 - m, size.face_h * SS - 1 - m), radius=r // 2, fill=inner)
-    return img.resize((size.w, size.h), Image.Resampling.LANCZOS)
+        m = int(short * SS * 0.16)
+        d.rounded_rectangle((m, m, w - 1 - m, face_h * SS - 1 - m), radius=r // 2, fill=inner)
+    return img.resize((w // SS, h // SS), Image.Resampling.LANCZOS)
 
 
 def _art_box(size: TileSize) -> tuple[int, int, int, int]:
@@ -438,3 +446,40 @@ def tile(kind: int, size: TileSize = L, *, bao: bool = False, last: bool = False
             width=width + 1,
         )
     return img
+
+
+def sideways_size(size: TileSize) -> tuple[int, int]:
+    """Pixel size (w, h) of a tile of ``size`` turned sideways: the face's long edge
+    lies across, the thickness stays at the bottom, so it is lower than an upright tile."""
+    return size.face_h, size.w + size.side
+
+
+@cache
+def sideways(kind: int, size: TileSize = L, *, bao: bool = False) -> Image.Image:
+    """The face of ``kind`` turned a quarter to the left, as a claimed tile lies in a meld
+    (吃碰杠: it shows who fed the meld). ``bao`` marks it like :func:`tile`. Cached."""
+    if not 0 <= kind < 34:
+        raise ValueError(f"tile kind out of range: {kind}")
+    w, _ = sideways_size(size)
+    img = _sideways_blank(size).copy()
+    x0, y0, x1, y1 = _art_box(size)  # of the upright tile: rotate its art box too
+    art = ARTS[kind].resize((x1 - x0, y1 - y0), Image.Resampling.LANCZOS)
+    img.alpha_composite(art.transpose(Image.Transpose.ROTATE_90), (y0, size.w - x1))
+    if bao:
+        d = ImageDraw.Draw(img)
+        width = 2 if size.w >= 24 else 1
+        d.rounded_rectangle(
+            (0, 0, w - 1, size.w),
+            radius=max(2, size.w // 7),
+            outline=GOLD,
+            width=width + (1 if size.w >= 40 else 0),
+        )
+        badge = _bao_badge(max(9, round(size.w * 0.42)))
+        img.alpha_composite(badge, (w - badge.width, 0))
+    return img
+
+
+@cache
+def _sideways_blank(size: TileSize) -> Image.Image:
+    w, h = sideways_size(size)
+    return _flat_body(w, h, size.side, size.w, FACE)

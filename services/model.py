@@ -34,11 +34,17 @@ class ActionKey:
 @dataclass(frozen=True)
 class MeldInfo:
     """An exposed or declared set: ``chi``, ``pong``, ``kong`` (明杠/补杠), ``concealed_kong``
-    (暗杠) or ``indicator_kong`` (Shangrao's 3-tile kong of the indicator's kind)."""
+    (暗杠) or ``indicator_kong`` (Shangrao's 3-tile kong of the indicator's kind).
+
+    ``from_seat`` is the seat whose discard was claimed (None: not claimed, or unknown);
+    ``claimed`` the kind of the claimed tile (None: unknown); ``added`` marks a kong made by
+    adding a tile to one's own pong (补杠)."""
 
     kind: str
     tiles: tuple[int, ...]
     from_seat: int | None = None
+    added: bool = False
+    claimed: int | None = None
 
 
 @dataclass(frozen=True)

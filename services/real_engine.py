@@ -92,6 +92,27 @@ def key_of(action: Any, state: GameState | None = None) -> ActionKey:
     raise ValueError(f"unknown engine action {action!r}")
 
 
+def meld_info(m: Any) -> MeldInfo:
+    """The view of an engine meld (``MeldRec``): kinds sorted, who fed it, which tile was
+    claimed, and whether it is an added kong (补杠).
+
+    States saved before melds kept ``claimed``/``added``: the engine appended a 补杠's fourth
+    tile to the pong's sorted ids, so ids out of order still tell most added kongs."""
+    ids = tuple(m.ids)
+    claimed = getattr(m, "claimed", None)
+    if claimed is None:
+        added = m.kind == "kong" and m.fed_by is not None and list(ids) != sorted(ids)
+    else:
+        added = bool(getattr(m, "added", False))
+    return MeldInfo(
+        m.kind,
+        tuple(sorted(t >> 2 for t in ids)),
+        m.fed_by,
+        added=added,
+        claimed=None if claimed is None else claimed >> 2,
+    )
+
+
 def chi_arg(tiles: tuple[int, ...]) -> str:
     """``(2, 3, 4)`` → ``345m``."""
     return "".join(tile_str(t)[0] for t in sorted(tiles)) + tile_str(tiles[0])[1]
@@ -268,10 +289,7 @@ class RealEngine:
             PublicSeat(
                 seat=i,
                 concealed_count=len(s.hand),
-                melds=tuple(
-                    MeldInfo(m.kind, tuple(sorted(t >> 2 for t in m.ids)), m.fed_by)
-                    for m in s.melds
-                ),
+                melds=tuple(meld_info(m) for m in s.melds),
                 river=tuple(t >> 2 for t in s.river),
                 flowers=len(s.flowers),
                 dealer=i == h.dealer,
@@ -320,9 +338,7 @@ class RealEngine:
             seat=seat,
             concealed=tuple(sorted(kinds)),
             drawn=drawn,
-            melds=tuple(
-                MeldInfo(m.kind, tuple(sorted(t >> 2 for t in m.ids)), m.fed_by) for m in s.melds
-            ),
+            melds=tuple(meld_info(m) for m in s.melds),
             legal=self.legal_actions(state, seat),
             waits=waits,
             flowers=len(s.flowers),
@@ -347,9 +363,7 @@ class RealEngine:
         if winners:
             hand_text = str(winners[0].get("hand", ""))
             seat = h.seats[winners[0]["seat"]]
-            melds = tuple(
-                MeldInfo(m.kind, tuple(sorted(t >> 2 for t in m.ids)), m.fed_by) for m in seat.melds
-            )
+            melds = tuple(meld_info(m) for m in seat.melds)
             kinds = sorted(t >> 2 for t in seat.hand)
             if "+" in hand_text:
                 try:

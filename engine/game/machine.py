@@ -309,7 +309,7 @@ def _complete_added_kong(g: GameState, seat: int, t: int, events: list[Event]) -
     s = h.seats[seat]
     i = next(i for i, m in enumerate(s.melds) if m.kind == "pong" and m.ids[0] >> 2 == t >> 2)
     old = s.melds[i]
-    s.melds[i] = MeldRec("kong", (*old.ids, t), old.fed_by)
+    s.melds[i] = MeldRec("kong", (*old.ids, t), old.fed_by, old.claimed, added=True)
     h.claim = None
     events.append(Event("kong", None, {"seat": seat, "kind": "added_kong", "tile": t >> 2}))
     _pay_kong_money(g, seat, False, events)
@@ -508,7 +508,7 @@ def _take_claim(g: GameState, seat: int, a: Action, events: list[Event]) -> None
         kind = "kong" if isinstance(a, Kong) else "pong"
     for x in ids:
         s.hand.remove(x)
-    s.melds.append(MeldRec(kind, tuple(sorted([*ids, t])), c.from_seat))
+    s.melds.append(MeldRec(kind, tuple(sorted([*ids, t])), c.from_seat, claimed=t))
     h.claim = None
     events.append(
         Event("claimed", None, {"seat": seat, "kind": kind, "tile": k, "from": c.from_seat})

@@ -22,17 +22,28 @@ PHASE_OVER = "over"  # the hand has ended; NextHand starts the next one
 
 @dataclass(frozen=True)
 class MeldRec:
-    """A meld on the table with its physical tiles. ``kind`` is a MeldKind value string."""
+    """A meld on the table with its physical tiles. ``kind`` is a MeldKind value string;
+    ``fed_by`` the seat whose discard was claimed (叁包), ``claimed`` that physical tile (the
+    one players turn sideways), ``added`` a kong made from one's own pong (补杠).
+
+    Saved states from before ``claimed``/``added`` existed read back with None/False."""
 
     kind: str
     ids: tuple[int, ...]
     fed_by: int | None = None
+    claimed: int | None = None
+    added: bool = False
 
     def to_json(self) -> list[Any]:
-        return [self.kind, list(self.ids), self.fed_by]
+        out: list[Any] = [self.kind, list(self.ids), self.fed_by]
+        if self.claimed is not None or self.added:
+            out += [self.claimed, self.added]
+        return out
 
     @classmethod
     def from_json(cls, d: list[Any]) -> MeldRec:
+        if len(d) > 3:
+            return cls(d[0], tuple(d[1]), d[2], d[3], bool(d[4]))
         return cls(d[0], tuple(d[1]), d[2])
 
 

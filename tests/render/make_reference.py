@@ -17,6 +17,9 @@ def references() -> dict[str, bytes]:
     """File name → PNG bytes of every reference picture, rendered now."""
     from render_fixtures import (
         draw_result,
+        fed_hand,
+        fed_result,
+        fed_table,
         hand_state,
         jiujiang_table,
         result_state,
@@ -31,6 +34,9 @@ def references() -> dict[str, bytes]:
         "hand.png": render_hand(hand_state()),
         "result.png": render_result(result_state()),
         "result_draw.png": render_result(draw_result()),
+        "table_fed.png": render_table(fed_table()),
+        "hand_fed.png": render_hand(fed_hand()),
+        "result_fed.png": render_result(fed_result()),
     }
 
 

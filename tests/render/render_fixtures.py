@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from render.models import (
+    DUIJIA,
+    SHANGJIA,
+    XIAJIA,
     HandPicture,
     MeldView,
     ResultPicture,
@@ -154,4 +157,101 @@ def draw_result() -> ResultPicture:
             SeatChange(n, 0, t) for n, t in (("小明", 12), ("A", -4), ("B", 0), ("C", -8))
         ),
         title="第4局 · 上饶",
+    )
+
+
+def fed_table() -> TablePicture:
+    """Claimed melds on every seat, each turned towards its feeder (from the owner's seat):
+    上家 left, 对家 middle, 下家 right, an added kong (补杠) stacked, a concealed kong."""
+    return TablePicture(
+        seats=(
+            SeatView(
+                name="小明",
+                score=12,
+                concealed_count=7,
+                melds=(
+                    MeldView("chi", (3, 4, 5), fed_from=SHANGJIA, claimed=4),
+                    MeldView("pong", (31, 31, 31), fed_from=DUIJIA),
+                ),
+                river=(27, 33, 8, 17, 18),
+                dealer=True,
+            ),
+            SeatView(
+                name="Alice",
+                score=-4,
+                concealed_count=7,
+                melds=(
+                    MeldView("pong", (12, 12, 12), fed_from=XIAJIA),
+                    MeldView("kong", (20, 20, 20, 20), fed_from=SHANGJIA, added=True),
+                ),
+                river=(28, 29, 16, 1),
+            ),
+            SeatView(
+                name="Бот 2",
+                score=0,
+                concealed_count=8,
+                melds=(
+                    MeldView("kong", (9, 9, 9, 9), fed_from=DUIJIA, added=True),
+                    MeldView("concealed_kong", (30, 30, 30, 30)),
+                ),
+                river=(32, 31, 11, 25, 7),
+            ),
+            SeatView(
+                name="王老五",
+                score=-8,
+                concealed_count=10,
+                melds=(MeldView("kong", (22, 22, 22, 22), fed_from=XIAJIA),),
+                river=(30, 29, 28, 27, 0, 8),
+                ready=True,
+            ),
+        ),
+        viewer=0,
+        turn=1,
+        wall_left=37,
+        hand_number=3,
+        round_label="上饶",
+        bao_indicator=4,
+        bao=5,
+        last_discard=0,
+        countdown="25秒",
+    )
+
+
+def fed_hand() -> HandPicture:
+    """A hand with a chi from the 上家, a pong from the 对家 and an added kong (补杠) fed by
+    the 下家; the 宝 (5p) is in the pong."""
+    return HandPicture(
+        concealed=(0, 1, 2, 5, 27),
+        drawn=27,
+        melds=(
+            MeldView("chi", (19, 20, 21), fed_from=SHANGJIA, claimed=21),
+            MeldView("pong", (13, 13, 13), fed_from=DUIJIA),
+            MeldView("kong", (31, 31, 31, 31), fed_from=XIAJIA, added=True),
+        ),
+        bao=13,
+        title="小明 · 第3局",
+    )
+
+
+def fed_result() -> ResultPicture:
+    """A won hand with a kong from the 对家 and a pong from the 下家."""
+    return ResultPicture(
+        winner="小明",
+        concealed=(0, 1, 2, 9, 33),
+        winning_tile=33,
+        melds=(
+            MeldView("kong", (31, 31, 31, 31), fed_from=DUIJIA),
+            MeldView("pong", (25, 25, 25), fed_from=XIAJIA),
+            MeldView("kong", (27, 27, 27, 27), fed_from=SHANGJIA, added=True),
+        ),
+        items=(ScoreItem("碰碰胡", "12"),),
+        total="12分",
+        win_mode="点炮 · Alice",
+        changes=(
+            SeatChange("小明", 12, 24, winner=True),
+            SeatChange("Alice", -12, -16),
+            SeatChange("Бот 2", 0, 0),
+            SeatChange("王老五", 0, -8),
+        ),
+        title="第3局 · 上饶",
     )

@@ -194,6 +194,8 @@ def test_chi_only_for_xiajia_and_pong_beats_chi_shangrao():
     h = g.hand
     assert h.turn == 2 and h.phase == "turn"
     assert h.seats[2].melds[-1].kind == "pong" and h.seats[2].melds[-1].fed_by == 0
+    assert h.seats[2].melds[-1].claimed >> 2 == K("3m")  # the tile players turn sideways
+    assert not h.seats[2].melds[-1].added
     assert legal_actions(g, 2) and all(isinstance(a, Discard) for a in legal_actions(g, 2))
 
 
@@ -374,6 +376,36 @@ def test_rob_kong_and_kong_after_pong_rule():
     r = g.hand.result
     assert r["how"] == "rob_kong" and r["payer"] == 1 and r["winners"][0]["seat"] == 3
     assert g.hand.seats[1].melds[0].kind == "pong"
+
+
+def test_added_kong_is_marked_and_keeps_its_feeder():
+    g = rig(
+        "jiujiang",
+        [
+            "1s 11m 23m 4m 66p 78p 99p 5z5z",
+            "2m 3m 8m 1p 2p 4p 7p 4s 6s 7z",
+            "1m 4m 7m 2s 5s 8s 3p 6p 9p 5z 7z 3s 9s",
+            "123m 456m 789m 11s 46p",
+        ],
+        melds={1: ["555p"]},
+        draws="5p 5m 8m",
+    )
+    g, _ = do(g, 0, Discard(K("4m")))
+    g, _ = do(g, 1, AddedKong(K("5p")))
+    g, _ = do(g, 3, Pass())
+    kong = g.hand.seats[1].melds[0]
+    assert (kong.kind, kong.added, kong.fed_by) == ("kong", True, 0)
+    assert len(kong.ids) == 4 and {t >> 2 for t in kong.ids} == {K("5p")}
+
+
+def test_meld_json_reads_states_saved_before_claimed_and_added():
+    from engine.game.state import MeldRec
+
+    old = MeldRec.from_json(["pong", [20, 21, 22], 3])
+    assert (old.claimed, old.added) == (None, False)
+    assert old.to_json() == ["pong", [20, 21, 22], 3]  # unchanged bytes for old melds
+    new = MeldRec("kong", (20, 21, 22, 23), 3, claimed=22, added=True)
+    assert MeldRec.from_json(new.to_json()) == new
 
 
 def test_xinyu_several_winners_on_one_discard():

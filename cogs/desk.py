@@ -54,6 +54,8 @@ from render import render_hand
 from services.desk import DeskInputError, DeskQuery, score_desk
 from services.records import (
     DEFAULT_EXPIRY,
+    BadReport,
+    ExtraWinner,
     RecordError,
     RecordReport,
     RecordService,
@@ -64,6 +66,41 @@ from services.records import (
 
 log = logging.getLogger(__name__)
 Count = app_commands.Range[int, 0, 16]
+
+#: The record's table options (as ``/mahjong score``'s, but naming players) and 一炮多响.
+DESCRIBE_RECORD_TABLE = {
+    "feeder": locale_str(
+        "Shangrao 叁包: the player who fed 3–4 of the winner's melds (pays everything)",
+        zh="上饶叁包：喂了赢家三四组吃碰杠的玩家（一人全付）",
+    ),
+    "others": locale_str(
+        "Others' 发/kongs/中白 (吃兴家, 杠钱), seen from the winner or @name: 下家 发2 [7777m]",
+        zh="其他家的发、杠、中白（吃兴家、杠钱），按赢家的下家/对家/上家或 @玩家：下家 发2 [7777m]",
+    ),
+    "streak": DESCRIBE_SCORE["streak"],
+    "winner2": locale_str(
+        "Second winner on the same discard (一炮多响, Xinyu with discard_win)",
+        zh="同一张牌的第二位赢家（一炮多响，新余 discard_win）",
+    ),
+    "hand2": locale_str(
+        "The second winner's hand, or the points the discarder pays them",
+        zh="第二位赢家的牌，或点炮者付给他的分数",
+    ),
+    "winner3": locale_str("Third winner on the same discard", zh="同一张牌的第三位赢家"),
+    "hand3": locale_str(
+        "The third winner's hand, or the points the discarder pays them",
+        zh="第三位赢家的牌，或点炮者付给他的分数",
+    ),
+}
+RENAME_RECORD_TABLE = {
+    "feeder": RENAME_SCORE["feeder"],
+    "others": RENAME_SCORE["others"],
+    "streak": RENAME_SCORE["streak"],
+    "winner2": locale_str("winner2", zh="赢家2"),
+    "hand2": locale_str("hand2", zh="手牌2"),
+    "winner3": locale_str("winner3", zh="赢家3"),
+    "hand3": locale_str("hand3", zh="手牌3"),
+}
 
 
 def warm_up() -> None:
@@ -264,8 +301,8 @@ class Desk(commands.Cog):
             zh="记录一局实体牌，四位玩家确认后计入排行榜",
         ),
     )
-    @app_commands.describe(**DESCRIBE_RECORD)
-    @app_commands.rename(**RENAME_RECORD)
+    @app_commands.describe(**DESCRIBE_RECORD, **DESCRIBE_RECORD_TABLE)
+    @app_commands.rename(**RENAME_RECORD, **RENAME_RECORD_TABLE)
     @app_commands.choices(how=HOW_CHOICES)
     @app_commands.guild_only()
     async def record(
@@ -288,8 +325,17 @@ class Desk(commands.Cog):
         kong_draws: Count = 0,
         flowers: Count = 0,
         dealer: discord.User | None = None,
+        feeder: discord.User | None = None,
+        others: app_commands.Range[str, 1, 200] | None = None,
+        streak: app_commands.Range[str, 1, 60] | None = None,
+        winner2: discord.User | None = None,
+        hand2: app_commands.Range[str, 1, 200] | None = None,
+        winner3: discord.User | None = None,
+        hand3: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
-        """Post the record with Confirm buttons; it counts once all four confirmed."""
+        """Post the record with every seat's change and Confirm buttons; it counts once all
+        four confirmed. ``player1``–``player4`` sit in play order (each one's 下家 is the
+        next); ``others`` names seats as seen from the winner, or by @mention."""
         lang = lang_of(interaction.locale)
         if interaction.guild_id is None or interaction.channel_id is None:
             await interaction.response.send_message(t("guild_only", lang), ephemeral=True)
@@ -312,6 +358,16 @@ class Desk(commands.Cog):
                 flags=(flags,) if flags else (),
                 options=options,
             )
+        more: list[ExtraWinner] = []
+        for n, (user, text) in enumerate(((winner2, hand2), (winner3, hand3)), 2):
+            if user is None and text is not None:
+                error = BadReport(f"winner{n}", f"hand{n} is given but not winner{n}")
+                await interaction.response.send_message(
+                    record_error_text(error, lang), ephemeral=True
+                )
+                return
+            if user is not None:
+                more.append(ExtraWinner.of(user.id, text))
         report = RecordReport(
             guild_id=interaction.guild_id,
             reporter_id=interaction.user.id,
@@ -324,6 +380,10 @@ class Desk(commands.Cog):
             variant=variant,
             options=options,
             dealer=dealer.id if dealer else None,
+            feeder=feeder.id if feeder else None,
+            others=others,
+            streak=streak,
+            more_winners=tuple(more),
         )
         try:
             record, _prepared = await self.records.report(report)
@@ -334,6 +394,8 @@ class Desk(commands.Cog):
                 "bao": bao,
                 "options": options,
                 "flags": flags,
+                "others": others,
+                "streak": streak,
             }
             await interaction.response.send_message(
                 input_error_text(error, typed.get(error.field), lang), ephemeral=True
@@ -429,6 +491,18 @@ class Desk(commands.Cog):
         self, interaction: discord.Interaction, current: str
     ) -> list[Choice[str]]:
         return flag_choices(current)
+
+    @record.autocomplete("others")
+    async def _record_others(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[Choice[str]]:
+        return others_choices(getattr(interaction.namespace, "variant", None), current)
+
+    @record.autocomplete("streak")
+    async def _record_streak(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[Choice[str]]:
+        return streak_choices(getattr(interaction.namespace, "variant", None), current)
 
 
 def _setting(bot: commands.Bot, name: str, default: float) -> float:

@@ -48,7 +48,11 @@ def record_embed(record: PhysicalRecordInfo, lang: str) -> discord.Embed:
     deltas = [p.delta for p in sorted(record.hand.players, key=lambda p: p.seat)]
     embed.add_field(
         name=t("players", lang),
-        value="\n".join(player_lines(record.player_ids, record.confirmations, deltas, lang)),
+        value="\n".join(
+            player_lines(
+                record.player_ids, record.confirmations, deltas, lang, record.payload.get("parts")
+            )
+        )[:1024],
         inline=False,
     )
     embed.add_field(
@@ -57,7 +61,12 @@ def record_embed(record: PhysicalRecordInfo, lang: str) -> discord.Embed:
         inline=False,
     )
     if record.hand.items:
-        items = "\n".join(item_line(i) for i in record.hand.items if isinstance(i, dict))
+        seats = {p.seat: p.user_id for p in record.hand.players}
+        items = "\n".join(
+            (f"{mention(seats[i['seat']])} " if i.get("seat") in seats else "") + item_line(i)
+            for i in record.hand.items
+            if isinstance(i, dict)
+        )
         embed.add_field(name=t("items", lang), value=items[:1024] or "—", inline=False)
     embed.set_footer(text=f"#{record.id}")
     return embed

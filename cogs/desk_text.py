@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -116,6 +116,12 @@ STRINGS: dict[str, tuple[str, str]] = {
     "robbed_line": ("被抢杠：{who}", "Kong robbed from {who}"),
     "points_line": ("牌分 {points}{unit}", "Hand value {points} {unit}"),
     "hand_line": ("牌：{hand}", "Hand: {hand}"),
+    "winner_points_line": (
+        "{winner} 胡牌（{how}）{points}{unit}",
+        "{winner} won ({how}), {points} {unit}",
+    ),
+    "rec_feeder_line": ("叁包：{who} 一人付三份", "叁包: {who} pays all three shares"),
+    "rec_eaten": ("含吃兴家 {eaten}炮", "incl. {eaten} pao eaten (吃兴家)"),
     "reported_by": ("记录人 {who}", "reported by {who}"),
     "confirm": ("确认", "Confirm"),
     "void": ("作废", "Void"),
@@ -347,31 +353,96 @@ def status_text(status: str, expires_at: datetime, lang: str) -> str:
 
 
 def record_lines(hand: HandInput, details: Mapping[str, Any], lang: str) -> list[str]:
-    """Result lines of a record: the winner and how, the discarder, the points, the hand."""
+    """Result lines of a record: the winner(s) and how, the discarder, the points, the hand,
+    and the rest of the table that changed the payments (叁包, the others' 发 / kongs / 中白,
+    the value per 炮)."""
     players = {p.seat: p.user_id for p in hand.players}
     if hand.how == "draw" or not hand.winners:
         return [t("draw", lang)]
-    winner = mention(players[hand.winners[0]])
     how = pick(WIN_NAMES.get(hand.how, (hand.how, hand.how)), lang)
-    lines = [t("won_line", lang, winner=winner, how=how)]
+    unit = ("炮", "pao") if hand.variant == "jiujiang" else ("分", "points")
+    several = details.get("winners")
+    lines = []
+    if isinstance(several, list) and len(several) > 1:
+        for w in several:
+            lines.append(
+                t(
+                    "winner_points_line",
+                    lang,
+                    winner=mention(int(w.get("user_id", 0))),
+                    how=how,
+                    points=w.get("points", 0),
+                    unit=pick(unit, lang),
+                )
+            )
+    else:
+        lines.append(t("won_line", lang, winner=mention(players[hand.winners[0]]), how=how))
     if hand.discarder is not None:
         key = "robbed_line" if hand.how == "rob_kong" else "discarder_line"
         lines.append(t(key, lang, who=mention(players[hand.discarder])))
-    unit = ("炮", "pao") if hand.variant == "jiujiang" else ("分", "points")
-    if hand.points:
+    if hand.points and not (isinstance(several, list) and len(several) > 1):
         lines.append(t("points_line", lang, points=hand.points, unit=pick(unit, lang)))
     if details.get("hand"):
         lines.append(t("hand_line", lang, hand=f"`{_plain(str(details['hand']))}`"))
+    if details.get("feeder") is not None:
+        lines.append(t("rec_feeder_line", lang, who=mention(int(details["feeder"]))))
+    others = details.get("others")
+    if isinstance(others, list) and others:
+        shown = []
+        for o in others:
+            bits = [t("flowers_of", lang, n=o["flowers"])] if o.get("flowers") else []
+            bits += [f"`{m}`" for m in o.get("melds", [])]
+            shown.append(f"{mention(int(o.get('user_id', 0)))} {' '.join(bits) or '—'}")
+        lines.append(t("others_line", lang, others="; ".join(shown)))
+    if "pao_value" in details:
+        raises = details.get("raises") or []
+        if raises:
+            lines.append(
+                t(
+                    "streak_line",
+                    lang,
+                    value=details["pao_value"],
+                    raises=raise_names(raises, lang),
+                )
+            )
+        else:
+            lines.append(t("streak_value", lang, value=details["pao_value"]))
     return lines
 
 
+def change_notes(part: Mapping[str, Any] | None, lang: str) -> list[str]:
+    """Why a seat's change is more than the plain win: 叁包, its 吃兴家, its 杠钱."""
+    if not part:
+        return []
+    notes = []
+    if part.get("feeder"):
+        notes.append(t("part_feeder", lang))
+    if part.get("eaten"):
+        notes.append(t("rec_eaten", lang, eaten=part["eaten"]))
+    kong = int(part.get("kong") or 0)
+    if kong > 0:
+        notes.append(t("part_kong_pays", lang, amount=kong))
+    elif kong < 0:
+        notes.append(t("part_kong_gets", lang, amount=-kong))
+    return notes
+
+
 def player_lines(
-    players: Iterable[int], confirmations: Iterable[int], deltas: Iterable[int], lang: str
+    players: Iterable[int],
+    confirmations: Iterable[int],
+    deltas: Iterable[int],
+    lang: str,
+    parts: Sequence[Mapping[str, Any] | None] | None = None,
 ) -> list[str]:
-    """``1. @alice  +12 · 已确认``."""
+    """``1. @alice  +12 · 已确认``; with ``parts`` (each seat's payment behind its change),
+    ``2. @bob  -24（含吃兴家 3炮，杠钱 付 1） · 待确认``."""
     done = set(confirmations)
     out = []
     for i, (uid, delta) in enumerate(zip(players, deltas, strict=False), 1):
         mark = "✅ " + t("confirmed_mark", lang) if uid in done else "⏳ " + t("waiting_mark", lang)
-        out.append(f"{i}. {mention(uid)}  `{delta:+d}` · {mark}")
+        notes = change_notes(parts[i - 1] if parts and i - 1 < len(parts) else None, lang)
+        why = ""
+        if notes:
+            why = f"（{'，'.join(notes)}）" if lang != "en" else f" ({'; '.join(notes)})"
+        out.append(f"{i}. {mention(uid)}  `{delta:+d}`{why} · {mark}")
     return out

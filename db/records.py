@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -11,7 +12,7 @@ from sqlalchemy.engine import Row
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from db.hands import validate_hand
-from db.models import Hand, PhysicalRecord, utcnow
+from db.models import Hand, HandResult, PhysicalRecord, utcnow
 from db.stats import StatsMixin
 from db.types import (
     HandInput,
@@ -26,6 +27,7 @@ from db.unrate import UnrateMixin, UnratePlan
 
 _PR = PhysicalRecord.__table__
 _H = Hand.__table__
+_HR = HandResult.__table__
 
 
 def _hand_to_json(hand: HandInput) -> Json:
@@ -67,16 +69,25 @@ class RecordsMixin(StatsMixin, UnrateMixin):
         payload: Json | None = None,
         expires_in: timedelta = timedelta(hours=24),
         now: datetime | None = None,
+        winner_points: Mapping[int, int] | None = None,
     ) -> PhysicalRecordInfo:
         """Report a physically played hand (``hand.source`` becomes ``record``, no game).
 
         Every human player of the hand must confirm; the reporter's own confirmation is
         counted at once when they are one of the players. ``payload`` is kept for display.
+        ``winner_points`` (seat → points) gives each winner's own hand value when several
+        won on one discard (一炮多响); each winner's line then carries their own points
+        instead of ``hand.points`` (the sum), so biggest-hand and average-win stats stay right.
         """
         hand = replace(hand, source="record", game_id=None, created_at=None)
         validate_hand(hand)
+        if winner_points is not None and set(winner_points) != set(hand.winners):
+            raise ValueError("winner_points needs exactly the winners' seats")
         players = [p.user_id for p in hand.players if not p.is_ai]
         now = now or utcnow()
+        stored: Json = {"hand": _hand_to_json(hand), "details": payload or {}}
+        if winner_points is not None:
+            stored["winner_points"] = {str(s): int(p) for s, p in winner_points.items()}
         async with self._write() as conn:
             await self._ensure_guild(conn, hand.guild_id)
             row = (
@@ -86,7 +97,7 @@ class RecordsMixin(StatsMixin, UnrateMixin):
                         guild_id=hand.guild_id,
                         reporter_id=reporter_id,
                         player_ids=players,
-                        payload={"hand": _hand_to_json(hand), "details": payload or {}},
+                        payload=stored,
                         confirmations=[reporter_id] if reporter_id in players else [],
                         status="pending",
                         expires_at=now + expires_in,
@@ -143,6 +154,13 @@ class RecordsMixin(StatsMixin, UnrateMixin):
     async def _confirmed(self, conn: AsyncConnection, row: Row[Any], now: datetime) -> Row[Any]:
         hand = replace(_hand_from_json(row.payload["hand"]), created_at=now)
         recorded = await self._record_hand(conn, hand)
+        own = row.payload.get("winner_points") or {}
+        for seat, points in own.items():
+            await conn.execute(
+                update(_HR)
+                .where(_HR.c.hand_id == recorded.hand.id, _HR.c.seat == int(seat))
+                .values(points=int(points))
+            )
         return (
             await conn.execute(
                 update(_PR)

@@ -2,7 +2,11 @@
 
 The reporter names the four players (in seat order), the winner or a draw, how it was won,
 who discarded, and either the hand (scored by the engine, :mod:`services.desk`) or the points
-one loser pays. The payments follow the variant's rules (:func:`engine.settle.settle_win`).
+one loser pays; and, as for ``/mahjong score``, the rest of the table where it changes the
+payments (上饶 叁包 feeder, the others' 发 / kongs / 中白 for 九江 吃兴家 and 新余 杠钱, 九江
+跟庄 / 黄庄). One winner is settled exactly as the calculator settles the same hand
+(:mod:`services.desk_table`); several winners on one discard (一炮多响, 新余 with
+``discard_win``) through :func:`engine.settle.settle_multi`.
 The record stays *pending* until every named player confirmed it; it expires after the
 server's expiry time (``record_expiry_hours``, default 24 h). Only a confirmed record counts, once, in the server's
 leaderboards (source ``record``); an admin (Manage Server) may void one.
@@ -13,8 +17,9 @@ the hand recorded in the same transaction as the last confirmation.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
@@ -27,18 +32,21 @@ from db.types import (
     RecordClosed,
     RecordNotFound,
 )
-from engine.options import make_options
-from engine.scoring import ScoreResult
-from engine.settle import settle_win
+from engine.notation import Hand, MeldKind
+from engine.scoring import ScoreResult, WinContext, score
+from engine.settle import SEATS, settle_multi, table_kong_money
 from services.desk import (
     DeskAnswer,
     DeskInputError,
     DeskQuery,
     answer_context,
     build_context,
+    parse_option_pairs,
     parse_variant,
     parse_win,
+    rule_options,
 )
+from services.desk_table import ROLE_NAMES, SEAT_ROLES, PayLine, Table, build_table, settle_table
 
 DEFAULT_EXPIRY = timedelta(hours=24)
 MAX_EXPIRY = timedelta(days=30)
@@ -57,6 +65,7 @@ class RecordStore(Protocol):
         payload: dict[str, Any] | None = None,
         expires_in: timedelta = DEFAULT_EXPIRY,
         now: datetime | None = None,
+        winner_points: Mapping[int, int] | None = None,
     ) -> PhysicalRecordInfo: ...
 
     async def confirm_record(
@@ -125,13 +134,39 @@ class NotAdmin(RecordError):
 
 
 @dataclass(frozen=True)
+class ExtraWinner:
+    """Another winner on the same discard (一炮多响, 新余 with ``discard_win``): a user id and
+    their own hand (scored with the first winner's variant, 宝, flags and options) or the
+    points the discarder pays them. ``text`` may hold either: a whole number is points."""
+
+    user_id: int
+    hand: str | None = None
+    points: int | None = None
+
+    @staticmethod
+    def of(user_id: int, text: str | None) -> ExtraWinner:
+        """``"8"`` → points 8; anything else → a hand to score; blank → neither."""
+        if text is None or not text.strip():
+            return ExtraWinner(user_id)
+        raw = text.strip()
+        return ExtraWinner(user_id, points=int(raw)) if raw.isdigit() else ExtraWinner(user_id, raw)
+
+
+@dataclass(frozen=True)
 class RecordReport:
     """One physically played hand as the reporter gives it.
 
-    ``players`` are four user ids in seat order; ``winner`` and ``discarder`` are user ids
+    ``players`` are four user ids in seat order (play order: each one's 下家 is the next,
+    player 4's is player 1); ``winner``, ``discarder`` and ``feeder`` are user ids
     (``winner=None`` is a draw); ``how`` is 自摸 / 点炮 / 抢杠 (or their codes) or ``draw``.
     Give ``hand`` (a :class:`DeskQuery`, scored by the engine) or ``points`` (what one loser
     pays, before the variant's payment rules), not both.
+
+    The rest of the table, as for ``/mahjong score`` (:mod:`services.desk_table`):
+    ``feeder`` 上饶 叁包, ``others`` the other players' 发 / kongs / 中白 (九江 吃兴家, 新余
+    杠钱) — each part starts with whose it is, 下家 / 对家 / 上家 *seen from the winner* or a
+    mention ``<@id>`` — and ``streak`` 九江 跟庄 / 黄庄. ``more_winners`` are further winners on
+    the same discard (一炮多响), where the variant allows it.
     """
 
     guild_id: int
@@ -145,15 +180,22 @@ class RecordReport:
     variant: str | None = None
     options: str | None = None
     dealer: int | None = None
+    feeder: int | None = None
+    others: str | None = None
+    streak: str | None = None
+    more_winners: tuple[ExtraWinner, ...] = ()
 
 
 @dataclass(frozen=True)
 class PreparedRecord:
-    """A validated report: the hand to store and, when a hand was given, its scoring."""
+    """A validated report: the hand to store, the first winner's scoring when a hand was
+    given (``answer``, as ``/mahjong score`` shows it), every winner's points by seat, and
+    the details kept for display."""
 
     hand: HandInput
     answer: DeskAnswer | None
     details: dict[str, Any]
+    winner_points: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -164,6 +206,17 @@ class ConfirmOutcome:
     record: PhysicalRecordInfo
     counted_now: bool
     repeated: bool
+
+
+@dataclass(frozen=True)
+class _Won:
+    """One winner, scored: seat, context (the hand, or an empty hand for given points),
+    result, and the hand as typed (None for given points)."""
+
+    seat: int
+    ctx: WinContext
+    result: ScoreResult
+    hand_text: str | None
 
 
 def parse_how(text: str | None, *, draw: bool) -> str:
@@ -180,6 +233,155 @@ def parse_how(text: str | None, *, draw: bool) -> str:
         raise BadReport("how", str(e)) from None
 
 
+def seat_word(seat: int, winner: int) -> str:
+    """The seat-relative word for ``seat`` seen from ``winner`` (seats in play order):
+    ``next`` (下家), ``across`` (对家) or ``prev`` (上家).
+
+    >>> seat_word(0, 3), seat_word(1, 3), seat_word(2, 3)
+    ('next', 'across', 'prev')
+    """
+    rel = (seat - winner) % SEATS
+    if rel == 0:
+        raise ValueError("the winner has no seat word of their own")
+    return SEAT_ROLES[rel]
+
+
+def absolute_seat(rel: int, winner: int) -> int:
+    """The seat (index into the players) of the seat ``rel`` seen from ``winner`` (1 = 下家)."""
+    return (winner + rel) % SEATS
+
+
+_MENTION_RX = re.compile(r"<@!?(\d{1,20})>")
+
+
+def others_text(text: str | None, players: Sequence[int], winner: int) -> str | None:
+    """The ``others`` text with each player mention ``<@id>`` turned into the seat word seen
+    from the winner (``下家`` / ``对家`` / ``上家``), so :func:`services.desk_table.parse_others`
+    reads it; a mention of the winner or of someone not playing is a :class:`BadReport`."""
+    if text is None or not text.strip():
+        return None
+
+    def word(m: re.Match[str]) -> str:
+        uid = int(m.group(1))
+        if uid not in players:
+            raise BadReport("others", f"{m.group(0)} is not one of the four players")
+        seat = players.index(uid)
+        if seat == winner:
+            raise BadReport(
+                "others", "the winner's own kongs and 发 belong in the hand, not in others"
+            )
+        return f" {ROLE_NAMES[seat_word(seat, winner)][0]} "
+
+    return _MENTION_RX.sub(word, text)
+
+
+def multi_win_refusal(variant: str, options: Any, how: str) -> str | None:
+    """Why several winners on one tile are not allowed here (None: they are). RULES: 上饶
+    (§3.1) and 九江 (§5.1) give the tile to the first claimer in play order from the
+    discarder; 新余 (§4.1) wins on a discard only with ``discard_win``, and then every
+    claimer wins (一炮多响) — on a discard or a robbed kong, as the table engine plays it."""
+    if how == "self":
+        return "a self-drawn win (自摸) has one winner; several winners need a discard (一炮多响)"
+    if variant != "xinyu":
+        return (
+            f"{variant} has one winner per discard: the first in play order from the "
+            "discarder (RULES); record only that one"
+        )
+    if not getattr(options, "discard_win", False):
+        return (
+            "xinyu wins on a discard only with the rule option discard_win=true (then 一炮多响 "
+            "is allowed): add it to options, or set it as the server's house rule"
+        )
+    return None
+
+
+def _options_for(
+    variant: str, text: str | None, house_rules: Mapping[str, Mapping[str, Any]] | None
+) -> Any:
+    return rule_options(variant, parse_option_pairs(text), house_rules)
+
+
+def _score_winner(
+    report: RecordReport,
+    *,
+    seat: int,
+    field_name: str,
+    hand: DeskQuery | None,
+    points: int | None,
+    variant: str,
+    how: str,
+    dealer: int | None,
+    house_rules: Mapping[str, Mapping[str, Any]] | None,
+) -> _Won:
+    """Score one winner: their hand through the calculator's reading, or the given points."""
+    if (hand is None) == (points is None):
+        raise BadReport(
+            field_name, "give either the hand (scored by the bot) or the points, not both"
+        )
+    if hand is not None:
+        flags = tuple(hand.flags)
+        if dealer is not None and dealer == seat:
+            flags = (*flags, "dealer")
+        query = replace(hand, variant=variant, win=how, flags=flags)
+        ctx = build_context(query, default_variant=variant, house_rules=house_rules)
+        result = score(ctx)
+        if not result.legal:
+            raise BadReport(field_name, f"not a legal win: {result.reason}")
+        return _Won(seat, ctx, result, hand.hand)
+    if type(points) is not int or not 0 < points <= MAX_POINTS:
+        raise BadReport(
+            "points" if field_name == "hand" else field_name,
+            f"points must be a whole number 1–{MAX_POINTS}",
+        )
+    options = _options_for(variant, report.options, house_rules)
+    ctx = WinContext(
+        variant=variant,
+        options=options,
+        hand=Hand(()),  # only the points are known
+        win=how,  # type: ignore[arg-type]
+        flags=frozenset({"dealer"} if dealer is not None and dealer == seat else ()),
+    )
+    return _Won(seat, ctx, ScoreResult(True, points, ()), None)
+
+
+def _table_for(
+    report: RecordReport, first: _Won, players: Sequence[int], payer: int | None
+) -> Table:
+    """The rest of the table seen from the first winner, read by the calculator's own
+    :func:`services.desk_table.build_table` (so the same checks and the same errors)."""
+    winner = first.seat
+    discarder = seat_word(payer, winner) if payer is not None else None
+    feeder: str | None = None
+    feeder_seat: int | None = None
+    if report.feeder is not None:
+        if report.feeder not in players:
+            raise BadReport("feeder", "the 叁包 feeder must be one of the four players")
+        feeder_seat = players.index(report.feeder)
+        if feeder_seat == winner:
+            raise BadReport("feeder", "the winner cannot be the 叁包 feeder")
+        feeder = seat_word(feeder_seat, winner)
+    given_hand = first.hand_text is not None
+    table = build_table(
+        first.ctx,
+        discarder=discarder,
+        feeder=feeder if given_hand or first.ctx.variant != "shangrao" else None,
+        others=others_text(report.others, players, winner),
+        streak=report.streak,
+    )
+    if feeder is not None and not given_hand and first.ctx.variant == "shangrao":
+        # points only: the winner's melds are not known, the reporter vouches for the 叁包
+        table = replace(table, feeder=(feeder_seat - winner) % SEATS)  # type: ignore[operator]
+    return table
+
+
+def _rotate(deltas: Sequence[int], winner: int) -> list[int]:
+    """Deltas seen from the winner (seat 0) → deltas by the players' seats."""
+    out = [0] * SEATS
+    for rel, d in enumerate(deltas):
+        out[absolute_seat(rel, winner)] = d
+    return out
+
+
 def prepare_record(
     report: RecordReport,
     *,
@@ -188,8 +390,15 @@ def prepare_record(
 ) -> PreparedRecord:
     """Check a report and work out every player's points change (no I/O).
 
-    Raises :class:`BadReport`, or :class:`services.desk.DeskInputError` for a hand that
-    cannot be read; a hand that is no legal win is a :class:`BadReport` with the reason.
+    One winner: scored and settled exactly as ``/mahjong score`` does for the same hand and
+    table (:func:`services.desk.answer_context` with :func:`services.desk_table.build_table`,
+    the seats turned from the winner's view to the players'). Several winners on one discard
+    (一炮多响): each scored alone, paid by the discarder through
+    :func:`engine.settle.settle_multi`, plus 新余 杠钱 of every kong on the table.
+
+    Raises :class:`BadReport`, or :class:`services.desk.DeskInputError` for input that
+    cannot be read (a hand, the others' melds, the streak); a hand that is no legal win is a
+    :class:`BadReport` with the reason.
     """
     players = list(report.players)
     if len(players) != 4:
@@ -214,6 +423,12 @@ def prepare_record(
             raise BadReport("discarder", "a drawn hand has no discarder")
         if report.hand is not None or report.points is not None:
             raise BadReport("hand", "a drawn hand has no hand or points to record")
+        if report.more_winners:
+            raise BadReport("winner2", "a drawn hand (流局) has no winner")
+        for name in ("feeder", "others", "streak"):
+            value = getattr(report, name)
+            if value is not None and (not isinstance(value, str) or value.strip()):
+                raise BadReport(name, "a drawn hand pays nothing: leave it empty")
         hand = HandInput(
             guild_id=report.guild_id,
             variant=variant,
@@ -227,6 +442,14 @@ def prepare_record(
     if report.winner not in players:
         raise BadReport("winner", "the winner must be one of the four players")
     winner = players.index(report.winner)
+    extra_seats: list[int] = []
+    for n, extra in enumerate(report.more_winners, 2):
+        if extra.user_id not in players:
+            raise BadReport(f"winner{n}", f"winner{n} must be one of the four players")
+        seat = players.index(extra.user_id)
+        if seat == winner or seat in extra_seats:
+            raise BadReport(f"winner{n}", "each winner may be named once")
+        extra_seats.append(seat)
     payer: int | None = None
     if how == "self":
         if report.discarder is not None:
@@ -236,70 +459,179 @@ def prepare_record(
             raise BadReport("discarder", "name who discarded (点炮) or whose kong was robbed")
         if report.discarder not in players:
             raise BadReport("discarder", "the discarder must be one of the four players")
-        if report.discarder == report.winner:
-            raise BadReport("discarder", "the winner cannot be the discarder")
         payer = players.index(report.discarder)
-    if (report.hand is None) == (report.points is None):
-        raise BadReport("hand", "give either the hand (scored by the bot) or the points, not both")
-    dealer = players.index(report.dealer) if report.dealer is not None else None
-    answer: DeskAnswer | None = None
-    if report.hand is not None:
-        flags = tuple(report.hand.flags)
-        if dealer is not None and dealer == winner:
-            flags = (*flags, "dealer")
-        query = DeskQuery(
-            hand=report.hand.hand,
-            variant=variant,
-            win=how,
-            bao=report.hand.bao,
-            flown=report.hand.flown,
-            kong_draws=report.hand.kong_draws,
-            flowers=report.hand.flowers,
-            flags=flags,
-            options=report.hand.options or report.options,
+        if payer == winner or payer in extra_seats:
+            raise BadReport("discarder", "a winner cannot be the discarder")
+    if extra_seats:
+        why = multi_win_refusal(
+            variant, _options_for(variant, _hand_options(report), house_rules), how
         )
-        ctx = build_context(query, default_variant=variant, house_rules=house_rules)
-        answer = answer_context(ctx)
-        if not answer.legal:
-            raise BadReport("hand", f"not a legal win: {answer.reason}")
-        result = answer.result
-        options: Any = ctx.options
-        details["hand"] = report.hand.hand
+        if why is not None:
+            raise BadReport("winner2", why)
+    dealer = players.index(report.dealer) if report.dealer is not None else None
+    won = [
+        _score_winner(
+            report,
+            seat=winner,
+            field_name="hand",
+            hand=report.hand,
+            points=report.points,
+            variant=variant,
+            how=how,
+            dealer=dealer,
+            house_rules=house_rules,
+        )
+    ]
+    for n, (seat, extra) in enumerate(zip(extra_seats, report.more_winners, strict=True), 2):
+        query = None
+        if extra.hand is not None:
+            base = report.hand or DeskQuery(hand="", options=report.options)
+            query = replace(base, hand=extra.hand, flown=0, kong_draws=0, flowers=0)
+        won.append(
+            _score_winner(
+                report,
+                seat=seat,
+                field_name=f"hand{n}",
+                hand=query,
+                points=extra.points,
+                variant=variant,
+                how=how,
+                dealer=dealer,
+                house_rules=house_rules,
+            )
+        )
+    first = won[0]
+    table = _table_for(report, first, players, payer)
+    answer: DeskAnswer | None = None
+    if len(won) == 1:
+        if first.hand_text is not None:
+            answer = answer_context(first.ctx, table)  # exactly the calculator's answer
+            assert answer.settlement is not None
+            deltas_seen, lines = answer.settlement.deltas, answer.payments
+        else:
+            settlement, lines = settle_table(first.ctx, first.result, table)
+            deltas_seen = settlement.deltas
+        deltas = _rotate(deltas_seen, winner)
+        parts = _parts(lines, winner)
     else:
-        points = report.points
-        if type(points) is not int or not 0 < points <= MAX_POINTS:
-            raise BadReport("points", f"points must be a whole number 1–{MAX_POINTS}")
-        result = ScoreResult(True, points, ())
-        try:
-            options = make_options(variant, dict((house_rules or {}).get(variant) or {}))
-        except ValueError:
-            options = make_options(variant)
-    settlement = settle_win(
-        variant,
-        options,
-        winner=winner,
-        result=result,
-        win=how,  # type: ignore[arg-type]
-        payer=payer,
-        dealer=dealer if dealer is not None else winner,
-    )
-    items = [{"name": i.name, "en": i.en, "value": i.value} for i in result.items]
+        deltas, parts = _settle_several(won, table, payer, dealer)  # type: ignore[arg-type]
+    winners = sorted(won, key=lambda w: (w.seat - (payer if payer is not None else winner)) % 4)
+    items: list[dict[str, Any]] = []
+    for w in winners:
+        for i in w.result.items:
+            item = {"name": i.name, "en": i.en, "value": i.value}
+            items.append({**item, "seat": w.seat} if len(won) > 1 else item)
+    total_points = sum(w.result.points for w in won)
     hand = HandInput(
         guild_id=report.guild_id,
         variant=variant,
         hand_no=1,
-        players=[
-            HandPlayer(seat, uid, settlement.deltas[seat]) for seat, uid in enumerate(players)
-        ],
+        players=[HandPlayer(seat, uid, deltas[seat]) for seat, uid in enumerate(players)],
         how=how,  # type: ignore[arg-type]
-        winners=[winner],
+        winners=[w.seat for w in winners],
         discarder=payer,
-        points=result.points,
+        points=total_points,
         items=items,
         source="record",
     )
-    details.update(how=how, points=result.points, deltas=list(settlement.deltas))
-    return PreparedRecord(hand, answer, details)
+    if first.hand_text is not None:
+        details["hand"] = first.hand_text
+    details.update(how=how, points=total_points, deltas=deltas, parts=parts)
+    if len(won) > 1:
+        details["winners"] = [
+            {"user_id": players[w.seat], "points": w.result.points, "hand": w.hand_text}
+            for w in winners
+        ]
+    details.update(_table_details(table, players, winner))
+    return PreparedRecord(
+        hand, answer, details, winner_points={w.seat: w.result.points for w in won}
+    )
+
+
+def _hand_options(report: RecordReport) -> str | None:
+    return (
+        report.hand.options if report.hand is not None and report.hand.options else report.options
+    )
+
+
+def _parts(lines: Sequence[PayLine], winner: int) -> list[dict[str, Any]]:
+    """Each seat's payment behind its change (what it pays for the win, of which 吃兴家 in
+    炮, its 杠钱, 叁包), by the players' seats; the winner's entry holds only its 杠钱 (net,
+    negative: received), empty when none."""
+    out: list[dict[str, Any]] = [{} for _ in range(SEATS)]
+    for line in lines:
+        rel = {"next": 1, "across": 2, "prev": 3}.get(line.role)
+        if rel is None:
+            continue  # no seat roles: nothing known beyond the deltas
+        out[absolute_seat(rel, winner)] = {
+            "win": line.win,
+            "eaten": line.eaten,
+            "kong": line.kong,
+            "feeder": line.feeder,
+        }
+    kong = sum(line.kong for line in lines)  # 杠钱 sums to zero over the four seats
+    if kong:
+        out[winner] = {"kong": -kong}
+    return out
+
+
+def _settle_several(
+    won: Sequence[_Won], table: Table, payer: int, dealer: int | None
+) -> tuple[list[int], list[dict[str, Any]]]:
+    """一炮多响: the discarder pays each winner (:func:`engine.settle.settle_multi`); 新余
+    杠钱 of each winner's kongs and of the others' (seats seen from the first winner).
+    Returns the deltas and each seat's part (``win``, ``kong``: what it pays, negative when
+    it receives)."""
+    first = won[0]
+    variant, options = first.ctx.variant, first.ctx.options
+    win = settle_multi(
+        variant,
+        options,
+        winners=[(w.seat, w.result) for w in won],
+        payer=payer,
+        dealer=dealer if dealer is not None else first.seat,
+        win=first.ctx.win,
+        value_per_pao=table.pao_value,
+    )
+    winner_seats = {w.seat for w in won}
+    kongs = [
+        (w.seat, m.kind is MeldKind.CONCEALED_KONG)
+        for w in won
+        for m in w.ctx.hand.melds
+        if m.is_kong
+    ]
+    for rel, sm in table.others.items():
+        seat = absolute_seat(rel, first.seat)
+        if seat in winner_seats:
+            raise BadReport("others", "a winner's own kongs belong in their hand, not in others")
+        kongs += [(seat, m.kind is MeldKind.CONCEALED_KONG) for m in sm.melds if m.is_kong]
+    money = table_kong_money(variant, kongs)
+    total = win + money
+    parts: list[dict[str, Any]] = [
+        {"win": -win.deltas[seat], "eaten": 0, "kong": -money.deltas[seat], "feeder": False}
+        for seat in range(SEATS)
+    ]  # a winner's "win" is negative: what they receive
+    return list(total.deltas), parts
+
+
+def _table_details(table: Table, players: Sequence[int], winner: int) -> dict[str, Any]:
+    """The rest of the table for the record message, by user id."""
+    out: dict[str, Any] = {}
+    if table.feeder is not None:
+        out["feeder"] = players[absolute_seat(table.feeder, winner)]
+    if table.others:
+        out["others"] = [
+            {
+                "user_id": players[absolute_seat(rel, winner)],
+                "flowers": sm.flowers,
+                "melds": [m.text() for m in sm.melds],
+            }
+            for rel, sm in sorted(table.others.items())
+        ]
+    if table.streak_given:
+        out["pao_value"] = table.pao_value
+        out["raises"] = list(table.raises)
+    return out
 
 
 class RecordService:
@@ -350,6 +682,7 @@ class RecordService:
             payload={**prepared.details, **(extra or {})},
             expires_in=expiry,
             now=now,
+            winner_points=prepared.winner_points,
         )
         return record, prepared
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import func, select
 
-from db.models import Hand
+from db.models import Hand, HandResult
 from db.store import Store
 from db.types import HandInput, HandPlayer, NotAPlayer, RecordClosed, RecordNotFound
 
@@ -176,3 +177,75 @@ async def test_rebuild_ratings_after_void_matches_never_having_it(store: Store, 
         assert len(got.rating_history) == len(want.rating_history)  # the void's point left
     finally:
         await clean.close()
+
+
+def several_winners_hand(hand_no: int = 1, at: datetime | None = None) -> HandInput:
+    """新余 一炮多响: seats 0 and 1 win on seat 3's discard (2 and 1 points; seat 0's
+    concealed kong brings 杠钱 from each other seat)."""
+    return HandInput(
+        guild_id=GUILD, variant="xinyu", hand_no=hand_no, how="discard", winners=[0, 1],
+        discarder=3, points=3, created_at=at,
+        players=[HandPlayer(s, uid, d) for s, (uid, d) in enumerate([(1, 8), (2, -1), (3, -2), (4, -5)])],
+        items=[{"name": "开杠", "en": "kong", "value": "×2", "seat": 0}],
+    )  # fmt: skip
+
+
+async def _lines(store: Store, hand_id: int) -> list[tuple[int, int, bool, bool, int]]:
+    """(seat, delta, won, dealt_in, points) of each line of a hand."""
+    table = HandResult.__table__
+    async with store._engine.connect() as conn:
+        rows = await conn.execute(
+            select(table.c.seat, table.c.delta, table.c.won, table.c.dealt_in, table.c.points)
+            .where(table.c.hand_id == hand_id)
+            .order_by(table.c.seat)
+        )
+        return [tuple(r) for r in rows]
+
+
+async def _skills(store: Store) -> dict[int, tuple[float, float]]:
+    board = await store.leaderboard(GUILD, by="rating", min_hands=1, limit=50)
+    return {e.user_id: (e.mu, e.sigma) for e in board.entries}
+
+
+async def test_several_winners_count_once_and_void_cleanly(store: Store) -> None:
+    """One record, two winners on one discard: counted once after all four confirmed, each
+    winner's line carries their own points, ratings rank the players by their change; a
+    void leaves the ratings exactly as the earlier hand had left them."""
+    earlier = replace(real_hand(), source="record", created_at=NOW - timedelta(hours=1))
+    await store.record_hand(earlier)
+    before = await _skills(store)
+    with pytest.raises(ValueError):  # the points must name exactly the winners
+        await store.create_record(9, several_winners_hand(), winner_points={0: 2}, now=NOW)
+    record = await store.create_record(
+        9, several_winners_hand(), winner_points={0: 2, 1: 1}, payload={"x": 1}, now=NOW
+    )
+    for uid in (1, 2, 3):
+        record = await store.confirm_record(record.id, uid, now=NOW)
+        assert record.status == "pending"
+    assert await _hands(store) == 1
+    record = await store.confirm_record(record.id, 4, now=NOW)
+    assert record.status == "confirmed" and record.payload == {"x": 1}
+    assert await _hands(store) == 2
+    hand = await store.get_hand(record.hand_id)
+    assert (hand.winner_seats, hand.winner_user_ids, hand.discarder_seat) == ([0, 1], [1, 2], 3)
+    assert await _lines(store, record.hand_id) == [
+        (0, 8, True, False, 2),
+        (1, -1, True, False, 1),
+        (2, -2, False, False, 0),
+        (3, -5, False, True, 0),
+    ]
+    assert (await store.player_stats(GUILD, 2)).wins == 1
+    after = await _skills(store)
+    # ranked by the change in this hand: +8 > -1 > -2 > -5
+    gained = {uid: after[uid][0] - before[uid][0] for uid in (1, 2, 3, 4)}
+    assert gained[1] > gained[2] > gained[3] > gained[4]
+
+    voided = await store.void_record(record.id)
+    assert voided.status == "void"
+    assert await _hands(store) == 1
+    restored = await _skills(store)
+    assert restored.keys() == before.keys()
+    for uid, skill in before.items():
+        assert restored[uid] == pytest.approx(skill)
+    assert (await store.player_stats(GUILD, 2)).wins == 0
+    assert len((await store.player_stats(GUILD, 1)).rating_history) == 1

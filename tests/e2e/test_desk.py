@@ -390,3 +390,80 @@ async def test_record_expires_uncounted(fake: FakeDiscord, bot_factory) -> None:
     finally:
         await store.close()
     assert await _board(proc, fake.guild_id) == {}
+
+
+async def test_record_with_the_table_and_several_winners(
+    fake: FakeDiscord, desk_bot: BotProcess
+) -> None:
+    """A record takes the calculator's table facts (others by @mention or seat seen from the
+    winner, 跟庄/黄庄) and pays each seat what ``/mahjong score`` shows; 新余 with
+    ``discard_win`` records several winners on one discard (一炮多响), listed seat by seat
+    before anyone confirms, and counted once when all four have; 九江 refuses a second one."""
+    alice, bob, carol, dave = (fake.user(n) for n in ("alice", "bob", "carol", "dave"))
+    seats = {"player1": alice, "player2": bob, "player3": carol, "player4": dave}
+
+    # 九江: carol wins on alice's discard; alice is carol's 对家, bob her 上家
+    table = {"variant": "jiujiang", "hand": "234m567m345p678s11s +8s", "streak": "黄庄 跟庄"}
+    score = await fake.slash(
+        carol, "mahjong score",
+        {**table, "win": "discard", "discarder": "across", "others": "对家 发2; 上家 [9999m]"},
+    )  # fmt: skip
+    shown = fields_of(await score.wait_reply(timeout=15))[t("payments", "en")].split("\n")
+    assert shown[:3] == [
+        "next player pays nothing",
+        "player opposite pays 16 points (discarded the winning tile; 2 pao + 2 eaten (吃兴家), "
+        "×4 per pao)",
+        "previous player pays nothing",
+    ]
+    ix = await fake.slash(
+        carol, "mahjong record",
+        {**seats, **table, "winner": carol, "how": "discard", "discarder": alice,
+         "others": f"{alice.mention} 发2; 上家 [9999m]"},
+    )  # fmt: skip
+    msg = await ix.wait_reply(timeout=15)
+    players = fields_of(msg)[t("players", "zh")].split("\n")
+    assert [re.search(r"`([+-]\d+)`", line).group(1) for line in players] == [
+        "-16", "+0", "+16", "+0",
+    ]  # fmt: skip
+    assert "含吃兴家 2炮" in players[0]
+    assert "每炮 ×4（黄庄, 跟庄）" in fields_of(msg)[f"{t('result', 'zh')} · 九江麻将"]
+
+    refused = await fake.slash(
+        carol, "mahjong record",
+        {**seats, **table, "winner": carol, "how": "discard", "discarder": alice,
+         "winner2": dave, "hand2": "3"},
+    )  # fmt: skip
+    reply = await refused.wait_reply()
+    assert reply.ephemeral and "winner2" in reply.content
+    assert "one winner per discard" in reply.content
+
+    # 新余 一炮多响: dave discards, bob (1), alice (2, a concealed kong) and carol (4) win
+    ix = await fake.slash(
+        alice, "mahjong record",
+        {**seats, "variant": "xinyu", "options": "discard_win=true", "how": "discard",
+         "discarder": dave, "winner": bob, "hand": "111m456m789p234s99s +9s",
+         "winner2": alice, "hand2": "123m456m789p(5555s)99s +9s", "winner3": carol,
+         "hand3": "4"},
+    )  # fmt: skip
+    msg = await ix.wait_reply(timeout=15)
+    rid = msg.custom_ids()[0].split(":")[2]
+    players = fields_of(msg)[t("players", "zh")].split("\n")
+    assert [re.search(r"`([+-]\d+)`", line).group(1) for line in players] == [
+        "+8", "-1", "+2", "-9",
+    ]  # fmt: skip
+    assert "杠钱 付 2" in players[3] and "杠钱 付 2" in players[1]
+    assert "杠钱 得 6" in players[0]
+    result = fields_of(msg)[f"{t('result', 'zh')} · 新余麻将"]
+    assert f"{carol.mention} 胡牌（点炮）4分" in result
+    for user in (bob, carol):
+        await (await fake.click(user, msg, f"mj:rec:{rid}:confirm")).wait_ack()
+    assert await _board(desk_bot, fake.guild_id) == {}
+    await (await fake.click(dave, fake.messages[msg.id], f"mj:rec:{rid}:confirm")).wait_ack()
+    await fake.wait_for(
+        lambda: fake.messages[msg.id].custom_ids() == [f"mj:rec:{rid}:void"],
+        10,
+        what="the record redrawn as counted",
+    )
+    assert await _board(desk_bot, fake.guild_id) == {
+        alice.id: 8, bob.id: -1, carol.id: 2, dave.id: -9,
+    }  # fmt: skip

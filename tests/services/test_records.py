@@ -256,3 +256,299 @@ async def test_a_named_discarder_means_a_discard_win(store: Store) -> None:
     _, prepared = await svc.report(report)
     assert prepared.hand.how == "discard"
     assert [p.delta for p in prepared.hand.players] == [2, 0, 0, -2]
+
+
+# --- the rest of the table, as /mahjong score takes it --------------------------------------
+
+from engine.scoring import ScoreResult  # noqa: E402
+from engine.settle import settle_multi  # noqa: E402
+from services.desk import TableInputError, score_desk  # noqa: E402
+from services.records import (  # noqa: E402
+    ExtraWinner,
+    absolute_seat,
+    others_text,
+    prepare_record,
+    seat_word,
+)
+
+
+def test_seat_words_follow_play_order() -> None:
+    """player1..4 sit in play order: each one's 下家 is the next player, player4's is player1."""
+    assert [seat_word(s, 2) for s in (3, 0, 1)] == ["next", "across", "prev"]
+    assert [absolute_seat(rel, 2) for rel in (0, 1, 2, 3)] == [2, 3, 0, 1]
+    assert [seat_word(s, 0) for s in (1, 2, 3)] == ["next", "across", "prev"]
+    with pytest.raises(ValueError):
+        seat_word(1, 1)
+
+
+def test_mentions_in_others_become_seats_seen_from_the_winner() -> None:
+    text = f"<@{D}> 发2 [9999m]; <@!{A}> (1111p)"
+    assert others_text(text, PLAYERS, 2).split() == ["下家", "发2", "[9999m];", "对家", "(1111p)"]
+    with pytest.raises(BadReport) as info:
+        others_text(f"<@{C}> [7777m]", PLAYERS, 2)  # the winner
+    assert info.value.field == "others"
+    with pytest.raises(BadReport):
+        others_text(f"<@{REPORTER}> [7777m]", PLAYERS, 2)  # not playing
+    assert others_text("  ", PLAYERS, 2) is None
+
+
+def calculator_deltas(query: DeskQuery, winner: int) -> list[int]:
+    """What ``/mahjong score`` settles for the same hand, turned from the winner's view
+    (seat 0) to the players' seats."""
+    answer = score_desk(query)
+    assert answer.legal and answer.settlement is not None
+    out = [0, 0, 0, 0]
+    for rel, delta in enumerate(answer.settlement.deltas):
+        out[(winner + rel) % 4] = delta
+    return out
+
+
+JJ_HAND = "234m567m345p678s11s +8s"
+TABLE_CASES = [
+    # (id, calculator query, record fields, expected deltas by seat A B C D)
+    (
+        "jiujiang-self-eaten-streak",
+        DeskQuery(hand=JJ_HAND, variant="jiujiang", win="self",
+                  others="下家 发2 [9999m]; 对家 (1111p) [中中中]", streak="黄庄 跟庄"),
+        {"winner": C, "how": "self", "others": "下家 发2 [9999m]; 对家 (1111p) [中中中]",
+         "streak": "黄庄 跟庄"},
+        [-24, -12, 60, -24],
+    ),
+    (
+        "jiujiang-discard-mentions",
+        DeskQuery(hand=JJ_HAND, variant="jiujiang", win="discard", discarder="上家",
+                  others="上家 发1 [9999m]; 对家 (1111p)", streak="跟庄"),
+        {"winner": A, "how": "点炮", "discarder": D,
+         "others": f"<@{D}> 发1 [9999m]; <@{C}> (1111p)", "streak": "跟庄"},
+        [8, 0, 0, -8],
+    ),
+    (
+        "xinyu-kong-money",
+        DeskQuery(hand="123m456m789p(5555s)99s +9s", variant="xinyu", win="discard",
+                  options="discard_win=true", discarder="对家",
+                  others="下家 [7777m]; 上家 (1111p)"),
+        {"winner": B, "how": "discard", "discarder": D, "options": "discard_win=true",
+         "others": "下家 [7777m]; 上家 (1111p)"},
+        [3, 5, -1, -7],
+    ),
+    (
+        "shangrao-sanbao",
+        DeskQuery(hand="[123m] [555p] [777s] 99s 5z5z5z +5z", variant="shangrao", bao="1p",
+                  win="self", feeder="上家"),
+        {"winner": D, "how": "自摸", "feeder": C},
+        [0, 0, -12, 12],
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("query", "fields", "expected"), [c[1:] for c in TABLE_CASES], ids=[c[0] for c in TABLE_CASES]
+)
+def test_record_pays_what_the_calculator_shows(
+    query: DeskQuery, fields: dict, expected: list[int]
+) -> None:
+    fields = dict(fields)
+    hand = DeskQuery(
+        hand=query.hand, variant=query.variant, bao=query.bao, options=fields.pop("options", None)
+    )
+    report = RecordReport(guild_id=GUILD, reporter_id=A, players=PLAYERS, hand=hand, **fields)
+    prepared = prepare_record(report)
+    winner = PLAYERS.index(report.winner)
+    deltas = [p.delta for p in prepared.hand.players]
+    assert deltas == calculator_deltas(query, winner) == expected
+    assert prepared.details["deltas"] == deltas
+    assert prepared.answer is not None and prepared.answer.points == score_desk(query).points
+    # each payer's part is kept for the message: what it pays for the win, eaten, kong money
+    parts = prepared.details["parts"]
+    for seat in range(4):
+        if seat != winner:
+            assert -deltas[seat] == parts[seat]["win"] + parts[seat]["kong"]
+    won = sum(parts[s]["win"] for s in range(4) if s != winner)
+    assert deltas[winner] == won - parts[winner].get("kong", 0)
+    assert ("kong" in parts[winner]) == (query.variant == "xinyu")
+
+
+def test_points_record_takes_the_table_too() -> None:
+    """Given points (no hand), the others' 吃兴家 and the value per 炮 still apply; the 叁包
+    feeder pays all on the reporter's word."""
+    report = RecordReport(
+        guild_id=GUILD, reporter_id=A, players=PLAYERS, winner=A, how="self", points=3,
+        variant="jiujiang", others="下家 发2", streak="黄庄",
+    )  # fmt: skip
+    prepared = prepare_record(report)
+    assert [p.delta for p in prepared.hand.players] == [22, -10, -6, -6]
+    assert prepared.details["pao_value"] == 2 and prepared.details["raises"] == ["draw"]
+    assert prepared.details["others"] == [{"user_id": B, "flowers": 2, "melds": []}]
+    sanbao = RecordReport(
+        guild_id=GUILD, reporter_id=A, players=PLAYERS, winner=A, how="self", points=4,
+        variant="shangrao", feeder=C,
+    )  # fmt: skip
+    prepared = prepare_record(sanbao)
+    assert [p.delta for p in prepared.hand.players] == [12, 0, -12, 0]
+    assert prepared.details["feeder"] == C and prepared.details["parts"][2]["feeder"]
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"variant": "xinyu", "streak": "黄庄"}, "streak"),
+        ({"variant": "jiujiang", "feeder": C}, "feeder"),
+        ({"variant": "shangrao", "others": "下家 [7777m]"}, "others"),
+        ({"variant": "jiujiang", "others": "下家 [99x9m]"}, "others"),
+    ],
+)
+def test_a_table_rule_of_another_variant_gets_the_calculators_error(changes, field) -> None:
+    report = RecordReport(
+        guild_id=GUILD, reporter_id=A, players=PLAYERS, winner=A, how="self", points=2,
+        **changes,
+    )  # fmt: skip
+    with pytest.raises(TableInputError) as info:
+        prepare_record(report)
+    assert info.value.field == field
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"feeder": A}, "feeder"),  # the winner
+        ({"feeder": REPORTER}, "feeder"),  # not playing
+        ({"winner": None, "how": None, "points": None, "feeder": C}, "feeder"),
+    ],
+)
+def test_bad_feeder_is_refused(changes, field) -> None:
+    base = {"winner": A, "how": "self", "points": 2, "variant": "shangrao"}
+    report = RecordReport(guild_id=GUILD, reporter_id=A, players=PLAYERS, **{**base, **changes})
+    with pytest.raises(BadReport) as info:
+        prepare_record(report)
+    assert info.value.field == field
+
+
+# --- several winners on one discard (一炮多响) -------------------------------------------------
+
+XY_KONG = "123m456m789p(5555s)99s +9s"  # 2 points on a discard, a concealed kong
+XY_PLAIN = "111m456m789p234s99s +9s"  # 1 point on a discard
+XY_WIN = "discard_win=true"
+
+
+def xinyu_three_winners(**changes) -> RecordReport:
+    """D discards; B (the reporter's winner), C (points) and A win on it."""
+    fields = {
+        "guild_id": GUILD, "reporter_id": A, "players": PLAYERS, "winner": B, "how": "点炮",
+        "discarder": D, "variant": "xinyu", "options": XY_WIN,
+        "hand": DeskQuery(hand=XY_PLAIN, variant="xinyu", options=XY_WIN),
+        "more_winners": (ExtraWinner.of(C, "4"), ExtraWinner.of(A, XY_KONG)),
+    }  # fmt: skip
+    return RecordReport(**{**fields, **changes})
+
+
+def test_several_winners_each_paid_by_the_discarder() -> None:
+    prepared = prepare_record(xinyu_three_winners())
+    hand = prepared.hand
+    # each winner as the calculator pays them alone, plus A's kong money once
+    alone_a = calculator_deltas(
+        DeskQuery(hand=XY_KONG, variant="xinyu", win="discard", options=XY_WIN,
+                  discarder="上家"), 0)  # fmt: skip
+    alone_b = calculator_deltas(
+        DeskQuery(hand=XY_PLAIN, variant="xinyu", win="discard", options=XY_WIN,
+                  discarder="对家"), 1)  # fmt: skip
+    alone_c = [0, 0, 4, -4]  # 4 points given: the discarder pays one share (RULES §4.3)
+    summed = [a + b + c for a, b, c in zip(alone_a, alone_b, alone_c, strict=True)]
+    assert [p.delta for p in hand.players] == summed == [8, -1, 2, -9]
+    # settle_multi for the wins; 杠钱 of A's concealed kong (2 from each other seat)
+    results = [(0, ScoreResult(True, 2, ())), (1, ScoreResult(True, 1, ())),
+               (2, ScoreResult(True, 4, ()))]  # fmt: skip
+    wins = settle_multi("xinyu", None, winners=results, payer=3, dealer=0)
+    assert [w + k for w, k in zip(wins.deltas, (6, -2, -2, -2), strict=True)] == summed
+    assert hand.winners == [0, 1, 2]  # play order from the discarder
+    assert (hand.discarder, hand.how, hand.points) == (3, "discard", 7)
+    assert prepared.winner_points == {0: 2, 1: 1, 2: 4}
+    assert [w["user_id"] for w in prepared.details["winners"]] == [A, B, C]
+    assert {i["seat"] for i in hand.items} == {0, 1}  # items say whose they are
+    assert prepared.details["parts"][3] == {"win": 7, "eaten": 0, "kong": 2, "feeder": False}
+
+
+def test_several_winners_with_the_others_kongs() -> None:
+    # 对家 of B (the first winner named) is D: D's exposed kong earns 1 from each other seat
+    prepared = prepare_record(xinyu_three_winners(others="对家 [7777m]"))
+    assert [p.delta for p in prepared.hand.players] == [7, -2, 1, -6]
+    with pytest.raises(BadReport) as info:  # 上家 of B is A, a winner
+        prepare_record(xinyu_three_winners(others="上家 [7777m]"))
+    assert info.value.field == "others"
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "words"),
+    [
+        ({"variant": "shangrao", "hand": None, "points": 4, "options": None}, "winner2",
+         "one winner per discard"),
+        ({"variant": "jiujiang", "hand": None, "points": 4, "options": None}, "winner2",
+         "one winner per discard"),
+        ({"options": None, "hand": DeskQuery(hand=XY_PLAIN)}, "winner2", "discard_win=true"),
+        ({"how": "自摸", "discarder": None}, "winner2", "自摸"),
+        ({"discarder": A}, "discarder", "winner"),
+        ({"more_winners": (ExtraWinner.of(B, "2"),)}, "winner2", "once"),
+        ({"more_winners": (ExtraWinner.of(C, None),)}, "hand2", "either"),
+        ({"more_winners": (ExtraWinner.of(REPORTER, "2"),)}, "winner2", "four players"),
+        ({"more_winners": (ExtraWinner.of(C, "0"),)}, "hand2", "whole number"),
+        ({"more_winners": (ExtraWinner.of(C, "123m456m78p5p234s99s +9s"),)}, "hand2",
+         "not a legal win"),
+    ],
+)  # fmt: skip
+def test_several_winners_refused_where_the_rules_say_so(changes, field, words) -> None:
+    with pytest.raises(BadReport) as info:
+        prepare_record(xinyu_three_winners(**changes))
+    assert info.value.field == field
+    assert words in info.value.detail
+
+
+def test_xinyu_house_rule_allows_several_winners() -> None:
+    report = xinyu_three_winners(
+        options=None, hand=DeskQuery(hand=XY_PLAIN), more_winners=(ExtraWinner.of(C, "4"),)
+    )
+    prepared = prepare_record(report, house_rules={"xinyu": {"discard_win": True}})
+    assert [p.delta for p in prepared.hand.players] == [0, 1, 4, -5]
+
+
+async def test_several_winners_count_once_then_void(store: Store) -> None:
+    svc = RecordService(store)
+    record, _ = await svc.report(xinyu_three_winners())
+    for user in (B, C):
+        assert not (await svc.confirm(record.id, user)).counted_now
+    assert await board_points(store) == {}
+    outcome = await svc.confirm(record.id, D)
+    assert outcome.counted_now
+    assert await board_points(store) == {A: 8, B: -1, C: 2, D: -9}
+    stats = await store.player_stats(GUILD, C)
+    assert stats.wins == 1 and stats.biggest_hand is not None and stats.biggest_hand.delta == 2
+    await svc.void(record.id, is_admin=True)
+    assert await board_points(store) == {}
+    assert (await store.leaderboard(GUILD, by="rating", min_hands=1)).entries == []
+
+
+def test_record_message_lists_each_seats_change_and_the_table() -> None:
+    from cogs.desk_text import player_lines, record_lines
+
+    report = RecordReport(
+        guild_id=GUILD, reporter_id=A, players=PLAYERS, winner=A, how="点炮", discarder=D,
+        hand=DeskQuery(hand=JJ_HAND, variant="jiujiang"),
+        others=f"<@{D}> 发1 [9999m]; <@{C}> (1111p)", streak="跟庄",
+    )  # fmt: skip
+    prepared = prepare_record(report)
+    deltas = [p.delta for p in prepared.hand.players]
+    lines = player_lines(PLAYERS, [A], deltas, "en", prepared.details["parts"])
+    assert lines[0].startswith(f"1. <@{A}>  `+8`") and "confirmed" in lines[0]
+    assert lines[3] == f"4. <@{D}>  `-8` (incl. 2 pao eaten (吃兴家)) · ⏳ waiting"
+    shown = record_lines(prepared.hand, prepared.details, "en")
+    assert f"Others: <@{C}> `(1111p)`; <@{D}> 发×1 `[9999m]`" in shown
+    assert "Value per pao ×2 (followed)" in shown
+
+    several = prepare_record(xinyu_three_winners())
+    shown = record_lines(several.hand, several.details, "zh")
+    assert shown[:3] == [
+        f"<@{A}> 胡牌（点炮）2分",
+        f"<@{B}> 胡牌（点炮）1分",
+        f"<@{C}> 胡牌（点炮）4分",
+    ]
+    lines = player_lines(PLAYERS, [], [p.delta for p in several.hand.players], "zh",
+                         several.details["parts"])  # fmt: skip
+    assert lines[3] == f"4. <@{D}>  `-9`（杠钱 付 2） · ⏳ 待确认"

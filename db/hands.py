@@ -124,6 +124,8 @@ class HandsMixin(GuildsMixin):
                 ) from error
             raise
         info = hand_info(row)
+        own_points = dict.fromkeys(hand.winners, hand.points)
+        own_points.update(zip(hand.winners, hand.winner_points, strict=False))
         await conn.execute(
             _HR.insert(),
             [
@@ -137,7 +139,7 @@ class HandsMixin(GuildsMixin):
                     "variant": hand.variant,
                     "season": season,
                     "delta": p.delta,
-                    "points": hand.points if p.seat in hand.winners else 0,
+                    "points": own_points.get(p.seat, 0),
                     "won": p.seat in hand.winners,
                     "self_draw": p.seat in hand.winners and hand.how == "self",
                     "dealt_in": p.seat == hand.discarder,

@@ -102,7 +102,7 @@ class StatsMixin(LeaderboardMixin):
     async def _biggest_hand(self, conn: AsyncConnection, mine: list[Any]) -> BiggestHand | None:
         best = (
             await conn.execute(
-                select(_HR.c.hand_id, _HR.c.delta)
+                select(_HR.c.hand_id, _HR.c.delta, _HR.c.points)
                 .where(*mine, _HR.c.won.is_(True))
                 .order_by(_HR.c.points.desc(), _HR.c.delta.desc(), _HR.c.hand_id)
                 .limit(1)
@@ -114,7 +114,7 @@ class StatsMixin(LeaderboardMixin):
         return BiggestHand(
             hand_id=hand.id,
             variant=hand.variant,
-            points=hand.points,
+            points=int(best.points),  # the player's own hand (一炮多响: not the sum)
             delta=best.delta,
             how=hand.how,
             items=hand.items,

@@ -6,6 +6,7 @@ put there: the store only keeps them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
@@ -168,6 +169,9 @@ class HandInput:
     items: list[Any] = field(default_factory=list)
     seed_reveal: Json | None = None
     game_id: int | None = None
+    #: each winner's own points, in the order of ``winners`` (一炮多响); empty: every
+    #: winner is credited ``points``
+    winner_points: Sequence[int] = ()
     source: HandSource = "online"
     season: int | None = None  # None: the server's current season
     created_at: datetime | None = None  # None: now

@@ -136,6 +136,7 @@ class HandResult:
     winner_hand: str = ""  # RULES §1 hand string of the (first) winner
     payments: tuple[tuple[Any, ...], ...] = ()  # (payer seat, payee seat, amount, reason)
     scores: tuple[int, ...] = ()  # running totals after the hand
+    winner_points: tuple[int, ...] = ()  # each winner's own points, in ``winners`` order
 
 
 @dataclass

@@ -393,6 +393,7 @@ class RealEngine:
             winner_hand=hand_text,
             payments=tuple(tuple(p) for p in r.get("payments", [])),
             scores=tuple(state.scores),
+            winner_points=tuple(int(w.get("points", 0)) for w in winners),
         )
 
     # -- codecs

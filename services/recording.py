@@ -30,6 +30,7 @@ def hand_input(live: LiveGame, result: HandResult) -> HandInput:
         winners=list(result.winners),
         discarder=result.discarder if result.how in ("discard", "rob_kong") else None,
         points=result.points,
+        winner_points=tuple(result.winner_points),
         items=[{"name": i.name, "en": i.en, "value": i.value} for i in result.items],
         seed_reveal=result.seed_reveal,
         game_id=live.id,

@@ -213,6 +213,27 @@ async def test_double_win_and_explicit_season(store: Store) -> None:
     assert recorded.hand.game_id is None
 
 
+async def test_several_winners_are_each_credited_their_own_points(store: Store) -> None:
+    """一炮多响: each winner's line holds their own hand's points, not the sum."""
+    await store.record_hand(
+        HandInput(
+            guild_id=7,
+            variant="xinyu",
+            hand_no=1,
+            source="record",
+            players=players([2, 6, -8, 0], ai_last=False),
+            how="discard",
+            winners=[1, 0],
+            discarder=2,
+            points=8,
+            winner_points=(6, 2),
+        )
+    )
+    stats = {u: await store.player_stats(7, u) for u in (11, 12, 13)}
+    assert stats[11].biggest_hand.points == 2 and stats[12].biggest_hand.points == 6
+    assert stats[13].biggest_hand is None and stats[13].wins == 0
+
+
 def test_ranks_from_deltas() -> None:
     assert ranks_from_deltas([5, 5, -15, 5]) == [1, 1, 4, 1]
     assert ranks_from_deltas([-10, 30, -20, 0]) == [3, 1, 4, 2]

@@ -21,6 +21,7 @@ DEFAULT_EXTENSIONS: tuple[str, ...] = (
     "cogs.game",
     "cogs.stats",
     "cogs.desk",
+    "cogs.help",
 )
 
 

@@ -53,6 +53,13 @@ class Meta(commands.Cog):
             value="上饶 Shangrao · 新余 Xinyu · 九江 Jiujiang",
             inline=False,
         )
+        embed.add_field(
+            name="新手" if zh else "New here?",
+            value="`/mahjong help`：开局、规则、手牌写法、全部命令"
+            if zh
+            else "`/mahjong help`: starting a game, the rules, hand notation, every command",
+            inline=False,
+        )
         embed.set_footer(text=f"discord.py {discord.__version__}")
         await interaction.response.send_message(embed=embed, ephemeral=True)
 

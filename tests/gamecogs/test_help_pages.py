@@ -1,0 +1,319 @@
+"""``/mahjong help``: every topic renders in both languages within Discord's limits, the
+command list matches the registered tree, and the rules pages match the engine."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import json
+import os
+import re
+from dataclasses import fields
+from pathlib import Path
+
+import discord
+import pytest
+from discord import app_commands
+
+from botcore.client import DEFAULT_EXTENSIONS
+from botcore.translator import ZhTranslator
+from cogs.group import mahjong
+from cogs.help import (
+    MENU_ID,
+    PAGE_ID,
+    SERVER_PAGE,
+    TOPIC_CHOICES,
+    command_lines,
+    render_help,
+    server_note,
+    topic_pages,
+)
+from cogs.help_text import (
+    NOTATION_EXAMPLES,
+    SCORING_ROWS,
+    TOPICS,
+    scoring_names,
+    static_pages,
+)
+from engine.notation import parse_hand
+from engine.options import VARIANTS, describe_options, make_options
+from engine.scoring import context_from_dict, score
+from engine.scoring.shangrao import CLASSIC
+
+for _module in DEFAULT_EXTENSIONS:  # registers every /mahjong subcommand on the shared group
+    importlib.import_module(_module)
+
+LANGS = ("zh", "en")
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+@pytest.fixture
+async def tree() -> app_commands.CommandTree:
+    client = discord.Client(intents=discord.Intents.none())
+    tree = app_commands.CommandTree(client)
+    await tree.set_translator(ZhTranslator())
+    if tree.get_command("mahjong") is None:
+        tree.add_command(mahjong)
+    return tree
+
+
+def page_count(topic: str, lang: str) -> int:
+    return len(static_pages(topic, lang)) if topic != "commands" else 1
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("topic", TOPICS)
+async def test_every_page_fits_discord_limits(tree, topic: str, lang: str) -> None:
+    pages = await topic_pages(topic, lang, tree)
+    assert pages
+    for index, page in enumerate(pages):
+        # the source text itself fits (so nothing is silently cut)
+        assert 0 < len(page.body) <= 4096
+        for name, value in page.fields:
+            assert len(name) <= 256 and 0 < len(value) <= 1024
+        embed, view = await render_help(topic, index, lang, tree)
+        assert embed.description == page.body
+        assert len(embed.title or "") <= 256
+        assert len(embed) <= 6000
+        ids = [c.custom_id for c in view.children]
+        assert len(ids) == len(set(ids)), ids
+        for cid in ids:
+            assert len(cid) <= 100
+            assert re.fullmatch(PAGE_ID, cid) or re.fullmatch(MENU_ID, cid)
+        items = [getattr(c, "item", c) for c in view.children]
+        menu = [c for c in items if isinstance(c, discord.ui.Select)]
+        assert len(menu) == 1 and len(menu[0].options) == len(TOPICS) <= 25
+        assert [o.value for o in menu[0].options if o.default] == [topic]
+        buttons = [c for c in items if isinstance(c, discord.ui.Button)]
+        if len(pages) > 1:
+            prev, nxt = buttons
+            assert prev.disabled == (index == 0) and nxt.disabled == (index == len(pages) - 1)
+            if not nxt.disabled:
+                assert nxt.custom_id == f"mj:help:{topic}:{index + 1}"
+        else:
+            assert not buttons
+
+
+@pytest.mark.parametrize("topic", TOPICS)
+async def test_languages_differ_and_chinese_is_chinese(tree, topic: str) -> None:
+    zh = await topic_pages(topic, "zh", tree)
+    en = await topic_pages(topic, "en", tree)
+    assert len(zh) == len(en)
+    for a, b in zip(zh, en, strict=True):
+        assert a.body != b.body and a.title != b.title
+        assert len(CJK.findall(a.body)) > len(CJK.findall(b.body))
+
+
+def test_topic_choices_have_chinese_names() -> None:
+    assert [c.value for c in TOPIC_CHOICES] == list(TOPICS)
+    for choice in TOPIC_CHOICES:
+        assert CJK.search(choice._locale_name.extras["zh"])
+
+
+async def test_out_of_range_page_and_unknown_topic_fall_back(tree) -> None:
+    last = page_count("shangrao", "en") - 1
+    embed, _view = await render_help("shangrao", 99, "en", tree)
+    assert f"page {last + 1}/{last + 1}" in embed.footer.text
+    embed, _view = await render_help("nonsense", 0, "zh", tree)
+    assert "入门" in embed.title
+
+
+@pytest.mark.parametrize("lang", LANGS)
+async def test_server_settings_show_on_the_timeouts_page_only(tree, lang: str) -> None:
+    note = server_note(lang, variant="jiujiang", turn=3600, claim=600, hints=False)
+    assert "3600" in note and "600" in note
+    assert ("九江麻将" if lang == "zh" else "Jiujiang") in note
+    embed, _view = await render_help("overview", SERVER_PAGE, lang, tree, note)
+    assert embed.description.endswith(note) and len(embed) <= 6000
+    assert len(embed.description) <= 4096
+    for page in range(len(static_pages("overview", lang))):
+        if page != SERVER_PAGE:
+            other, _view = await render_help("overview", page, lang, tree, note)
+            assert note not in other.description
+    shangrao, _view = await render_help("shangrao", SERVER_PAGE, lang, tree, note)
+    assert note not in shangrao.description
+
+
+async def test_commands_page_lists_every_registered_subcommand(tree) -> None:
+    en = "\n".join(p.body for p in await topic_pages("commands", "en", tree))
+    zh = "\n".join(p.body for p in await topic_pages("commands", "zh", tree))
+    leaves = [c for c in mahjong.walk_commands() if isinstance(c, app_commands.Command)]
+    assert len(leaves) >= 15  # the game, stats and desk cogs are all there
+    for cmd in leaves:
+        path = cmd.qualified_name  # e.g. "mahjong season new"
+        assert f"`/{path}" in en, path
+        assert cmd.description in en, path
+        zh_desc = cmd._locale_description.extras.get("zh") if cmd._locale_description else None
+        if zh_desc:
+            assert zh_desc in zh, path
+    assert "`/麻将 新局" in zh and "`/麻将 帮助" in zh
+    lines = await command_lines(tree, "en")
+    assert len(lines) == len(leaves)
+    # required and optional parameters are marked
+    assert any(line.startswith("`/mahjong score <hand>") for line in lines)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_variant_pages_list_every_option_with_its_default(variant: str, lang: str) -> None:
+    text = "\n".join(p.body for p in static_pages(variant, lang))
+    options = make_options(variant)
+    assert len(describe_options(options, lang)) == len(fields(options))
+    for name, value, info in describe_options(options, lang):
+        shown = "—" if value is None else str(value).lower()
+        assert f"`{name}` = **{shown}** · {info}" in text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_shangrao_pages_show_the_classic_table_from_the_engine(lang: str) -> None:
+    pages = static_pages("shangrao", lang)
+    text = "\n".join([p.body for p in pages] + [v for p in pages for _, v in p.fields])
+    for name, (diao, wubao, youbao, legal) in CLASSIC.items():
+        line = next(ln for ln in text.splitlines() if ln.startswith(f"**{name}**"))
+        assert f" {wubao}" in line and f" {youbao}" in line
+        assert ("✗" in line) == (not legal)
+        if diao is not None:
+            assert f"宝吊 {diao}" in line
+    for row in SCORING_ROWS["shangrao/xingchen"]:
+        assert f"**{row[0]}** {row[3]}" in text
+
+
+# ---------------------------------------------------------------------------- engine items
+
+
+def vectors_dir() -> Path:
+    env = os.environ.get("MAHJONG_VECTORS_DIR")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[2].parent / "shared" / "vectors"
+
+
+#: Hands of our own (beside the shared vectors) that produce many items.
+SAMPLES: tuple[dict, ...] = (
+    {"variant": "xinyu", "hand": "11m22m33m44m55m66m77m +7m", "win": "self"},
+    {"variant": "xinyu", "hand": "[111z] [222z] [333z] [555z] 66z +6z", "win": "self"},
+    {"variant": "xinyu", "hand": "1111m22m33m44m55m66m +6m", "win": "self", "kong_draws": 0},
+    {"variant": "xinyu", "hand": "123m456p789s11s [777z] +1s", "win": "self", "kong_draws": 0},
+    {"variant": "jiujiang", "hand": "123m456m789m11p [555z] +1p", "win": "discard"},
+    {"variant": "jiujiang", "hand": "11m22m33m44m55m66m77m +7m", "win": "self"},
+    {"variant": "jiujiang", "hand": "123m456p789s [777z] 55p +5p", "win": "self", "flowers": 2},
+    {"variant": "jiujiang", "hand": "123m456p (5555z) 789s 11s +1s", "win": "self"},
+    {
+        "variant": "shangrao",
+        "options": {"scoring": "xingchen"},
+        "hand": "11m22m33m44m55m66m77m +7m",
+        "bao": "9p",
+        "win": "self",
+        "flown": 1,
+    },
+    {
+        "variant": "shangrao",
+        "options": {"scoring": "classic"},
+        "hand": "123m456m789m1p1p1p99p +9p",
+        "bao": "1p",
+        "win": "self",
+        "kong_draws": 1,
+        "flown": 2,
+    },
+)
+
+
+def load_cases() -> list[dict]:
+    cases = [dict(s) for s in SAMPLES]
+    folder = vectors_dir()
+    assert folder.is_dir(), f"scoring vectors folder missing: {folder} (set MAHJONG_VECTORS_DIR)"
+    for path in sorted(folder.glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                cases.append(json.loads(line))
+    assert len(cases) > len(SAMPLES), f"no vectors in {folder}"
+    return cases
+
+
+def summary_key(case: dict) -> str:
+    variant = case["variant"]
+    if variant == "shangrao":
+        return "shangrao/" + (case.get("options") or {}).get("scoring", "classic")
+    return variant
+
+
+def base_name(name: str, key: str) -> str:
+    """The row an engine item belongs to: ``平胡 无宝`` → ``平胡``, ``飞宝 ×2`` → ``飞宝``,
+    ``中明杠`` → ``明杠``."""
+    name = re.sub(r" ×\d+$", "", name)
+    if key == "shangrao/classic":
+        name = name.split(" ")[0]
+    if key == "jiujiang":
+        for tail in ("明杠", "暗杠", "暗刻", "碰"):
+            if name.endswith(tail) and name != "碰碰胡":
+                return tail
+    return name
+
+
+def test_every_item_the_engine_scores_is_in_the_help_summary() -> None:
+    seen: dict[str, set[str]] = {}
+    values: dict[str, dict[str, set[str]]] = {}
+    for case in load_cases():
+        ctx = context_from_dict(
+            {
+                "options": {},
+                "bao": None,
+                "flown": 0,
+                "kong_draws": 0,
+                "flowers": 0,
+                "flags": [],
+                **case,
+            }
+        )
+        result = score(ctx)
+        if not result.legal:
+            continue
+        key = summary_key(case)
+        for item in result.items:
+            name = base_name(item.name, key)
+            seen.setdefault(key, set()).add(name)
+            values.setdefault(key, {}).setdefault(name, set()).add(item.value)
+    assert set(seen) == {"shangrao/classic", "shangrao/xingchen", "xinyu", "jiujiang"}
+    for key, names in seen.items():
+        missing = names - scoring_names(key)
+        assert not missing, f"{key}: the help does not explain {sorted(missing)}"
+    # fixed values written in the summaries agree with what the engine gives
+    for key in ("xinyu", "shangrao/xingchen"):
+        for name, _zh, _en, value in SCORING_ROWS[key]:
+            got = {v for v in values[key].get(name, set()) if "未计" not in v}
+            if "ⁿ" not in value and got and name not in ("天胡", "地胡", "接宝", "四个宝"):
+                assert got == {value}, (key, name, got)
+    # and the summaries cover a good part of the items (the samples are not vacuous)
+    assert len(seen["xinyu"]) >= 5 and len(seen["jiujiang"]) >= 5
+
+
+def test_every_summary_row_names_an_item_the_engine_can_give() -> None:
+    from engine.scoring import jiujiang, shangrao, xinyu
+
+    sources = {
+        "shangrao/xingchen": inspect.getsource(shangrao),
+        "xinyu": inspect.getsource(xinyu),
+        "jiujiang/small": inspect.getsource(jiujiang),
+        "jiujiang/big": inspect.getsource(jiujiang),
+    }
+    for key, source in sources.items():
+        for name, *_ in SCORING_ROWS[key]:
+            # names the engine composes (碰碰胡 + 宝吊无宝, 七星 + 十三浪 + 有宝) by their core
+            core = name.removeprefix("碰碰胡") or name
+            core = core.removeprefix("七星").removesuffix("有宝")
+            assert any(f'"{n}' in source or f'{n}"' in source for n in (name, core)), (key, name)
+
+
+@pytest.mark.parametrize("hand", NOTATION_EXAMPLES)
+def test_notation_examples_are_finished_hands(hand: str) -> None:
+    parsed = parse_hand(hand, finished=True)
+    assert parsed.winning is not None
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_notation_pages_show_every_example_and_chinese_words(lang: str) -> None:
+    text = "\n".join(p.body for p in static_pages("notation", lang))
+    for hand in NOTATION_EXAMPLES:
+        assert f"`{hand}`" in text
+    for w in ("五万", "一饼", "红中", "白板", "[555p]", "(1111z)", "+"):
+        assert w in text

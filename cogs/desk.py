@@ -144,6 +144,7 @@ class Desk(commands.Cog):
     async def cog_unload(self) -> None:
         if self._sweeper is not None:
             self._sweeper.cancel()
+            await asyncio.gather(self._sweeper, return_exceptions=True)
         if self._owns_store:
             await self.store.close()
 

@@ -270,6 +270,8 @@ class Game(commands.Cog):
     async def cog_unload(self) -> None:
         if self._resume_task is not None:
             self._resume_task.cancel()
+            # let it unwind (and give its database connection back) before the store closes
+            await asyncio.gather(self._resume_task, return_exceptions=True)
         await self.service.close()
         await self.delivery.close()
         if self._owns_store:

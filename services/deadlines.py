@@ -63,12 +63,16 @@ class Deadlines:
             self._wait(live, live.version, live.deadline), name=f"mj-timer-{live.id}"
         )
 
-    def close(self, games: Iterable[LiveGame]) -> None:
-        """No timer fires any more (shut-down); the deadlines stay as they were."""
+    def close(self, games: Iterable[LiveGame]) -> list[asyncio.Task[None]]:
+        """No timer fires any more (shut-down); the deadlines stay as they were. Returns the
+        cancelled tasks: await them before closing the store they may be writing to."""
         self.closed = True
+        cancelled = []
         for live in games:
-            if live.timer is not None:
+            if live.timer is not None and live.timer is not asyncio.current_task():
                 live.timer.cancel()
+                cancelled.append(live.timer)
+        return cancelled
 
     async def _wait(self, live: LiveGame, version: int, deadline: float) -> None:
         await asyncio.sleep(max(0.0, deadline - self.clock()))

@@ -21,6 +21,7 @@ The service is put together from modules with one job each:
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from services import outbox
@@ -94,7 +95,8 @@ class GameService(LobbyMixin, PlayMixin):
 
     async def close(self) -> None:
         """Cancel timers and let queued deliveries finish."""
-        self._deadlines.close(self._games.values())
+        timers = self._deadlines.close(self._games.values())
+        await asyncio.gather(*timers, return_exceptions=True)
         await self.idle()
         await outbox.stop(self._games.values())
 

@@ -6,12 +6,15 @@
 
 At teardown every bot is stopped, then the test fails if its log has an unexpected
 traceback or the token, if the bot called a route the fake lacks, or if it acknowledged an
-interaction after Discord's 3 s deadline, or if the fake itself raised (``fake.errors``).
+interaction after Discord's 3 s deadline, if it sent a request before a 429's ``retry_after``
+(or into a bucket the ``X-RateLimit`` headers declared empty), or if the fake itself raised
+(``fake.errors``).
 """
 
 from __future__ import annotations
 
 import secrets
+import warnings
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
@@ -57,10 +60,21 @@ async def bot_factory(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotFac
             problems.append(f"traceback in the bot log ({proc.workdir}):\n{tb}")
         if fake.token in logs:
             problems.append(f"the token appears in the bot log ({proc.workdir})")
+        if proc.unclean_stops:
+            warnings.warn(
+                f"the bot did not exit on SIGTERM within 10 s (run {proc.unclean_stops} in "
+                f"{proc.workdir}); it was killed",
+                stacklevel=1,
+            )
     if fake.errors:
         problems.append("the fake Discord itself failed:\n" + "\n".join(fake.errors))
     if fake.unhandled:
         problems.append(f"the bot called routes the fake Discord lacks: {fake.unhandled}")
+    if fake.ratelimit_violations:
+        problems.append(
+            "the bot did not wait as Discord's 429 / X-RateLimit headers told it: "
+            f"{fake.ratelimit_violations}"
+        )
     if fake.late_acks:
         late = [(ix.id, ix.payload.get("data")) for ix in fake.late_acks]
         problems.append(f"interactions acknowledged after {fake.ack_deadline} s: {late}")

@@ -104,6 +104,16 @@ def hand_message(
     return found
 
 
+def footer_version(msg: FakeMessage) -> int | None:
+    """The game version a hand message was drawn for (``v<n>`` at the end of its footer)."""
+    for embed in msg.embeds:
+        text = (embed.get("footer") or {}).get("text", "")
+        m = re.search(r"v(\d+)\s*$", text)
+        if m:
+            return int(m.group(1))
+    return None
+
+
 def choose(msg: FakeMessage) -> str | None:
     """A simple player: win, else pass, else discard the drawn tile (blue), else the first."""
     buttons = [b for b in msg.buttons() if not b.get("disabled")]
@@ -127,6 +137,12 @@ def result_message(fake: FakeDiscord, gid: int, hand_no: int = 1) -> FakeMessage
     return None
 
 
+#: How long :func:`play_hand` lets a hand go without any change (no edit, message, answer)
+#: before it gives up, and how long a whole hand may take (both × ``fake.timeout_scale``).
+STALL_SECONDS = 30.0
+HAND_SECONDS = 120.0
+
+
 async def play_hand(
     fake: FakeDiscord,
     players: list[FakeUser],
@@ -135,15 +151,27 @@ async def play_hand(
     hand_no: int = 1,
     limit: int = 600,
     ephemeral: frozenset[int] = frozenset(),
+    stall: float = STALL_SECONDS,
+    timeout: float = HAND_SECONDS,
 ) -> FakeMessage:
     """Play until the hand's result appears; each player presses :func:`choose` on the
     newest version of their hand (DM, or the ephemeral reply for ids in ``ephemeral``).
-    Returns the result message."""
+    Returns the result message.
+
+    Waits on conditions, not on a count of idle rounds: when nobody can press, it waits for
+    the fake to change (an edit, a new message, an answer). It fails after ``limit`` presses,
+    after ``stall`` seconds without any change, or after ``timeout`` seconds in all (both
+    scaled by ``fake.timeout_scale``)."""
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    deadline = started + fake.scaled(timeout)
     last_seen: dict[int, str] = {}
-    for _ in range(limit):
+    presses = 0
+    while True:
         result = result_message(fake, gid, hand_no)
         if result is not None:
             return result
+        mark = fake.changes
         acted = False
         for user in players:
             msg = hand_message(fake, user, gid, ephemeral=user.id in ephemeral)
@@ -157,11 +185,77 @@ async def play_hand(
             if last_seen.get(user.id) == stamp:
                 continue  # already pressed on this version; wait for the edit
             last_seen[user.id] = stamp
+            presses += 1
+            if presses > limit:
+                raise AssertionError(f"the hand did not end after {limit} presses")
             await click_ok(fake, user, current, cid)
             acted = True
-        if not acted:
-            await asyncio.sleep(0.05)
-    raise AssertionError("the hand did not end")
+        if acted:
+            continue
+        now = loop.time()
+        if now > deadline:
+            raise AssertionError(
+                f"the hand did not end within {now - started:.0f} s ({presses} presses)\n"
+                + _play_state(fake, players, gid, ephemeral)
+            )
+        if not await fake.wait_change(mark, min(fake.scaled(stall), deadline - now)):
+            raise AssertionError(
+                f"the hand stalled: nothing changed for {fake.scaled(stall):.0f} s "
+                f"({presses} presses)\n" + _play_state(fake, players, gid, ephemeral)
+            )
+
+
+def _play_state(
+    fake: FakeDiscord, players: list[FakeUser], gid: int, ephemeral: frozenset[int]
+) -> str:
+    """What each player sees (for a failure message)."""
+    lines = []
+    for user in players:
+        msg = hand_message(fake, user, gid, ephemeral=user.id in ephemeral)
+        if msg is None:
+            lines.append(f"{user.name}: no hand message")
+            continue
+        current = fake.messages[msg.id]
+        lines.append(f"{user.name}: v{len(current.history)} buttons {current.custom_ids()}")
+    lines.append(f"last REST calls: {fake.calls[-8:]}")
+    return "\n".join(lines)
+
+
+def stored_version(proc: BotProcess, gid: int) -> int:
+    """The game's version in the bot's SQLite file (the ``games.version`` column)."""
+    import sqlite3
+
+    path = proc.database_url.split(":///", 1)[1]
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        row = db.execute("SELECT version FROM games WHERE id = ?", (gid,)).fetchone()
+    assert row is not None, f"no game {gid} in the store"
+    return int(row[0])
+
+
+async def wait_still(
+    fake: FakeDiscord, proc: BotProcess, players: list[FakeUser], gid: int, timeout: float = 20
+) -> int:
+    """Wait until the game is still and return its stored version: someone in ``players``
+    is asked to act, every asked player's hand DM was drawn for the stored version, and that
+    version did not move between two looks (the AI seats wait for the asked humans, so
+    nothing more is stored or delivered). ``timeout`` is scaled by ``fake.timeout_scale``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + fake.scaled(timeout)
+    last: int | None = None
+    while True:
+        version = stored_version(proc, gid)
+        asked = [
+            fake.messages[m.id]
+            for u in players
+            if (m := hand_message(fake, u, gid)) is not None and choose(fake.messages[m.id])
+        ]
+        if asked and version == last and all(footer_version(m) == version for m in asked):
+            return version
+        if loop.time() > deadline:
+            shown = [footer_version(m) for m in asked]
+            raise AssertionError(f"the game never settled: stored v{version}, asked DMs {shown}")
+        last = version
+        await fake.wait_change(fake.changes, 0.2)
 
 
 def ephemeral_texts(fake: FakeDiscord, user: FakeUser) -> list[str]:

@@ -58,6 +58,8 @@ class BotProcess:
         self.runs = 0
         self.log_paths: list[Path] = []
         self.allowed_tracebacks: list[re.Pattern[str]] = []
+        #: Runs that did not exit within the grace time after SIGTERM (killed instead).
+        self.unclean_stops: list[int] = []
 
     # --- environment and logs -----------------------------------------------------------
 
@@ -129,7 +131,8 @@ class BotProcess:
             )
 
     async def wait_ready(self, timeout: float = 20.0) -> None:
-        """Wait until this run synced its commands, identified, and logged ``Bot ready``."""
+        """Wait until this run synced its commands, identified, and logged ``Bot ready``
+        (``timeout`` is scaled by ``fake.timeout_scale``)."""
 
         def ready() -> bool:
             if self.process is not None and self.process.returncode is not None:
@@ -153,7 +156,7 @@ class BotProcess:
 
     async def wait_exit(self, timeout: float = 15.0) -> int:
         assert self.process is not None
-        return await asyncio.wait_for(self.process.wait(), timeout)
+        return await asyncio.wait_for(self.process.wait(), self.fake.scaled(timeout))
 
     async def kill(self) -> None:
         """SIGKILL (like ``kill -9``) and wait for the process to be gone."""
@@ -163,7 +166,8 @@ class BotProcess:
             await self.process.wait()
 
     async def stop(self, timeout: float = 10.0) -> int | None:
-        """SIGTERM, then SIGKILL if it does not exit within ``timeout``."""
+        """SIGTERM, then SIGKILL if it does not exit within ``timeout`` (noted in
+        :attr:`unclean_stops`; the teardown warns about it)."""
         if not self.running:
             return self.process.returncode if self.process else None
         assert self.process is not None
@@ -171,6 +175,7 @@ class BotProcess:
         try:
             return await asyncio.wait_for(self.process.wait(), timeout)
         except TimeoutError:
+            self.unclean_stops.append(self.runs)
             await self.kill()
             return self.process.returncode
 

@@ -4,7 +4,6 @@ claims — and the privacy check after each."""
 from __future__ import annotations
 
 import asyncio
-import re
 
 import pytest
 
@@ -15,6 +14,7 @@ from .game_driver import (
     check_privacy,
     choose,
     click_ok,
+    footer_version,
     game_env,
     hand_message,
     log_of,
@@ -22,6 +22,7 @@ from .game_driver import (
     parse_id,
     play_hand,
     start_bot,
+    wait_still,
 )
 
 pytestmark = pytest.mark.e2e
@@ -80,8 +81,9 @@ async def test_outsider_and_out_of_place_presses_change_nothing(
     assert (await ix.wait_reply()).ephemeral  # no game here yet
     gid, table = await open_game(fake, alice, [bob])
     await fake.wait_for(lambda: hand_message(fake, alice, gid), 10, what="alice's hand")
-    await asyncio.sleep(0.3)
-    before = (await game_log(proc.database_url, gid)).game.version
+    # wait until the game is still (a human is asked; the AI seats wait), not a fixed time
+    before = await wait_still(fake, proc, [alice, bob], gid)
+    assert before == (await game_log(proc.database_url, gid)).game.version
 
     answers = []
     # dave is not in the game: the table's "my hand", a forged hand button, lobby buttons
@@ -151,7 +153,9 @@ async def test_two_players_claim_the_same_discard_at_once(fake: FakeDiscord, bot
     gid, _table = await open_game(fake, users[0], users[1:], variant="shangrao")
     hand_no = 1
     waited = False
-    for _ in range(3000):
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + fake.scaled(150)
+    while loop.time() < deadline:
         asked = []
         for u in users:
             msg = hand_message(fake, u, gid)
@@ -192,7 +196,7 @@ async def test_two_players_claim_the_same_discard_at_once(fake: FakeDiscord, bot
             hand_no += 1
             await asyncio.sleep(0.3)
         if not acted:
-            await asyncio.sleep(0.05)
+            await fake.wait_change(fake.changes, 0.05)
     else:
         pytest.fail("never saw two players asked about one discard")
 
@@ -237,21 +241,11 @@ async def test_two_players_claim_the_same_discard_at_once(fake: FakeDiscord, bot
     check_privacy(fake)
 
 
-def footer_version(msg) -> int | None:
-    """The game version a hand message was drawn for (``v<n>`` at the end of its footer)."""
-    for embed in msg.embeds:
-        text = (embed.get("footer") or {}).get("text", "")
-        m = re.search(r"v(\d+)\s*$", text)
-        if m:
-            return int(m.group(1))
-    return None
-
-
 async def wait_until_asked(fake: FakeDiscord, user, gid: int, *, discard: bool) -> None:
     """Play ``user``'s DM (pass claims) until it offers a discard (``discard``) or any
     action at all."""
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + 30
+    deadline = loop.time() + fake.scaled(30)
     pressed: set[str] = set()
     while loop.time() < deadline:
         msg = hand_message(fake, user, gid)
@@ -267,7 +261,7 @@ async def wait_until_asked(fake: FakeDiscord, user, gid: int, *, discard: bool) 
                 await click_ok(
                     fake, user, current, next(c for c in ids if parse_id(c)[1] == "pass")
                 )
-        await asyncio.sleep(0.05)
+        await fake.wait_change(fake.changes, 0.05)
     raise AssertionError(f"{user.name} was never asked to play")
 
 

@@ -117,7 +117,7 @@ class Players:
         """Play (Alice always, Bob from his ephemeral reply when ``bob_plays``; Next hand
         when a hand ends) until ``await done(phase, waiting)`` is true."""
         loop = asyncio.get_running_loop()
-        end = loop.time() + timeout
+        end = loop.time() + self.fake.scaled(timeout)
         while True:
             phase, waiting, hand_no, _version = await game_now(self.store, self.gid)
             if await done(phase, waiting):

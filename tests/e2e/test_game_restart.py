@@ -18,6 +18,7 @@ from .game_driver import (
     log_of,
     open_game,
     play_hand,
+    wait_still,
 )
 
 pytestmark = pytest.mark.e2e
@@ -42,7 +43,7 @@ async def test_kill_mid_hand_then_resume(fake: FakeDiscord, bot_factory) -> None
     # play a few decisions
     pressed = 0
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + 60
+    deadline = loop.time() + fake.scaled(60)
     while pressed < 4 and loop.time() < deadline:
         for user in players:
             msg = hand_message(fake, user, gid)
@@ -56,18 +57,7 @@ async def test_kill_mid_hand_then_resume(fake: FakeDiscord, bot_factory) -> None
     assert pressed >= 4
 
     # wait until the game is still (nothing more to store or deliver), then kill -9
-    seen: list[int] = []
-    while loop.time() < deadline:
-        stored, _ = await human_actions(proc.database_url, gid)
-        seen.append(stored)
-        asked = [
-            u for u in players if (m := hand_message(fake, u, gid)) and choose(fake.messages[m.id])
-        ]
-        if len(seen) >= 4 and len(set(seen[-4:])) == 1 and asked:
-            break
-        await asyncio.sleep(0.2)
-    else:
-        pytest.fail("the game never settled")
+    await wait_still(fake, proc, players, gid)
 
     await proc.kill()
     version, _ = await human_actions(proc.database_url, gid)

@@ -4,6 +4,7 @@ See ``server.FakeDiscord`` for the test-facing API.
 """
 
 from .interactions import FakeInteraction
+from .ratelimit import Hit, RateLimits, Violation
 from .server import ADMINISTRATOR, MANAGE_GUILD, FakeDiscord
 from .state import FakeAttachment, FakeChannel, FakeMessage, FakeUser, RestCall
 
@@ -16,5 +17,8 @@ __all__ = [
     "FakeInteraction",
     "FakeMessage",
     "FakeUser",
+    "Hit",
+    "RateLimits",
     "RestCall",
+    "Violation",
 ]

@@ -55,7 +55,10 @@ class FakeInteraction:
         return None if self.acked_at is None else self.acked_at - self.sent_at
 
     async def wait_ack(self, timeout: float = 5.0) -> FakeInteraction:
-        """Wait until the bot answered the callback; raises ``TimeoutError`` otherwise."""
+        """Wait until the bot answered the callback; raises ``TimeoutError`` otherwise
+        (``timeout`` is scaled by the fake's ``timeout_scale``)."""
+        if self._fake is not None:
+            timeout = self._fake.scaled(timeout)
         try:
             await asyncio.wait_for(self._acked.wait(), timeout)
         except TimeoutError:

@@ -3,7 +3,9 @@
 REST lives under ``/api/v10`` and the gateway at ``/gateway``; point discord.py at them with
 ``DISCORD_API_BASE=fake.api_base`` and ``DISCORD_GATEWAY_URL=fake.gateway_url``. Every REST
 call is recorded in ``fake.calls``; calls to routes the fake does not know are answered 404
-and also listed in ``fake.unhandled``.
+and also listed in ``fake.unhandled``. Rate limits (429 on demand or per route, and the check
+that the client waits as told) are in ``ratelimit.py``: ``fake.fail_next``,
+``fake.limit_route``, ``fake.ratelimit_hits``, ``fake.ratelimit_violations``.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import re
 import time
 import traceback
@@ -27,6 +30,7 @@ from .interactions import (
     base_payload,
     build_options,
 )
+from .ratelimit import Hit, OnDemand, RateLimits, RouteLimit, Violation, major_parameter
 from .state import (
     EPHEMERAL,
     LOADING,
@@ -49,6 +53,8 @@ MEMBER_PERMISSIONS = (
 )
 MANAGE_GUILD = 1 << 5
 ADMINISTRATOR = 1 << 3
+#: See ``FakeDiscord.timeout_scale``.
+DEFAULT_TIMEOUT_SCALE = 3.0
 
 
 class HTTPError(Exception):
@@ -79,9 +85,18 @@ class FakeDiscord:
         user_names: Iterable[str] = ("alice", "bob", "carol", "dave"),
         ack_deadline: float = 3.0,
         privileged_intents_allowed: bool = False,
+        timeout_scale: float | None = None,
     ) -> None:
         self.token = token
         self.ack_deadline = ack_deadline
+        #: Every test-side wait (``wait_for``, ``wait_ack``, ``wait_reply``, bot start-up) is
+        #: multiplied by this: ``E2E_TIMEOUT_SCALE`` (default 3) — these are ceilings for
+        #: conditions, never sleeps, so only a failing wait gets slower.
+        self.timeout_scale = (
+            timeout_scale
+            if timeout_scale is not None
+            else float(os.environ.get("E2E_TIMEOUT_SCALE") or DEFAULT_TIMEOUT_SCALE)
+        )
         self.privileged_intents_allowed = privileged_intents_allowed
         self.application_id = snowflake()
         self.bot_user = FakeUser(id=self.application_id, name="MahjongBot", bot=True)
@@ -104,11 +119,13 @@ class FakeDiscord:
         self.gateway_queries: list[dict[str, str]] = []
         self.gateway = Gateway(self)
         self.extra_permissions: dict[int, int] = {}
+        self.ratelimits = RateLimits()
         self.host = "127.0.0.1"
         self.port = 0
         self._runner: web.AppRunner | None = None
         self._change = asyncio.Event()
-        self._routes: list[tuple[str, re.Pattern[str], Handler]] = []
+        self._routes: list[tuple[str, re.Pattern[str], Handler, str]] = []
+        self._changes = 0
         self._register_routes()
 
     # --- lifecycle ------------------------------------------------------------------------
@@ -531,6 +548,40 @@ class FakeDiscord:
         rx = re.compile(path_pattern)
         return [c for c in self.calls if c.method == method and rx.search(c.path)]
 
+    # --- rate limits (see ``ratelimit.py``) ----------------------------------------------
+
+    def fail_next(
+        self,
+        method: str,
+        path: str,
+        count: int = 1,
+        *,
+        retry_after: float = 0.5,
+        is_global: bool = False,
+    ) -> OnDemand:
+        """The next ``count`` ``method`` requests whose path matches the regex ``path`` (e.g.
+        ``rf"^/channels/{cid}/messages/{mid}$"``) get a Discord 429 with ``retry_after``
+        (``is_global``: the global limit). See :meth:`RateLimits.fail_next`."""
+        return self.ratelimits.fail_next(
+            method, path, count, retry_after=retry_after, is_global=is_global
+        )
+
+    def limit_route(self, method: str, path: str, per: int, window: float = 1.0) -> RouteLimit:
+        """Matching requests may be made ``per`` times per ``window`` seconds per bucket
+        (route + channel/guild/webhook), with ``X-RateLimit-*`` headers on every answer."""
+        return self.ratelimits.limit_route(method, path, per, window)
+
+    @property
+    def ratelimit_hits(self) -> list[Hit]:
+        """Every 429 the fake answered."""
+        return self.ratelimits.hits
+
+    @property
+    def ratelimit_violations(self) -> list[Violation]:
+        """Requests the bot sent although told to wait (a retry before ``retry_after``, or a
+        request into a bucket declared empty before its reset)."""
+        return self.ratelimits.violations
+
     @property
     def late_acks(self) -> list[FakeInteraction]:
         """Interactions the bot answered after the deadline (Discord: 10062 Unknown interaction)."""
@@ -547,13 +598,38 @@ class FakeDiscord:
 
     def notify(self) -> None:
         """Wake ``wait_for`` callers (called on every change)."""
+        self._changes += 1
         self._change.set()
         self._change = asyncio.Event()
+
+    @property
+    def changes(self) -> int:
+        """How many changes (REST answers, messages, edits, acks) the fake has seen."""
+        return self._changes
+
+    async def wait_change(self, since: int, timeout: float) -> bool:
+        """Wait until :attr:`changes` moves past ``since``; ``False`` after ``timeout`` s."""
+        deadline = time.monotonic() + timeout
+        while self._changes == since:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._change.wait(), remaining)
+        return True
+
+    def scaled(self, timeout: float) -> float:
+        """A waiting time for this machine: ``timeout`` × ``timeout_scale``."""
+        return timeout * self.timeout_scale
 
     async def wait_for(
         self, predicate: Callable[[], T], timeout: float = 5.0, *, what: str | None = None
     ) -> T:
-        """Wait until ``predicate()`` is truthy and return its value, else ``TimeoutError``."""
+        """Wait until ``predicate()`` is truthy and return its value, else ``TimeoutError``.
+
+        ``timeout`` is scaled by :attr:`timeout_scale` (a slow or loaded machine waits longer;
+        a condition that holds returns at once, so passing tests are not slower)."""
+        timeout = self.scaled(timeout)
         deadline = time.monotonic() + timeout
         while True:
             value = predicate()
@@ -571,7 +647,7 @@ class FakeDiscord:
 
     def _route(self, method: str, pattern: str, handler: Handler) -> None:
         rx = re.compile("^" + re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", pattern) + "$")
-        self._routes.append((method, rx, handler))
+        self._routes.append((method, rx, handler, pattern))
 
     def _register_routes(self) -> None:
         r = self._route
@@ -609,13 +685,22 @@ class FakeDiscord:
         body, files = await self._read_body(request)
         call = RestCall(request.method, "/" + tail, dict(request.query), body, files)
         self.calls.append(call)
+        limited = None
         try:
-            for method, rx, handler in self._routes:
+            for method, rx, handler, template in self._routes:
                 m = rx.match(tail)
                 if m and method == request.method:
                     if not tail.startswith(("interactions/", "webhooks/")):
                         self._check_auth(request)
-                    response = await handler(request, call, **m.groupdict())
+                    params = m.groupdict()
+                    limited = self.ratelimits.check(
+                        method, call.path, template, major_parameter(params)
+                    )
+                    if limited.status is not None:
+                        response = json_response(limited.body, limited.status)
+                        call.response = limited.body
+                    else:
+                        response = await handler(request, call, **params)
                     break
             else:
                 self.unhandled.append(call)
@@ -632,6 +717,9 @@ class FakeDiscord:
             self.errors.append(f"{request.method} /{tail}\n{traceback.format_exc()}")
             log.exception("fake Discord failed on %s /%s", request.method, tail)
             response = json_response({"message": "500: Internal Server Error", "code": 0}, 500)
+        if limited is not None:
+            response.headers.update(limited.headers)
+            self.ratelimits.answered(limited, response.status)
         call.status = response.status
         self.notify()
         return response

@@ -1,0 +1,203 @@
+"""End-to-end: Discord rate limits (HTTP 429 and ``X-RateLimit-*`` headers).
+
+The fake answers 429 like Discord (JSON ``retry_after`` / ``global``, ``Retry-After`` and
+``X-RateLimit-*`` headers) on demand or per route, and records a violation when a client
+sends a request again before it was told it may (the teardown in ``conftest.py`` fails on
+any). First the fake's own behaviour, with a plain HTTP client that can misbehave; then a
+whole hand played by the real bot while its table edits, DM sends and DM edits hit 429s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import aiohttp
+import pytest
+
+from .fake_discord import FakeDiscord
+from .game_driver import (
+    check_privacy,
+    game_env,
+    hand_message,
+    lobby_message,
+    log_of,
+    parse_id,
+    play_hand,
+    result_message,
+)
+
+pytestmark = pytest.mark.e2e
+
+
+async def _request(
+    session: aiohttp.ClientSession, fake: FakeDiscord, method: str, path: str, body: dict
+) -> tuple[int, dict, dict[str, str]]:
+    headers = {"Authorization": f"Bot {fake.token}"}
+    async with session.request(method, fake.api_base + path, json=body, headers=headers) as resp:
+        return resp.status, await resp.json(), dict(resp.headers)
+
+
+async def test_fake_answers_429_like_discord_and_catches_early_retries(fake: FakeDiscord) -> None:
+    path = f"/channels/{fake.channel.id}/messages"
+    rule = fake.fail_next("POST", rf"^{path}$", 1, retry_after=0.4)
+    async with aiohttp.ClientSession() as session:
+        status, body, headers = await _request(session, fake, "POST", path, {"content": "a"})
+        assert status == 429
+        assert body == {
+            "message": "You are being rate limited.",
+            "retry_after": 0.4,
+            "global": False,
+            "code": 0,
+        }
+        assert headers["Content-Type"] == "application/json"
+        assert headers["Retry-After"] == "1"
+        assert headers["X-RateLimit-Remaining"] == "0"
+        assert float(headers["X-RateLimit-Reset-After"]) == 0.4
+        assert float(headers["X-RateLimit-Reset"]) > 0
+        assert headers["X-RateLimit-Bucket"] and headers["X-RateLimit-Scope"] == "user"
+        assert headers["Via"]  # without it discord.py takes a 429 for a Cloudflare ban
+        assert "X-RateLimit-Global" not in headers
+        assert rule.count == 0 and fake.channel_messages() == []  # nothing was posted
+
+        # the same request again at once: Discord would refuse it; the fake records it
+        status, _body, _headers = await _request(session, fake, "POST", path, {"content": "a"})
+        assert status == 200  # the rule is used up, so it goes through, but too early:
+        [early] = fake.ratelimit_violations
+        assert early.kind == "retried before retry_after" and early.path == path
+        assert 0 < early.early_by <= 0.4
+        fake.ratelimit_violations.clear()
+        await asyncio.sleep(early.early_by)  # now wait as told
+
+        # a global 429, then a retry after retry_after: no violation
+        fake.fail_next("POST", rf"^{path}$", 1, retry_after=0.2, is_global=True)
+        status, body, headers = await _request(session, fake, "POST", path, {"content": "b"})
+        assert status == 429 and body["global"] is True
+        assert headers["X-RateLimit-Global"] == "true" and headers["X-RateLimit-Scope"] == "global"
+        await asyncio.sleep(body["retry_after"])
+        status, _body, _headers = await _request(session, fake, "POST", path, {"content": "b"})
+        assert status == 200
+    assert fake.ratelimit_violations == []
+    assert [m.content for m in fake.channel_messages()] == ["a", "b"]
+    assert [h.is_global for h in fake.ratelimit_hits] == [False, True]
+
+
+async def test_route_limit_sends_headers_and_refuses_over_the_limit(fake: FakeDiscord) -> None:
+    path = f"/channels/{fake.channel.id}/messages"
+    fake.limit_route("POST", r"^/channels/\d+/messages$", per=2, window=0.5)
+    async with aiohttp.ClientSession() as session:
+        first = await _request(session, fake, "POST", path, {"content": "1"})
+        second = await _request(session, fake, "POST", path, {"content": "2"})
+        assert (first[0], second[0]) == (200, 200)
+        assert first[2]["X-RateLimit-Limit"] == "2"
+        assert first[2]["X-RateLimit-Remaining"] == "1"
+        assert second[2]["X-RateLimit-Remaining"] == "0"
+        assert first[2]["X-RateLimit-Bucket"] == second[2]["X-RateLimit-Bucket"]
+        reset_after = float(second[2]["X-RateLimit-Reset-After"])
+        assert 0 < reset_after <= 0.5
+        # told "Remaining: 0": a third request before the reset is refused and recorded
+        third = await _request(session, fake, "POST", path, {"content": "3"})
+        assert third[0] == 429 and 0 < third[1]["retry_after"] <= 0.5
+        [ignored] = fake.ratelimit_violations
+        assert ignored.kind == "ignored Remaining: 0"
+        fake.ratelimit_violations.clear()
+        # after waiting as told, the bucket is full again
+        await asyncio.sleep(third[1]["retry_after"])
+        fourth = await _request(session, fake, "POST", path, {"content": "4"})
+        assert fourth[0] == 200 and fourth[2]["X-RateLimit-Remaining"] == "1"
+    assert fake.ratelimit_violations == []
+    assert [m.content for m in fake.channel_messages()] == ["1", "2", "4"]
+
+
+def _accepted_presses(fake: FakeDiscord, gid: int, users) -> int:
+    """Hand-button presses the bot took (the hand message was redrawn, with no "that was an
+    earlier moment" note)."""
+    ids = {u.id for u in users}
+    taken = 0
+    for ix in fake.interactions.values():
+        data = ix.payload.get("data") or {}
+        cid = data.get("custom_id", "")
+        if ix.type != 3 or ix.user.id not in ids or not cid.startswith(f"mj:{gid}:"):
+            continue
+        if parse_id(cid)[1] in ("join", "start", "hand", "next", "end"):
+            continue
+        stale = any("earlier moment" in m.text() or "更早" in m.text() for m in ix.followups)
+        if ix.response_type == 7 and not stale:
+            taken += 1
+    return taken
+
+
+async def test_a_hand_is_played_to_the_end_through_429s(fake: FakeDiscord, bot_factory) -> None:
+    """Table edits, DM sends and DM edits get 429s (one of them global) and DM edits carry
+    route limit headers; the hand still ends, every refused request is sent again after its
+    ``retry_after`` (never before), each player has one hand DM, nothing is lost."""
+    guild_ch = fake.channel.id
+    dm_send = rf"^/channels/(?!{guild_ch}/)\d+/messages$"
+    dm_edit = rf"^/channels/(?!{guild_ch}/)\d+/messages/\d+$"
+    # DM edits: at most 2 per second per DM channel, told in the headers; the bot must wait
+    fake.limit_route("PATCH", dm_edit, per=2, window=1.0)
+    # the first hand DM sends get 429 twice
+    dm_sends = fake.fail_next("POST", dm_send, 2, retry_after=0.6)
+
+    proc = bot_factory(env=game_env())
+    await proc.start_ready()
+    alice, bob = fake.user("alice"), fake.user("bob")
+    ix = await fake.slash(alice, "mahjong new", {"variant": "shangrao"})
+    await ix.wait_reply(10)
+    lobby = await fake.wait_for(lambda: lobby_message(fake), 10, what="the lobby")
+    gid = parse_id(lobby.custom_ids()[0])[0]
+    join = await fake.click(bob, lobby, f"mj:{gid}:join")
+    await join.wait_ack(10)
+    await fake.wait_for(lambda: bob.mention in fake.messages[lobby.id].text(), 10, what="bob")
+
+    # the table message (the lobby, edited) : its next edits get 429, the third one global
+    table_edit = rf"^/channels/{guild_ch}/messages/{lobby.id}$"
+    table_local = fake.fail_next("PATCH", table_edit, 2, retry_after=0.7)
+    table_global = fake.fail_next("PATCH", table_edit, 1, retry_after=0.5, is_global=True)
+    start = await fake.click(alice, lobby, f"mj:{gid}:start")
+    await start.wait_ack(10)
+    for user in (alice, bob):
+        await fake.wait_for(lambda u=user: hand_message(fake, u, gid), 15, what="hand DMs")
+    # and the first DM edits after the deal get 429 too (over the route limit's headers)
+    dm_edits = fake.fail_next("PATCH", dm_edit, 2, retry_after=0.5)
+
+    result = await play_hand(fake, [alice, bob], gid)
+    assert f"mj:{gid}:end:1" in result.custom_ids()
+    assert result_message(fake, gid) is result
+
+    # every 429 was served
+    assert dm_sends.count == table_local.count == table_global.count == dm_edits.count == 0
+    hits = fake.ratelimit_hits
+    assert sum(1 for h in hits if h.is_global) == 1
+    assert len(hits) >= 7, hits
+    # discord.py saw them as rate limits (not a Cloudflare ban) and waited them out
+    assert "rate limited" in proc.log
+    assert fake.ratelimit_violations == []
+    # nothing lost: every refused request went through later, after its retry_after
+    for hit in hits:
+        later = [
+            c
+            for c in fake.calls
+            if c.method == hit.method and c.path == hit.path and c.at >= hit.at
+        ]
+        ok = [c for c in later if 200 <= c.status < 300]
+        assert ok, (hit, later)
+        assert ok[0].at >= hit.until - fake.ratelimits.tolerance, (hit, ok[0])
+    # one hand DM per player (a retried send is not a second message), and it was kept up
+    # to date to the end of the hand (its buttons are gone or are "next hand" ones)
+    for user in (alice, bob):
+        hands = [m for m in fake.dms(user) if m.embeds]
+        assert len(hands) == 1, [m.text()[:60] for m in hands]
+        final = fake.messages[hands[0].id]
+        kinds = {parse_id(c)[1] for c in final.custom_ids()}
+        assert not kinds & {"discard", "pass", "win", "pong", "chi", "kong"}, kinds
+    # the table's last edit (after its 429s) shows the hand's end
+    table = fake.messages[lobby.id]
+    assert f"mj:{gid}:next:1" in table.custom_ids(), table.custom_ids()
+    # every press the bot took is in the game's log once (no lost or doubled action)
+    acts = [a for _seq, seat, a in log_of(proc, gid) if seat in (0, 1) and a.get("k") == "act"]
+    assert len(acts) == _accepted_presses(fake, gid, [alice, bob]) > 0
+    # the route limit's headers were honoured: DM edits came faster than 2 a second at
+    # times (the fake said "Remaining: 0"), yet its own 429 never had to be sent
+    assert fake.ratelimits.exhausted >= 1
+    assert not [h for h in hits if h.reason == "route limit"], hits
+    check_privacy(fake)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,9 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 DEFAULT_URL = "sqlite+aiosqlite:///data/mahjong.db"
+
+#: How many times to try switching a new SQLite file to WAL (50 ms apart) when it is locked.
+WAL_ATTEMPTS = 200
 
 #: Execution option: open the transaction with ``BEGIN IMMEDIATE`` on SQLite (writers).
 IMMEDIATE = "mahjong_immediate"
@@ -44,16 +48,33 @@ def make_engine(url: str, *, synchronous: str = "FULL", **kwargs: Any) -> AsyncE
     return engine
 
 
+def _wal(cursor: Any, *, attempts: int = WAL_ATTEMPTS) -> None:
+    """Put the database in WAL mode. A file already in WAL mode needs no lock; switching a
+    new file needs an exclusive one, and SQLite answers "database is locked" at once (no
+    busy wait) when several processes open a new database together: retry briefly."""
+    cursor.execute("PRAGMA journal_mode")
+    if str(cursor.fetchone()[0]).lower() == "wal":
+        return
+    for attempt in range(attempts):
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except Exception as error:  # the driver's OperationalError, whichever driver
+            if "locked" not in str(error) or attempt == attempts - 1:
+                raise
+            time.sleep(0.05)
+
+
 def _install_sqlite_events(engine: AsyncEngine, synchronous: str) -> None:
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Let SQLAlchemy emit BEGIN itself (see _on_begin) instead of pysqlite's lazy begin.
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        _wal(cursor)
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute(f"PRAGMA synchronous={synchronous}")
-        cursor.execute("PRAGMA busy_timeout=30000")
         cursor.close()
 
     @event.listens_for(engine.sync_engine, "begin")

@@ -174,21 +174,30 @@ async def _hand_button(
         live = delivery.is_live_hand_message(game_id, user.id, message)
         if live:
             delivery.note_rendered(game_id, user.id, result.game.version, result.hand.hand)
-        if message is not None and message.attachments:
-            from cogs import pictures
-
-            files = pictures.hand_files(result.hand.hand)
-            if files:
-                embed.set_image(url=f"attachment://{files[0].filename}")
-            await interaction.response.edit_message(embed=embed, view=view, attachments=files)
-        else:
-            await interaction.response.edit_message(embed=embed, view=view)
+        await _redraw_hand(interaction, embed, view, result.hand.hand)
         if live:
             _renew_ephemeral(interaction, game_id)
     elif message is not None and message.flags.ephemeral:
         await interaction.response.edit_message(content=t("acted", lang), view=None)
     else:
         await interaction.response.defer()
+
+
+async def _redraw_hand(
+    interaction: discord.Interaction, embed: discord.Embed, view: Any, hand: Any
+) -> None:
+    """Answer a press by editing the pressed hand message; a message that carried a picture
+    gets the new picture (a text-only one stays text)."""
+    message = interaction.message
+    if message is not None and message.attachments:
+        from cogs import pictures
+
+        files = pictures.hand_files(hand)
+        if files:
+            embed.set_image(url=f"attachment://{files[0].filename}")
+        await interaction.response.edit_message(embed=embed, view=view, attachments=files)
+    else:
+        await interaction.response.edit_message(embed=embed, view=view)
 
 
 async def _refresh_stale(
@@ -204,15 +213,7 @@ async def _refresh_stale(
         return
     embed, view = hand_message(game, update, lang)
     message = interaction.message
-    if message is not None and message.attachments:
-        from cogs import pictures
-
-        files = pictures.hand_files(update.hand)
-        if files:
-            embed.set_image(url=f"attachment://{files[0].filename}")
-        await interaction.response.edit_message(embed=embed, view=view, attachments=files)
-    else:
-        await interaction.response.edit_message(embed=embed, view=view)
+    await _redraw_hand(interaction, embed, view, update.hand)
     if delivery_of(interaction.client).is_live_hand_message(game_id, interaction.user.id, message):
         _renew_ephemeral(interaction, game_id)
     await answer(interaction, t("stale_redrawn", lang))

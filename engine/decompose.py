@@ -492,7 +492,19 @@ def seven_pairs_readings(
 ) -> list[tuple[Group, ...]]:
     """Every 七对 split of 14 concealed tiles: seven pair groups, a kind filling at most two
     pairs (four of a kind = two pairs, 豪华); wildcards pair up single tiles, and left-over
-    wildcards form pairs of a kind in ``wild_kinds`` or of a kind already in the hand."""
+    wildcards form pairs of a kind in ``wild_kinds`` or of a kind already in the hand.
+
+    Two wildcards joining a real pair of a kind make two pairs of that kind either way they
+    are grouped: as a pair of wildcards beside the real pair, or each wildcard with one real
+    tile (``5p5p*`` twice: the 宝 pairs with a real tile, so 七对 宝吊 is possible, RULES §7).
+    Both are given, the second right after the first. Splits come in the order of the kinds
+    of the wildcard pairs (``combinations_with_replacement`` over sorted kinds).
+
+    >>> from engine.tiles import counts_of
+    >>> [" ".join(g.text() for g in r) for r in seven_pairs_readings(
+    ...     counts_of([0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]), 2, wild_kinds=[])]  # doctest: +ELLIPSIS
+    ['11m 1m*1m* 22m ...', '1m1m* 1m1m* 22m ...', ...]
+    """
     counts = list(counts)
     if sum(counts) + wilds != 14 or counts.count(1) + counts.count(3) > wilds:
         return []
@@ -513,7 +525,7 @@ def seven_pairs_readings(
     if rest < 0 or rest % 2:
         return []
     wk = ALL_KINDS if wild_kinds is None else tuple(sorted(set(wild_kinds) | set(used)))
-    out: set[tuple[Group, ...]] = set()
+    out: dict[tuple[Group, ...], None] = {}
     for combo in combinations_with_replacement(wk, rest // 2):
         tally = dict(used)
         ok = True
@@ -522,9 +534,26 @@ def seven_pairs_readings(
             if tally[k] > 2:
                 ok = False
                 break
-        if ok:
-            out.add(tuple(sorted(base + [Group(PAIR, (k, k), (k, k)) for k in combo], key=_gkey)))
-    return sorted(out, key=lambda t: [_gkey(g) for g in t])
+        if not ok:
+            continue
+        groups = base + [Group(PAIR, (k, k), (k, k)) for k in combo]
+        for ways in _half_pair_ways([k for k in combo if counts[k] == 2]):
+            split = list(groups)
+            for k in ways:
+                split.remove(Group(PAIR, (k, k)))
+                split.remove(Group(PAIR, (k, k), (k, k)))
+                split += [Group(PAIR, (k, k), (k,))] * 2
+            out[tuple(sorted(split, key=_gkey))] = None
+    return list(out)
+
+
+def _half_pair_ways(kinds: list[int]) -> list[tuple[int, ...]]:
+    """The subsets of ``kinds`` (real pairs joined by a pair of wildcards) to regroup as two
+    half-wild pairs, the empty one first: ``[(), (a,), (b,), (a, b)]``."""
+    ways: list[tuple[int, ...]] = [()]
+    for k in kinds:
+        ways += [(*w, k) for w in ways]
+    return ways
 
 
 @lru_cache(maxsize=1 << 15)
@@ -542,35 +571,36 @@ def seven_pairs_flags(
 ) -> list[tuple[int, int]]:
     """``(mask, luxury)`` — the OR of ``flags_of`` over the pairs, and
     :meth:`Reading.luxury` — of each reading :func:`seven_pairs_readings` gives, each
-    distinct value once, in the order they first appear there (as :func:`standard_flags`).
-
-    Those readings differ only in the kinds of their pairs of wildcards alone, and come in
-    the order of these kinds (``combinations_with_replacement`` over sorted kinds: a pair of
-    wildcards alone sorts after every other pair of a kind, and before those of larger
-    kinds), so no reading is built.
+    distinct value once, in the order they first appear there (as :func:`standard_flags`),
+    without building the readings.
 
     >>> from engine.tiles import counts_of
     >>> class Wild:
     ...     def __call__(self, g): return len(g.wild)
     ...     def for_suit(self, lo): return self
     >>> seven_pairs_flags(counts_of([0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]), 2, Wild(), wild_kinds=[27])
-    [(2, 1), (2, 0)]
+    [(2, 1), (1, 1), (2, 0)]
     """
     counts = list(counts)
     if sum(counts) + wilds != 14 or counts.count(1) + counts.count(3) > wilds:
         return []
     if any(n > 4 for n in counts):
         return []
-    base = 0
+    kind_mask: dict[int, int] = {}  # the real pairs and half-wild pairs of each kind
     used: dict[int, int] = {}  # pairs of each kind among the real tiles
     local = [flags_of.for_suit(lo) for lo, _ in _SUIT_SPANS]
     for k, n in enumerate(counts):
         if n:
+            mask = 0
             if n >= 2:
-                base |= _pair_mask(local[k // 9], k, 0)
+                mask |= _pair_mask(local[k // 9], k, 0)
             if n % 2:
-                base |= _pair_mask(local[k // 9], k, 1)
+                mask |= _pair_mask(local[k // 9], k, 1)
+            kind_mask[k] = mask
             used[k] = (n + 1) // 2
+    base = 0
+    for mask in kind_mask.values():
+        base |= mask
     rest = wilds - sum(n % 2 for n in counts)
     if rest < 0 or rest % 2:
         return []
@@ -582,11 +612,29 @@ def seven_pairs_flags(
         tally: dict[int, int] = {}  # pairs of the kinds the wildcard pairs stand for
         for k in combo:
             tally[k] = tally.get(k, used.get(k, 0)) + 1
-        if all(n <= 2 for n in tally.values()):
+        if not all(n <= 2 for n in tally.values()):
+            continue
+        lux = luxury + sum(1 for n in tally.values() if n == 2)
+        joined = [k for k in tally if counts[k] == 2]
+        if not joined:
             mask = base
             for k in tally:
                 mask |= wild_masks[k]
-            found[mask, luxury + sum(1 for n in tally.values() if n == 2)] = None
+            found[mask, lux] = None
+            continue
+        for ways in _half_pair_ways(joined):
+            mask = base
+            if ways and any(kind_mask[k] for k in ways):
+                mask = 0  # an OR cannot be undone: rebuild it without the regrouped kinds
+                for k, m in kind_mask.items():
+                    if k not in ways:
+                        mask |= m
+            for k in tally:
+                if k in ways:
+                    mask |= _pair_mask(local[k // 9], k, 1)
+                else:
+                    mask |= wild_masks[k]
+            found[mask, lux] = None
     return list(found)
 
 

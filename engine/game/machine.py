@@ -165,6 +165,7 @@ def _start_hand(g: GameState, number: int, events: list[Event]) -> None:
         for i in range(4):
             seat = (dealer + i) % 4
             s = h.seats[seat]
+            last = None  # the last replacement this seat took
             while True:
                 fl = [t for t in s.hand if t >> 2 in rules.flowers]
                 if not fl:
@@ -180,10 +181,11 @@ def _start_hand(g: GameState, number: int, events: list[Event]) -> None:
                     t = h.wall[h.tail]
                     h.tail -= 1
                     s.hand.append(t)
+                    last = t
                     events.append(Event("drawn", seat, {"tile": t >> 2, "from_tail": True}))
                 s.hand.sort()
-            if seat == dealer:
-                s.drawn = s.hand[-1] if s.drawn not in s.hand else s.drawn
+            if seat == dealer and last is not None:
+                s.drawn = last  # 天胡's winning tile: the last tile the dealer took
     h.turn = dealer
     h.phase = PHASE_TURN
     _open_turn(g, events)
@@ -248,20 +250,26 @@ def _open_turn(g: GameState, events: list[Event]) -> None:
     h.baodiao = False
     if s.drawn is None:
         return  # the turn began with a claim: discard only
-    extra = frozenset({"four_bao"}) if h.bao is not None and s.bao_drawn >= 4 else frozenset()
-    h.self_win = evaluate_win(g, seat, "self", None, extra) is not None
+    h.self_win = evaluate_win(g, seat, "self", None, _four_bao(h, s)) is not None
     if h.self_win and h.bao is not None and h.bao is not None:
         counts = seat_counts(s)
         counts[s.drawn >> 2] -= 1
         h.baodiao = is_baodiao(counts, h.bao)
 
 
+def _four_bao(h: HandState, s: SeatState) -> frozenset[str]:
+    """The 四个宝 flag when the seat may declare it now: it has received all 4 宝 and has not
+    discarded since the 4th came (the right holds on that turn only, RULES §7)."""
+    if h.bao is not None and s.bao_drawn >= 4 and not s.four_bao_lost:
+        return frozenset({"four_bao"})
+    return frozenset()
+
+
 def _turn_action(g: GameState, seat: int, action: Action, events: list[Event]) -> None:
     h = g.hand
     s = h.seats[seat]
     if isinstance(action, Win):
-        extra = frozenset({"four_bao"}) if h.bao is not None and s.bao_drawn >= 4 else frozenset()
-        won = evaluate_win(g, seat, "self", None, extra)
+        won = evaluate_win(g, seat, "self", None, _four_bao(h, s))
         assert won is not None
         finish_win(g, [(seat, won)], "self", None, None, events)
     elif isinstance(action, Discard | KeepDrawing | DeclareReady):
@@ -359,6 +367,8 @@ def _discard(g: GameState, seat: int, action: Action, events: list[Event]) -> No
     s.river.append(t)
     s.discards += 1
     h.discards += 1
+    if h.bao is not None and s.bao_drawn >= 4:
+        s.four_bao_lost = True  # 四个宝 is declared at once or never
     if h.bao is not None and k == h.bao:
         s.flown += 1
     if isinstance(action, DeclareReady):

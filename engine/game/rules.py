@@ -91,6 +91,14 @@ def win_flags(
         and h.claim.from_seat == h.dealer
     ):
         f.add("earth")
+    if (
+        how == "self"
+        and seat != h.dealer
+        and s.discards == 0
+        and not h.interrupted
+        and rules_of(g.variant, g.options).earth_self_draw
+    ):
+        f.add("earth")  # 九江: a non-dealer self-draws on its own first draw, no claim before
     if how == "self" and h.last_tile:
         f.add("last_tile")
     if s.touji:

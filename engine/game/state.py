@@ -49,7 +49,9 @@ class MeldRec:
 
 @dataclass
 class SeatState:
-    """One player's tiles and per-hand counters."""
+    """One player's tiles and per-hand counters.
+
+    Saved states from before ``four_bao_lost`` existed read back with False."""
 
     hand: list[int] = field(default_factory=list)  # concealed physical tiles, sorted
     melds: list[MeldRec] = field(default_factory=list)
@@ -64,6 +66,7 @@ class SeatState:
     touji: bool = False  # 偷机 declared (declined a 宝吊头 self-draw)
     kong_chain: int = 0  # kongs declared in a row this turn (杠上开花)
     drawn: int | None = None  # the tile drawn this turn (None after a claim)
+    four_bao_lost: bool = False  # discarded while holding 4 宝 drawn: no 四个宝 this hand
 
     def copy(self) -> SeatState:
         return SeatState(
@@ -80,6 +83,7 @@ class SeatState:
             self.touji,
             self.kong_chain,
             self.drawn,
+            self.four_bao_lost,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -97,6 +101,7 @@ class SeatState:
             "touji": self.touji,
             "kong_chain": self.kong_chain,
             "drawn": self.drawn,
+            "four_bao_lost": self.four_bao_lost,
         }
 
     @classmethod
@@ -115,6 +120,7 @@ class SeatState:
             d["touji"],
             d["kong_chain"],
             d["drawn"],
+            d.get("four_bao_lost", False),  # states saved before it existed: not lost
         )
 
 

@@ -29,6 +29,7 @@ class TableRules:
     last_tile_discard: bool = (
         False  # 九江 海底放炮: who draws the last tile and can't win discards it
     )
+    earth_self_draw: bool = False  # 九江 地胡 also on a non-dealer's self-draw at its first draw
 
 
 def table_rules(variant: str, options: RuleOptions) -> TableRules:
@@ -85,5 +86,6 @@ def table_rules(variant: str, options: RuleOptions) -> TableRules:
             kong_money=False,
             dealer_dice=1,
             last_tile_discard=True,
+            earth_self_draw=True,
         )
     raise ValueError(f"unknown variant {variant!r}")

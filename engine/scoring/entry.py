@@ -6,7 +6,8 @@ from typing import Any
 
 from engine.notation import MeldKind, parse_hand
 from engine.options import make_options
-from engine.scoring.types import FLAGS, WIN_KINDS, ScoreResult, WinContext
+from engine.scoring.impossible import refusal
+from engine.scoring.types import FLAGS, WIN_KINDS, ScoreResult, WinContext, illegal
 from engine.tiles import TileError, kind_of, successor, tile_str
 
 
@@ -18,6 +19,9 @@ def score(ctx: WinContext) -> ScoreResult:
     outside Shangrao or of the wrong kind, an unknown win kind).
     """
     _check(ctx)
+    why = refusal(ctx)
+    if why:
+        return illegal(why)
     if ctx.variant == "shangrao":
         from engine.scoring.shangrao import score_shangrao
 

@@ -102,41 +102,28 @@ def score_shangrao(ctx: WinContext) -> ScoreResult:
     classic = ctx.options.scoring == "classic"
     cands = _classic(ctx) if classic else _xingchen(ctx)
     own = best(cands)
-    items: list[ScoreItem] = []
-    if jiebao:
-        floor = ctx.options.jiebao()
-        name, en = ("四个宝", "Four 宝") if "four_bao" in flags else ("接宝", "Took the 4th 宝")
-        legal = True
-        if own is None or own.points <= floor:
+    floored = jiebao or bool(floor_name)
+    if own is None and not jiebao:
+        return result(False, 0, (), NOT_COMPLETE)
+    points, items = 0, []
+    if own is not None:
+        # 飞宝 makes a "not a legal win" cell legal; a floor makes any complete hand legal
+        if not (own.legal or ctx.flown >= 1 or floored):
+            return result(False, 0, own.items, own.reason)
+        items = list(own.items)
+        points = _kong_and_rob(ctx, classic, own.points, items)
+    if floored:
+        # 天胡 / 地胡 / 接宝 / 四个宝: max(floor, own incl. 杠上开花 and 抢杠), RULES §7
+        if jiebao:
+            name, en = ("四个宝", "Four 宝") if "four_bao" in flags else ("接宝", "Took the 4th 宝")
+            floor = ctx.options.jiebao()
+        else:
+            name, en = floor_name, "Heavenly hand" if floor_name == "天胡" else "Earthly hand"
+            floor = 16 if classic else 10
+        if points <= floor:
             points, items = floor, [_pts(name, en, floor, classic)]
         else:
-            points, items = own.points, [*own.items, _floor_not_added(name, en, floor, classic)]
-    elif floor_name:
-        if own is None:
-            return result(False, 0, (), NOT_COMPLETE)
-        floor = 16 if classic else 10
-        legal = True
-        en = "Heavenly hand" if floor_name == "天胡" else "Earthly hand"
-        if own.points <= floor:
-            points, items = floor, [_pts(floor_name, en, floor, classic)]
-        else:
-            points = own.points
-            items = [*own.items, _floor_not_added(floor_name, en, floor, classic)]
-    else:
-        if own is None:
-            return result(False, 0, (), NOT_COMPLETE)
-        legal, points, items = own.legal, own.points, list(own.items)
-        if not legal and ctx.flown >= 1:
-            legal = True  # 飞宝 makes a "not a legal win" cell legal
-        if not legal:
-            return result(False, 0, items, own.reason)
-    if ctx.win == "rob_kong" and not classic:
-        points *= 6
-        items.append(ScoreItem("抢杠", "Robbing a kong", times(6)))
-    if ctx.kong_draws >= 1 and ctx.win == "self":
-        factor = 2 if classic else 2**ctx.kong_draws
-        points *= factor
-        items.append(ScoreItem("杠上开花", "Win on a kong replacement", times(factor)))
+            items.append(_floor_not_added(name, en, floor, classic))
     if ctx.flown >= 1:
         points *= 2**ctx.flown
         items.append(
@@ -146,7 +133,20 @@ def score_shangrao(ctx: WinContext) -> ScoreResult:
                 times(2**ctx.flown),
             )
         )
-    return result(legal, points, items)
+    return result(True, points, items)
+
+
+def _kong_and_rob(ctx: WinContext, classic: bool, points: int, items: list[ScoreItem]) -> int:
+    """The hand's own doublings: 抢杠 (xingchen ×6) and 杠上开花 (classic ×2 once, xingchen
+    ×2 per kong in a row); ``items`` gets their lines."""
+    if ctx.win == "rob_kong" and not classic:
+        points *= 6
+        items.append(ScoreItem("抢杠", "Robbing a kong", times(6)))
+    if ctx.kong_draws >= 1 and ctx.win == "self":
+        factor = 2 if classic else 2**ctx.kong_draws
+        points *= factor
+        items.append(ScoreItem("杠上开花", "Win on a kong replacement", times(factor)))
+    return points
 
 
 def _pts(name: str, en: str, points: int, classic: bool) -> ScoreItem:
@@ -174,6 +174,7 @@ WILD_MID = 2  #: a wildcard stands for a 2–8 (so not 九幺)
 DIAO = 4  #: 宝吊: the pair is a wildcard + the winning tile (two wildcards if it is a 宝)
 IN_USE = 8  #: a wildcard stands for another kind than its own face
 WILD_SUIT = 16  #: ``WILD_SUIT << s``: a wildcard stands for a tile of suit ``s`` (3 = honours)
+FACE_IN_SEQ = WILD_SUIT << 4  #: a 宝 as its own face stands inside a sequence (not 宝吊无宝)
 
 
 @dataclass(frozen=True, eq=False)
@@ -195,6 +196,8 @@ class _GroupFlags:
                 mask |= WILD_MID
             if k != self.bao:
                 mask |= IN_USE
+            elif g.shape == SEQ:
+                mask |= FACE_IN_SEQ
         if g.shape == PAIR and (
             (len(g.wild) == 1 and g.kinds[0] == self.winning)
             or (len(g.wild) == 2 and self.winning is not None and self.winning == self.bao)
@@ -409,18 +412,26 @@ def _xingchen(ctx: WinContext) -> list[Candidate]:
             continue
         pph = not mask & SEQ_SET
         diao = bool(mask & DIAO)
-        if touji and ((diao and hand.winning == bao) or not in_use):
+        bao_diao_bao = diao and hand.winning == bao
+        # 宝吊无宝: every 宝 ends as its own face, in a pair or a triplet (RULES §7)
+        face_only = not in_use and not mask & FACE_IN_SEQ
+        if touji and (bao_diao_bao or face_only):
             if head is None:
                 head = _baodiao_head_before(hand, bao)
-            if head:
-                if diao and hand.winning == bao:
-                    name, en = "宝吊宝", "宝 pair-wait won on another 宝 (偷机)"
-                else:
-                    name, en = "宝吊无宝", "宝 pair-wait ended with 宝 as itself (偷机)"
-                out.append((("碰碰胡" if pph else "") + name, en, 16 if pph else 6))
+            if head and face_only:
+                out.append(
+                    (
+                        "碰碰胡宝吊无宝" if pph else "宝吊无宝",
+                        "宝 pair-wait ended with 宝 as itself (偷机)",
+                        16 if pph else 6,
+                    )
+                )
+            if head and bao_diao_bao:  # no 碰碰胡 row of its own: the rows below may pay more
+                out.append(("宝吊宝", "宝 pair-wait won on another 宝 (偷机)", 6))
         if diao:
             out.append(("碰碰胡宝吊头" if pph else "宝吊头", "宝 pair-wait", 8 if pph else 3))
-        elif not in_use:
+        # 清 rows whenever every 宝 can be read as itself, 宝吊 or not (计大不计小, RULES §7)
+        if not in_use:
             out.append(
                 (
                     "清碰碰胡" if pph else "平胡自摸",
@@ -430,7 +441,7 @@ def _xingchen(ctx: WinContext) -> list[Candidate]:
             )
         elif pph:
             out.append(("碰碰胡", "All pongs (宝 in use)", 4))
-        else:
+        elif not diao:
             out.append(
                 (
                     "平胡有宝",

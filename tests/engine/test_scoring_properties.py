@@ -6,12 +6,13 @@ import dataclasses
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from engine.options import make_options
 from engine.scoring import WinContext, score
 from engine.scoring.bench import HEAVY_BAO, _with_bao, random_hand
+from engine.scoring.impossible import refusal
 from engine.tiles import RED, WHITE
 
 JJ_KINDS = [*range(27), RED, WHITE]
@@ -53,6 +54,8 @@ def test_results_are_consistent(variant: str, seed: int, preset: str) -> None:
 )
 def test_each_flown_bao_doubles(seed: int, flown: int, preset: str) -> None:
     ctx = dataclasses.replace(make("shangrao", seed, preset), win="self")
+    # only hands a table can produce: 宝 in hand + flown ≤ 4, no claimed 宝 (RULES §7)
+    assume(not refusal(dataclasses.replace(ctx, flown=flown)))
     base = score(ctx)
     more = score(dataclasses.replace(ctx, flown=flown))
     assert more.legal  # 飞宝 makes every complete hand legal

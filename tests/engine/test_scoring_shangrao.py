@@ -92,7 +92,7 @@ def test_classic_luxury_seven_pairs_completed_by_bao() -> None:
 
 
 def test_classic_kong_bloom_doubles_once() -> None:
-    for n in (1, 2, 3):
+    for n in (1, 2):
         r = classic("(1111m)(9999p)234s678s88p +8p", kong_draws=n)
         assert r.points == 8 and values(r)["杠上开花"] == "×2"
 
@@ -134,9 +134,11 @@ def test_xingchen_baodiao_with_another_wild_in_use_is_still_baodiao() -> None:
 
 
 def test_xingchen_pph_baodiao_bao_after_touji() -> None:
+    # no 碰碰胡宝吊宝 row (RULES §7): the face pair of 宝 makes it 碰碰胡宝吊无宝
     r = xingchen("222m777p333s555s5z5z +5z", bao="5z", flags=("touji",))
-    assert (r.points, names(r)) == (16, ["碰碰胡宝吊宝"])
-    assert xingchen("222m777p333s555s5z5z +5z", bao="5z").points == 8
+    assert (r.points, names(r)) == (16, ["碰碰胡宝吊无宝"])
+    # without 偷机 the 宝 read as themselves make 清碰碰胡 ×10 (not 碰碰胡宝吊头 ×8)
+    assert xingchen("222m777p333s555s5z5z +5z", bao="5z").points == 10
 
 
 def test_xingchen_touji_without_a_baodiao_head_adds_nothing() -> None:
@@ -153,8 +155,8 @@ def test_xingchen_pinghu_in_use_needs_feibao() -> None:
 def test_xingchen_rob_kong_times_six_and_kong_bloom_per_kong() -> None:
     r = xingchen("123m456m789p234s9s5p +9s", "rob_kong")
     assert r.points == 18 and values(r)["抢杠"] == "×6"
-    r = xingchen("(1111m)(9999p)234s678s88p +8p", kong_draws=3)
-    assert r.points == 16 and values(r)["杠上开花"] == "×8"
+    r = xingchen("(1111m)(9999p)234s678s88p +8p", kong_draws=2)
+    assert r.points == 8 and values(r)["杠上开花"] == "×4"
 
 
 def test_xingchen_jiuyao_natural_and_in_use() -> None:

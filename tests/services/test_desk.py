@@ -210,3 +210,11 @@ def test_bad_option_value_names_the_choices() -> None:
         build_context(DeskQuery(hand="123m456m789p234s99s +9s", bao="5p", options="scoring=fancy"))
     assert "classic" in info.value.problem and "xingchen" in info.value.problem
     assert info.value.bad == "scoring=fancy"
+
+
+def test_impossible_hands_are_refused_with_the_reason_and_pay_nothing() -> None:
+    """RULES §7: the calculator says why a hand cannot have happened (issue 17 items 6–7)."""
+    a = score_desk(DeskQuery(hand="456s11z [345s] [678m] [777m] +1z", variant="xinyu"))
+    assert not a.legal and "不能吃" in a.reason and not a.payments
+    a = score_desk(DeskQuery(hand="123m456m789s11z [555p] +1z", variant="shangrao", bao="5p"))
+    assert not a.legal and "宝牌不能碰杠" in a.reason and not a.payments

@@ -37,8 +37,24 @@ def _classic_wild_kinds(hand: Hand, bao: int) -> tuple[int, ...]:
     """The one kind a group of wildcards alone needs to stand for under ``classic``: only
     its suit and whether it is 幺九 matter. With one suit in the hand, its 1 (keeps 清一色 and
     九幺); otherwise an honour (keeps 字一色 and 九幺; with two suits nothing else can pay more)."""
-    suits = {k // 9 for k in hand.all_tiles() if k < 27 and k != bao}
+    suits = _real_suits(hand, bao)
     return (9 * suits.pop(),) if len(suits) == 1 else (27,)
+
+
+def _classic_pair_kinds(hand: Hand, bao: int) -> tuple[int, ...]:
+    """The kinds a pair of wildcards alone may stand for in a classic 七对. A kind fills at
+    most two pairs, so one representative is not enough when the hand already holds four of
+    it (``1111m2222m4444m`` + two 宝): every 幺九 kind, and with one suit every kind of it."""
+    suits = _real_suits(hand, bao)
+    if len(suits) == 1:
+        s = suits.pop()
+        return tuple(sorted(YAO | set(range(9 * s, 9 * s + 9))))
+    return tuple(sorted(YAO))
+
+
+def _real_suits(hand: Hand, bao: int) -> set[int]:
+    """The suits (0–2) of the hand's suited tiles other than the 宝."""
+    return {k // 9 for k in hand.all_tiles() if k < 27 and k != bao}
 
 
 def _xingchen_wild_kinds(bao: int) -> tuple[int, ...]:
@@ -244,11 +260,13 @@ def _readings_flags(
     counts: list[int],
     w: int,
     wild_runs: bool = False,
+    pair_kinds: tuple[int, ...] | None = None,
 ) -> list[tuple[int, bool, int]]:
     """``(mask, 七对?, luxury)`` of every distinct way to read the hand (``counts``, ``w``:
     its concealed tiles as :func:`split_wilds` gives them): the standard readings first,
     then 七对 (luxury = its four-of-a-kinds), in the order of
-    :func:`engine.decompose.readings` with these ``wild_kinds`` and ``wild_runs``."""
+    :func:`engine.decompose.readings` with these ``wild_kinds`` and ``wild_runs`` (and
+    ``pair_kinds`` for the pairs of wildcards alone in 七对, when given)."""
     flags_of = _flags_for(hand.winning, bao)
     start = 0
     for m in hand.melds:
@@ -260,7 +278,8 @@ def _readings_flags(
         )
     ]
     if not hand.melds:
-        for mask, lux in seven_pairs_flags(counts, w, flags_of, wild_kinds=wild_kinds):
+        pk = wild_kinds if pair_kinds is None else pair_kinds
+        for mask, lux in seven_pairs_flags(counts, w, flags_of, wild_kinds=pk):
             out.append((mask, True, lux))
     return out
 
@@ -328,7 +347,10 @@ def _classic(ctx: WinContext) -> list[Candidate]:
     rows: dict[tuple[bool, int], tuple[str, str, int]] = {}
     counts, w = split_wilds(hand, bao)
     wild_kinds = _classic_wild_kinds(hand, bao)
-    for mask, pairs, lux in _readings_flags(hand, bao, wild_kinds, counts, w):
+    pair_kinds = _classic_pair_kinds(hand, bao) if w >= 2 else wild_kinds
+    for mask, pairs, lux in _readings_flags(
+        hand, bao, wild_kinds, counts, w, pair_kinds=pair_kinds
+    ):
         name, mode = _classic_name(mask, no_bao, real_suits, real_yao, pairs)
         value, legal = _classic_row(name, mode)
         key = (legal, value << lux)
@@ -413,8 +435,9 @@ def _xingchen(ctx: WinContext) -> list[Candidate]:
         pph = not mask & SEQ_SET
         diao = bool(mask & DIAO)
         bao_diao_bao = diao and hand.winning == bao
-        # 宝吊无宝: every 宝 ends as its own face, in a pair or a triplet (RULES §7)
-        face_only = not in_use and not mask & FACE_IN_SEQ
+        # 宝吊无宝: the drawn tile, not a 宝, lets every 宝 end as its own face, in a pair or
+        # a triplet (RULES §7; [001] (9)); a drawn 宝 is 宝吊宝 (8)
+        face_only = not in_use and not mask & FACE_IN_SEQ and hand.winning != bao
         if touji and (bao_diao_bao or face_only):
             if head is None:
                 head = _baodiao_head_before(hand, bao)

@@ -64,7 +64,7 @@ def test_impossible_hand_is_refused_with_its_reason(fields: dict, why: str) -> N
     r = _score(**fields)
     assert (r.legal, r.points) == (False, 0)
     assert why in r.reason
-    line = score_line({"id": "x", **{"win": "self"}, **fields})
+    line = score_line({"id": "x", "win": "self", **fields})
     assert line["legal"] is False and why in line["reason"]
 
 

@@ -607,6 +607,7 @@ def seven_pairs_flags(
     wk = ALL_KINDS if wild_kinds is None else tuple(sorted(set(wild_kinds) | set(used)))
     wild_masks = {k: _pair_mask(flags_of, k, 2) for k in wk} if rest else {}
     luxury = sum(1 for n in used.values() if n == 2)
+    twos = {k for k, n in used.items() if n == 1 and counts[k] == 2}  # real pairs
     found: dict[tuple[int, int], None] = {}
     for combo in combinations_with_replacement(wk, rest // 2):
         tally: dict[int, int] = {}  # pairs of the kinds the wildcard pairs stand for
@@ -615,14 +616,13 @@ def seven_pairs_flags(
         if not all(n <= 2 for n in tally.values()):
             continue
         lux = luxury + sum(1 for n in tally.values() if n == 2)
-        joined = [k for k in tally if counts[k] == 2]
-        if not joined:
+        if twos.isdisjoint(tally):
             mask = base
             for k in tally:
                 mask |= wild_masks[k]
             found[mask, lux] = None
             continue
-        for ways in _half_pair_ways(joined):
+        for ways in _half_pair_ways([k for k in tally if k in twos]):
             mask = base
             if ways and any(kind_mask[k] for k in ways):
                 mask = 0  # an OR cannot be undone: rebuild it without the regrouped kinds

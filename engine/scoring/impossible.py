@@ -28,19 +28,39 @@ MAX_FLOWERS = 4
 
 
 def refusal(ctx: WinContext) -> str:
-    """Why ``ctx`` cannot be a hand played at the table, or ``""`` when it can."""
-    melds = ctx.hand.melds
+    """Why ``ctx`` cannot be a hand played at the table, or ``""`` when it can.
+
+    One pass over the melds (this runs before every score, so it stays cheap)."""
+    hand = ctx.hand
+    bao = ctx.bao
+    no_chi = ctx.variant == "xinyu" or (
+        ctx.variant == "jiujiang" and not getattr(ctx.options, "chi", False)
+    )
     kongs = 0
-    if melds:
-        no_chi = _no_chi(ctx)
-        for m in melds:
-            if m.kind in REPLACED:
-                kongs += 1
-            elif no_chi and m.kind is MeldKind.CHI:
+    n_bao = n_indicator = 0
+    indicator = -1
+    if bao is not None:
+        indicator = _PREDECESSOR[bao]
+        n_bao = hand.concealed.count(bao)
+        n_indicator = hand.concealed.count(indicator)
+    for m in hand.melds:
+        kind, tiles = m.kind, m.tiles
+        if kind in REPLACED:
+            kongs += 1
+        elif no_chi and kind is MeldKind.CHI:
+            return (
+                f"{_VARIANT_ZH.get(ctx.variant, ctx.variant)}不能吃：{m.text()} 是吃来的顺子 · "
+                f"{ctx.variant} has no chi: {m.text()} is a claimed sequence"
+            )
+        if bao in tiles:
+            if kind in CLAIMED:
                 return (
-                    f"{_VARIANT_ZH.get(ctx.variant, ctx.variant)}不能吃：{m.text()} 是吃来的顺子 · "
-                    f"{ctx.variant} has no chi: {m.text()} is a claimed sequence"
+                    f"宝牌不能碰杠：{m.text()} · "
+                    f"a 宝 is never claimed (pong, kong or chi): {m.text()}"
                 )
+            n_bao += tiles.count(bao)
+        if indicator in tiles:
+            n_indicator += tiles.count(indicator)
     if ctx.kong_draws > kongs:
         return (
             f"杠上开花次数 {ctx.kong_draws} 多于手里的杠 {kongs} · "
@@ -48,46 +68,20 @@ def refusal(ctx: WinContext) -> str:
         )
     if ctx.flowers > MAX_FLOWERS:
         return f"发最多 4 张，不是 {ctx.flowers} · there are only 4 发 flowers, not {ctx.flowers}"
-    if ctx.bao is not None:
-        return _bao_refusal(ctx, ctx.bao)
+    if n_indicator > 3:  # the indicator lies face up and is never drawn
+        name = tile_str(indicator)
+        return (
+            f"{name} 已翻作跌宝牌，手里最多 3 张 · {name} is the face-up indicator: "
+            f"only 3 more are in play, the hand holds {n_indicator}"
+        )
+    if n_bao + ctx.flown > 4:
+        return (
+            f"宝只有 4 张：手里 {n_bao} 张又飞宝 {ctx.flown} 张 · there are 4 宝: "
+            f"{n_bao} in the hand and {ctx.flown} flown is more"
+        )
     return ""
 
 
 _VARIANT_ZH = {"xinyu": "新余麻将", "jiujiang": "九江麻将（未开吃）"}
 #: The kind each kind follows (the indicator of a 宝, RULES §3.1).
 _PREDECESSOR = {successor(k): k for k in range(34)}
-
-
-def _no_chi(ctx: WinContext) -> bool:
-    """Xinyu has no chi; Jiujiang only with option ``chi`` (RULES §4.1, §5.1)."""
-    if ctx.variant == "xinyu":
-        return True
-    return ctx.variant == "jiujiang" and not getattr(ctx.options, "chi", False)
-
-
-def _count(ctx: WinContext, kind: int) -> int:
-    """Tiles of ``kind`` in the hand, concealed and melded."""
-    return ctx.hand.concealed.count(kind) + sum(m.tiles.count(kind) for m in ctx.hand.melds)
-
-
-def _bao_refusal(ctx: WinContext, bao: int) -> str:
-    for m in ctx.hand.melds:
-        if m.kind in CLAIMED and bao in m.tiles:
-            return (
-                f"宝牌不能碰杠：{m.text()} · a 宝 is never claimed (pong, kong or chi): {m.text()}"
-            )
-    indicator = _PREDECESSOR[bao]
-    held = _count(ctx, indicator)
-    if held > 3:  # the indicator lies face up and is never drawn
-        name = tile_str(indicator)
-        return (
-            f"{name} 已翻作跌宝牌，手里最多 3 张 · {name} is the face-up indicator: "
-            f"only 3 more are in play, the hand holds {held}"
-        )
-    held = _count(ctx, bao)
-    if held + ctx.flown > 4:
-        return (
-            f"宝只有 4 张：手里 {held} 张又飞宝 {ctx.flown} 张 · there are 4 宝: "
-            f"{held} in the hand and {ctx.flown} flown is more"
-        )
-    return ""

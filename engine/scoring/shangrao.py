@@ -9,7 +9,7 @@ then the wrappers apply: 天胡 / 地胡 / 接宝 / 四个宝 (a floor), 抢杠 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
 
@@ -42,9 +42,11 @@ def _classic_wild_kinds(hand: Hand, bao: int) -> tuple[int, ...]:
 
 
 def _classic_pair_kinds(hand: Hand, bao: int) -> tuple[int, ...]:
-    """The kinds a pair of wildcards alone may stand for in a classic 七对. A kind fills at
-    most two pairs, so one representative is not enough when the hand already holds four of
-    it (``1111m2222m4444m`` + two 宝): every 幺九 kind, and with one suit every kind of it."""
+    """The kinds a pair of wildcards alone may stand for in a classic 七对 when the one of
+    :func:`_classic_wild_kinds` cannot: a kind fills at most two pairs, so it is blocked when
+    the hand already holds four of it (``1111m2222m4444m`` + two 宝). Every 幺九 kind, and
+    with one suit every kind of it. (A pair of wildcards on a kind the hand holds is never
+    worse than on a new kind: it adds a 豪华.)"""
     suits = _real_suits(hand, bao)
     if len(suits) == 1:
         s = suits.pop()
@@ -260,13 +262,14 @@ def _readings_flags(
     counts: list[int],
     w: int,
     wild_runs: bool = False,
-    pair_kinds: tuple[int, ...] | None = None,
+    more_pair_kinds: Callable[[], tuple[int, ...]] | None = None,
 ) -> list[tuple[int, bool, int]]:
     """``(mask, 七对?, luxury)`` of every distinct way to read the hand (``counts``, ``w``:
     its concealed tiles as :func:`split_wilds` gives them): the standard readings first,
     then 七对 (luxury = its four-of-a-kinds), in the order of
-    :func:`engine.decompose.readings` with these ``wild_kinds`` and ``wild_runs`` (and
-    ``pair_kinds`` for the pairs of wildcards alone in 七对, when given)."""
+    :func:`engine.decompose.readings` with these ``wild_kinds`` and ``wild_runs``. When no
+    七对 stands with ``wild_kinds`` for the pairs of wildcards alone, ``more_pair_kinds()``
+    (if given) gives the kinds to try instead."""
     flags_of = _flags_for(hand.winning, bao)
     start = 0
     for m in hand.melds:
@@ -278,8 +281,10 @@ def _readings_flags(
         )
     ]
     if not hand.melds:
-        pk = wild_kinds if pair_kinds is None else pair_kinds
-        for mask, lux in seven_pairs_flags(counts, w, flags_of, wild_kinds=pk):
+        pairs = seven_pairs_flags(counts, w, flags_of, wild_kinds=wild_kinds)
+        if not pairs and more_pair_kinds is not None and w >= 2:
+            pairs = seven_pairs_flags(counts, w, flags_of, wild_kinds=more_pair_kinds())
+        for mask, lux in pairs:
             out.append((mask, True, lux))
     return out
 
@@ -347,9 +352,8 @@ def _classic(ctx: WinContext) -> list[Candidate]:
     rows: dict[tuple[bool, int], tuple[str, str, int]] = {}
     counts, w = split_wilds(hand, bao)
     wild_kinds = _classic_wild_kinds(hand, bao)
-    pair_kinds = _classic_pair_kinds(hand, bao) if w >= 2 else wild_kinds
     for mask, pairs, lux in _readings_flags(
-        hand, bao, wild_kinds, counts, w, pair_kinds=pair_kinds
+        hand, bao, wild_kinds, counts, w, more_pair_kinds=lambda: _classic_pair_kinds(hand, bao)
     ):
         name, mode = _classic_name(mask, no_bao, real_suits, real_yao, pairs)
         value, legal = _classic_row(name, mode)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import discord
 from discord.ext import commands
 
+from botcore.invite import invite_url
 from botcore.settings import Settings
 from botcore.translator import ZhTranslator
 
@@ -20,6 +21,7 @@ DEFAULT_EXTENSIONS: tuple[str, ...] = (
     "cogs.meta",
     "cogs.game",
     "cogs.stats",
+    "cogs.replay",
     "cogs.desk",
     "cogs.help",
 )
@@ -45,6 +47,7 @@ class MahjongBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
         )
         self.settings = settings
+        self._invite_logged = False
         # In order, each once (an extension listed in both places loads once).
         self.extensions_to_load: list[str] = list(
             dict.fromkeys([*extensions, *settings.extension_list])
@@ -77,3 +80,11 @@ class MahjongBot(commands.Bot):
             user.id if user else "?",
             len(self.guilds),
         )
+        app_id = self.application_id or (user.id if user else None)
+        if app_id is not None and not self._invite_logged:
+            self._invite_logged = True
+            log.info(
+                "Invite the bot to a server (scopes bot + applications.commands, with the "
+                "channel permissions it needs): %s",
+                invite_url(app_id),
+            )

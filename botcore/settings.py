@@ -43,6 +43,9 @@ class Settings(BaseSettings):
     record_expiry_hours: float = Field(default=24, gt=0, le=24 * 30)
     record_sweep_seconds: float = Field(default=60, gt=0, le=3600)
     ephemeral_lifetime_seconds: float = Field(default=840, gt=0, le=840)
+    ai_pace_seconds: float = Field(default=0.8, ge=0, le=5)
+    ready_timeout_seconds: int = Field(default=60, gt=0, le=3600)
+    vote_timeout_seconds: int = Field(default=60, gt=0, le=3600)
     extra_extensions: str = ""
 
     @field_validator("discord_token", mode="before")

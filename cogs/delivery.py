@@ -1,20 +1,23 @@
 """The Discord :class:`services.delivery.Delivery`: DMs, the table message, public lines.
 
-- Each human's hand goes by DM: one DM message per player per hand, edited as play goes.
-  When a DM is refused (error 50007) the player uses the ephemeral ``/mahjong hand`` path
-  (this delivery then edits that ephemeral reply while its token lives) and the channel gets a
-  one-line notice — never the hand.
-- Discord lets the bot edit an ephemeral reply for 15 minutes only. When such a player is
-  asked to act and has no ephemeral reply the bot can still edit (it lapsed, or they never
-  opened one), the channel gets a short ping — "<@user> your turn — press 🀄 My hand" — at
-  most once per decision, never with a tile in it.
-- The channel has one table message per game, edited at most once per ~2 s (edits are
-  coalesced), plus short lines for claims, kongs, wins and timeouts, and the result.
+- Each human's hand goes by DM: one DM message per player per hand, edited as play goes
+  (after a restart the same DM is edited again; a DM that cannot be edited any more is
+  replaced, and the old one points to the new one). When a DM is refused (error 50007) the
+  player uses the ephemeral ``/mahjong hand`` path (this delivery then edits that ephemeral
+  reply while its token lives — 15 minutes) and the game gets a one-line notice — never the
+  hand.
+- Edits never notify: every decision a player is asked for gets one new message, a short DM
+  or, for closed DMs, a mention on their turn (:mod:`cogs.alerts`).
+- The game plays in its own thread when the bot may create one; each hand gets a fresh table
+  message, edited at most once per ~2 s (edits are coalesced), plus short lines for claims,
+  kongs, wins and timeouts, and the result; the lobby and the final standings stay in the
+  channel (:mod:`cogs.places`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import time
@@ -23,8 +26,12 @@ from typing import Any
 import discord
 
 from cogs import pictures
+from cogs.alerts import AlertsMixin
+from cogs.places import TABLE_MAX_AGE, PlacesMixin, jump_url
+from cogs.session import SessionDeliveryMixin, result_parts
+from cogs.session_text import dealer_choice_line
 from cogs.text import CLAIM_WORDS, TIMEOUT_WORDS, lang_of, pick, t, tile_name
-from cogs.views import final_message, hand_message, lobby_message, result_message, table_message
+from cogs.views import hand_message, lobby_message, table_message
 from services.delivery import GameSummary, PrivateUpdate
 from services.model import GameEvent, HandResult, HandView, TableView
 
@@ -51,7 +58,7 @@ def lifetime_from_env() -> float:
     return value if 0 < value <= EPHEMERAL_LIFETIME else float(EPHEMERAL_LIFETIME)
 
 
-class DiscordDelivery:
+class DiscordDelivery(SessionDeliveryMixin, AlertsMixin, PlacesMixin):
     """Sends what the game service reports to Discord."""
 
     def __init__(
@@ -67,22 +74,23 @@ class DiscordDelivery:
             ephemeral_lifetime if ephemeral_lifetime is not None else lifetime_from_env()
         )
         self.public_lang = "zh"
-        self.dm_messages: dict[tuple[int, int], tuple[int, discord.Message]] = {}
+        self.dm_messages: dict[tuple[int, int], tuple[int, Any]] = {}
         self.rendered: dict[tuple[int, int], tuple[int, HandView | None]] = {}
         self.dm_closed: set[int] = set()
         self.notified_closed: set[tuple[int, int]] = set()
         self.ephemeral: dict[tuple[int, int], tuple[float, discord.Interaction]] = {}
-        #: (game, user) → (hand no, prompt) of the last "your turn" ping
-        self.pinged: dict[tuple[int, int], tuple[int, int]] = {}
         self.commitments: dict[int, str] = {}
         self._latest_table: dict[int, tuple[GameSummary, TableView | None]] = {}
         self._table_tasks: dict[int, asyncio.Task[None]] = {}
+        self._writing: set[int] = set()  # games whose coalesced table write is under way
         self._last_edit: dict[int, float] = {}
         self._guild_lang: dict[int, str] = {}
         self._user_lang: dict[int, str] = {}
         self._user_images: dict[int, bool] = {}
         self.service: Any = None
         self.closing = False
+        self._init_places()
+        self._init_alerts()
 
     # ------------------------------------------------------------------ helpers
 
@@ -149,8 +157,10 @@ class DiscordDelivery:
         return self.bot.get_channel(channel_id) or self.bot.get_partial_messageable(channel_id)  # type: ignore[return-value]
 
     async def _say(self, game: GameSummary, text: str) -> None:
+        """A public line where the game is played (its thread, or the channel)."""
         if text:
-            await self.channel(game.channel_id).send(
+            where = await self.play_channel_id(game)
+            await self.place(where).send(
                 text[:2000], allowed_mentions=discord.AllowedMentions(users=False)
             )
 
@@ -185,7 +195,7 @@ class DiscordDelivery:
     async def lobby_changed(self, game: GameSummary) -> None:
         lang = await self.lang_for_guild(game.guild_id)
         embed, view = lobby_message(game, lang)
-        await self._put_table(game, embed, view, None)
+        await self._put_lobby(game, embed, view)
         if game.status == "abandoned":
             await self._say(game, t("line_abandoned", lang))
 
@@ -193,6 +203,7 @@ class DiscordDelivery:
         self, game: GameSummary, table: TableView, events: list[GameEvent]
     ) -> None:
         lang = await self.lang_for_guild(game.guild_id)
+        await self.play_channel_id(game)  # the thread opens before anything is posted
         for event in events:
             if event.kind == "hand_started" and event.data.get("commitment"):
                 self.commitments[game.id] = str(event.data["commitment"])
@@ -202,75 +213,130 @@ class DiscordDelivery:
         self._schedule_table(game, table)
 
     async def hand_changed(self, game: GameSummary, update: PrivateUpdate) -> None:
+        try:
+            notified = await self._update_hand(game, update)
+        except Exception:
+            await self.update_alert(game, update)
+            raise
+        await self.update_alert(game, update, notified=notified)
+
+    async def _update_hand(self, game: GameSummary, update: PrivateUpdate) -> bool:
+        """Edit the player's hand DM (or ephemeral reply), or send one; True when a new
+        message that notifies them went out (a new hand DM, the closed-DM notice)."""
         key = (game.id, update.user_id)
         if self.rendered.get(key) == (game.version, update.hand):
-            return
+            return False
         self.rendered[key] = (game.version, update.hand)
         lang = await self.lang_for_user(update.user_id)
         embed, view = hand_message(game, update, lang)
         if update.user_id in self.dm_closed:
-            if not await self._edit_ephemeral(key, embed, view):
-                await self._ping_turn(game, update)
-            return
+            await self._edit_ephemeral(key, embed, view)
+            return False
         images = await self.images_for_user(update.user_id)
-        files = pictures.hand_files(update.hand) if images else []
-        if files:
-            embed.set_image(url=f"attachment://{files[0].filename}")
+
+        def files() -> list[discord.File]:
+            made = pictures.hand_files(update.hand) if images else []
+            if made:
+                embed.set_image(url=f"attachment://{made[0].filename}")
+            return made
+
         known = self.dm_messages.get(key)
-        if known is not None and known[0] == game.hand_no:
+        if known is not None and known[0] != game.hand_no:
+            known = None  # an earlier hand's DM stays as that hand's record
+        if known is not None and self.age(known[1].id) <= TABLE_MAX_AGE:
             try:
-                await known[1].edit(embed=embed, view=view, attachments=files)
-                return
+                await known[1].edit(embed=embed, view=view, attachments=files())
+                return False
             except discord.NotFound:
-                files = pictures.hand_files(update.hand) if images else []
+                known = None
+            except discord.HTTPException as error:
+                if self.closing:
+                    raise
+                log.info(
+                    "game %s: hand DM of %s not edited (%s %s); sending a new one",
+                    game.id,
+                    update.user_id,
+                    error.status,
+                    error.code,
+                )
         try:
             dm = await self.bot.create_dm(discord.Object(id=update.user_id))  # type: ignore[arg-type]
-            message = await dm.send(embed=embed, view=view, files=files)
+            message = await dm.send(embed=embed, view=view, files=files())
         except discord.Forbidden as error:
             if error.code != DM_CLOSED:
                 raise
             self.dm_closed.add(update.user_id)
             noticed = await self._notify_closed(game, update.user_id)
             embed.set_image(url=None)
-            if not await self._edit_ephemeral(key, embed, view):
-                if noticed:  # the notice just mentioned them: it stands for this prompt's ping
-                    self._note_pinged(game, update)
-                else:
-                    await self._ping_turn(game, update)
-            return
+            await self._edit_ephemeral(key, embed, view)
+            return noticed
+        self.note_snowflake(message.id)
         self.dm_messages[key] = (game.hand_no, message)
+        held = self.refs(game).setdefault("dm", {})
+        held[str(update.user_id)] = [message.channel.id, message.id, game.hand_no]
+        await self.save_refs(game.id)
+        if known is not None:
+            await self._point_to(known[1], message, lang)
+        return True
+
+    async def _point_to(self, old: Any, new: Any, lang: str) -> None:
+        """An old hand DM replaced by a new one: it says where the hand went (best effort)."""
+        embed = discord.Embed(
+            description=t("hand_moved", lang, link=jump_url(new.channel.id, new.id)),
+            colour=discord.Colour.blue(),
+        )
+        try:
+            await old.edit(embed=embed, view=None, attachments=[])
+        except discord.HTTPException as error:
+            log.info("old hand DM %s not updated (%s %s)", old.id, error.status, error.code)
 
     async def hand_ended(self, game: GameSummary, result: HandResult, table: TableView) -> None:
         lang = await self.lang_for_guild(game.guild_id)
         await self._flush_table(game, table)
-        embed, view = result_message(game, result, lang, self.commitments.get(game.id))
-        files = pictures.result_files(game, result)
-        if files:
-            embed.set_image(url=f"attachment://{files[0].filename}")
-        await self.channel(game.channel_id).send(embed=embed, view=view, files=files)
+        # 摊牌: every hand laid open, every payment, the 准备 line (cogs.session)
+        content, embed, view, files = result_parts(
+            game, result, lang, self.commitments.get(game.id)
+        )
+        where = await self.play_channel_id(game)
+        message = await self.place(where).send(
+            content=content or None, embed=embed, view=view, files=files
+        )
+        self.note_snowflake(message.id)
+        if view is not None:
+            await self.note_result(game, where, message.id)
+        await self.update_ready_alerts(game)
 
     async def game_ended(self, game: GameSummary, reason: str) -> None:
         lang = await self.lang_for_guild(game.guild_id)
-        task = self._table_tasks.pop(game.id, None)
-        if task is not None:
-            task.cancel()
-        if game.table_message_id is not None and game.hand_no == 0:
+        await self._stop_table_task(game.id)
+        message_id = self._table_id(game)
+        if message_id is not None and game.hand_no == 0:
             embed, _view = lobby_message(game, lang)
-            await self._edit_table_message(game, embed, None)
-        elif game.table_message_id is not None:
-            latest = self._latest_table.get(game.id)
-            embed, _view = table_message(game, latest[1] if latest else None, lang)
-            await self._edit_table_message(game, embed, None)
-        if game.hand_no:
-            await self.channel(game.channel_id).send(embed=final_message(game, reason, lang))
+            await self._put_lobby(game, embed, None)
+        elif message_id is not None:
+            at = self.refs(game).get("table_at")
+            await self.retire(int(at[0]) if at else game.channel_id, message_id)
+        await self.retire_result(game)
+        await self.close_alerts(game)
+        if game.hand_no:  # the final standings with 再来一局 (cogs.session)
+            await self.post_standings(game)
         for key in [k for k in self.dm_messages if k[0] == game.id]:
             self.dm_messages.pop(key, None)
+        await self.save_refs(game.id)
+        self.forget_game(game.id)
 
     async def refresh(self, game: GameSummary, table: TableView | None) -> None:
-        for key in [k for k in self.dm_messages if k[0] == game.id]:
-            self.dm_messages.pop(key, None)
+        """After a restart: the remembered hand DMs are edited again (not sent anew), an
+        alert still open stands for the decision asked now, the table is brought up to date."""
+        refs = self.refs(game)
         for key in [k for k in self.rendered if k[0] == game.id]:
             self.rendered.pop(key, None)
+        for uid, ref in (refs.get("dm") or {}).items():
+            with contextlib.suppress(TypeError, ValueError, IndexError):
+                if int(ref[2]) == game.hand_no and (game.id, int(uid)) not in self.dm_messages:
+                    message = self.partial(int(ref[0]), int(ref[1]))
+                    self.dm_messages[(game.id, int(uid))] = (game.hand_no, message)
+        self.adopt_alerts(game)
         if table is not None and table.commitment:
             self.commitments[game.id] = table.commitment
         await self._flush_table(game, table)
@@ -294,6 +360,7 @@ class DiscordDelivery:
         latest = self._latest_table.get(game_id)
         if latest is None:
             return
+        self._writing.add(game_id)
         try:
             await self._write_table(*latest)
         except Exception:
@@ -301,36 +368,57 @@ class DiscordDelivery:
                 log.info("game %s: table edit dropped at shut-down", game_id)
             else:
                 log.exception("game %s: table edit failed", game_id)
+        finally:
+            self._writing.discard(game_id)
+
+    async def _stop_table_task(self, game_id: int) -> None:
+        """No coalesced edit pending any more: one still waiting is dropped, one already
+        writing finishes first (cut off, a table it posted would be left with buttons)."""
+        task = self._table_tasks.pop(game_id, None)
+        if task is None or task is asyncio.current_task():
+            return
+        if game_id in self._writing:
+            await asyncio.gather(task, return_exceptions=True)
+        else:
+            task.cancel()
 
     async def _flush_table(self, game: GameSummary, table: TableView | None) -> None:
-        task = self._table_tasks.pop(game.id, None)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
+        await self._stop_table_task(game.id)
         self._latest_table[game.id] = (game, table)
         await self._write_table(game, table)
 
     async def _write_table(self, game: GameSummary, table: TableView | None) -> None:
         lang = await self.lang_for_guild(game.guild_id)
-        embed, view = table_message(game, table, lang)
-        files = pictures.table_files(game, table) if table is not None else []
-        if files:
-            embed.set_image(url=f"attachment://{files[0].filename}")
-        await self._put_table(game, embed, view, files)
+        if table is None or game.hand_no == 0:
+            embed, view = table_message(game, table, lang)
+            await self._put_lobby(game, embed, view)
+        else:
+
+            def build() -> tuple[discord.Embed, discord.ui.View | None, list[discord.File]]:
+                embed, view = table_message(game, table, lang)
+                files = pictures.table_files(game, table)
+                if files:
+                    embed.set_image(url=f"attachment://{files[0].filename}")
+                return embed, view, files
+
+            await self.put_hand_table(game, build)
         self._last_edit[game.id] = time.monotonic()
 
-    async def _put_table(
-        self,
-        game: GameSummary,
-        embed: discord.Embed,
-        view: discord.ui.View | None,
-        files: list[discord.File] | None,
+    async def _put_lobby(
+        self, game: GameSummary, embed: discord.Embed, view: discord.ui.View | None
     ) -> None:
+        """The lobby message in the channel: edited, or posted when there is none yet."""
         message_id = self._table_id(game)
-        if message_id is not None and await self._edit_table_message(game, embed, view, files):
-            return
-        message = await self.channel(game.channel_id).send(
-            embed=embed, view=view, files=files or []
-        )
+        if message_id is not None:
+            try:
+                await self.partial(game.channel_id, message_id).edit(
+                    embed=embed, view=view, attachments=[]
+                )
+                return
+            except discord.NotFound:
+                pass
+        message = await self.channel(game.channel_id).send(embed=embed, view=view)
+        self.note_snowflake(message.id)
         if self.service is not None:
             await self.service.set_table_message(game.id, message.id)
 
@@ -341,39 +429,21 @@ class DiscordDelivery:
                 return live.table_message_id
         return game.table_message_id
 
-    async def _edit_table_message(
-        self,
-        game: GameSummary,
-        embed: discord.Embed,
-        view: discord.ui.View | None,
-        files: list[discord.File] | None = None,
-    ) -> bool:
-        message_id = self._table_id(game)
-        if message_id is None:
-            return False
-        channel = self.channel(game.channel_id)
-        partial = channel.get_partial_message(message_id)  # type: ignore[attr-defined]
-        try:
-            if files:
-                await partial.edit(embed=embed, view=view, attachments=files)
-            else:
-                await partial.edit(embed=embed, view=view, attachments=[])
-        except discord.NotFound:
-            return False
-        return True
-
     # ------------------------------------------------------------------ closed DMs
 
     async def _notify_closed(self, game: GameSummary, user_id: int) -> bool:
-        """The one-line notice that a player's DMs are closed (once per game); True when it
-        was posted now."""
+        """The one-line notice that a player's DMs are closed (once per game), where the
+        game is played; True when it was posted now (it notifies them)."""
         if (game.id, user_id) in self.notified_closed:
             return False
         self.notified_closed.add((game.id, user_id))
         lang = await self.lang_for_guild(game.guild_id)
-        await self.channel(game.channel_id).send(
+        where = await self.play_channel_id(game)
+        await self.place(where).send(
             t("line_dm_closed", lang, mention=f"<@{user_id}>"),
-            allowed_mentions=discord.AllowedMentions(users=True),
+            allowed_mentions=discord.AllowedMentions(
+                users=[discord.Object(id=user_id)], everyone=False, roles=False
+            ),
         )
         return True
 
@@ -397,27 +467,6 @@ class DiscordDelivery:
             self.ephemeral.pop(key, None)
             return False
         return True
-
-    def _note_pinged(self, game: GameSummary, update: PrivateUpdate) -> None:
-        self.pinged[(game.id, update.user_id)] = (game.hand_no, update.prompt)
-
-    async def _ping_turn(self, game: GameSummary, update: PrivateUpdate) -> None:
-        """A closed-DM player who cannot see their hand is asked to act: one short public
-        ping per decision ("<@user> your turn — press 🀄 My hand"), no tiles."""
-        if not update.hand.legal or game.status != "active":
-            return
-        seat = game.seats[update.seat] if update.seat < len(game.seats) else None
-        if seat is None or seat.auto:
-            return
-        key = (game.id, update.user_id)
-        if self.pinged.get(key) == (game.hand_no, update.prompt):
-            return
-        self._note_pinged(game, update)
-        lang = await self.lang_for_guild(game.guild_id)
-        await self.channel(game.channel_id).send(
-            t("line_your_turn", lang, mention=f"<@{update.user_id}>"),
-            allowed_mentions=discord.AllowedMentions(users=True),
-        )
 
     # ------------------------------------------------------------------ public lines
 
@@ -450,6 +499,9 @@ class DiscordDelivery:
             rolled = [f"{'+'.join(str(v) for v in vs)}" for vs in dice if vs]
             if rolled:
                 line += "\n" + t("line_dice", lang, dice=" / ".join(rolled))
+            first = dealer_choice_line(game, events, lang)  # how the first dealer was chosen
+            if first:
+                line = first + "\n" + line
             return line
         if kind == "claimed":
             what = pick(CLAIM_WORDS.get(d.get("kind", ""), ("?", "?")), lang)

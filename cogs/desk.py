@@ -22,6 +22,7 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 from discord.ext import commands
 
+from cogs.checks import require_manager
 from cogs.desk_answer import answer_embed, guild_lang, hand_picture, lang_of
 from cogs.desk_choices import (
     flag_choices,
@@ -49,13 +50,15 @@ from cogs.desk_records import (
     record_view,
 )
 from cogs.desk_text import input_error_text, mention, t
-from cogs.group import bind_cog_commands, mahjong
+from cogs.group import admin, bind_cog_commands, mahjong
+from db.leaderboard_extra import display_names
 from render import render_hand
 from services.desk import DeskInputError, DeskQuery, score_desk
 from services.records import (
     DEFAULT_EXPIRY,
     BadReport,
     ExtraWinner,
+    NoSuchRecord,
     RecordError,
     RecordReport,
     RecordService,
@@ -153,6 +156,19 @@ class Desk(commands.Cog):
             return "zh"
         settings = await self.store.get_guild_settings(guild_id)
         return guild_lang(settings.language)
+
+    async def remember_names(self, users: list[discord.abc.User]) -> None:
+        """Keep the server display names of the people a record names, so leaderboards and
+        their pictures show names (not ids) for players known only from records."""
+        people = {u.id: u for u in users if not u.bot}
+        try:
+            known = await display_names(self.store, people)
+            for uid, user in people.items():
+                name = (getattr(user, "display_name", None) or user.name)[:100]
+                if name and known.get(uid) != name:
+                    await self.store.upsert_player(uid, display_name=name)
+        except Exception:  # a name is a nicety; the record itself is what matters
+            log.exception("could not remember the names of a record's players")
 
     # -- expiry sweep
 
@@ -405,6 +421,9 @@ class Desk(commands.Cog):
         except RecordError as error:
             await interaction.response.send_message(record_error_text(error, lang), ephemeral=True)
             return
+        await self.remember_names(
+            [u for u in (*players, winner, discarder, dealer, feeder, winner2, winner3) if u]
+        )
         glang = await self.guild_lang(interaction.guild_id)
         waiting = " ".join(mention(uid) for uid in waiting_for(record))
         await interaction.response.send_message(
@@ -468,6 +487,47 @@ class Desk(commands.Cog):
                 return
         shown = f"{current / timedelta(hours=1):g}"
         await interaction.response.send_message(t("expiry_now", lang, hours=shown), ephemeral=True)
+
+    @admin.command(
+        name=locale_str("void", zh="作废记录"),
+        description=locale_str(
+            "Void a table record by its number; it leaves the ratings (Manage Server)",
+            zh="按编号作废一条实体牌记录，并移出排行榜（需管理服务器权限）",
+        ),
+    )
+    @app_commands.describe(
+        record=locale_str("The record's number (#… on its message)", zh="记录编号（消息上的 #…）")
+    )
+    @app_commands.rename(record=locale_str("record", zh="记录"))
+    async def void(
+        self, interaction: discord.Interaction, record: app_commands.Range[int, 1, 2**53]
+    ) -> None:
+        """Void one of this server's records, as its Void button does, and redraw its
+        message."""
+        require_manager(interaction)  # the group checks too; this command must never skip it
+        lang = lang_of(interaction.locale)
+        # voiding a counted record re-rates the later hands: acknowledge first
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            found = await self.records.get(record)
+            if found.guild_id != interaction.guild_id:
+                raise NoSuchRecord(f"record {record} is not this server's", record_id=record)
+            voided = await self.records.void(record, is_admin=True)
+        except RecordError as error:
+            await interaction.followup.send(record_error_text(error, lang), ephemeral=True)
+            return
+        where = message_of(voided)
+        if where is not None:
+            glang = await self.guild_lang(voided.guild_id)
+            message = self.bot.get_partial_messageable(where[0]).get_partial_message(where[1])
+            try:
+                await message.edit(
+                    embed=record_embed(voided, glang), view=record_view(voided, glang)
+                )
+            except discord.HTTPException as exc:
+                log.info("could not update voided record %s: %s", voided.id, exc)
+        log.info("record %s voided by %s", voided.id, interaction.user.id)
+        await interaction.followup.send(t("voided", lang, id=voided.id), ephemeral=True)
 
     @record.autocomplete("hand")
     async def _record_hand(

@@ -22,7 +22,7 @@ from cogs.desk_text import (
 )
 from db.types import PhysicalRecordInfo
 from engine.options import VARIANT_NAMES
-from services.records import RecordError, RecordNotPending, RecordService
+from services.records import NoSuchRecord, RecordError, RecordNotPending, RecordService
 
 RECORD_ID = r"mj:rec:(?P<rid>[0-9]{1,20}):(?P<action>confirm|void)"
 
@@ -175,8 +175,11 @@ async def handle_record_button(
                 return
             record = outcome.record
         else:
-            perms = interaction.permissions
+            perms = interaction.permissions  # in this channel, as Discord computed them
             is_admin = bool(perms.manage_guild or perms.administrator)
+            if is_admin and (await desk.records.get(record_id)).guild_id != interaction.guild_id:
+                # a forged button: an admin here is no admin of another server's record
+                raise NoSuchRecord(f"record {record_id} is not this server's", record_id=record_id)
             record = await desk.records.void(record_id, is_admin=is_admin)
     except RecordNotPending as error:
         with contextlib.suppress(RecordError):

@@ -328,7 +328,8 @@ def input_error_text(error: DeskInputError, given: str | None, lang: str) -> str
         lines.append(f"> {_plain(shown)}")
     elif error.bad:
         lines.append(f"> 【{_plain(error.bad)}】")
-    lines.append(error.problem)
+    problem = error.problem  # may quote the input again: keep it short
+    lines.append(problem if len(problem) <= 300 else problem[:299] + "…")
     if error.examples:
         lines.append(f"{t('examples', lang)}: " + " · ".join(f"`{e}`" for e in error.examples))
     return "\n".join(lines)[:1900]

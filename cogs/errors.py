@@ -15,15 +15,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.user_error import UserError
+
 log = logging.getLogger(__name__)
-
-
-class UserError(app_commands.AppCommandError):
-    """An error whose message is meant for the user (bilingual text welcome)."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 def _zh(interaction: discord.Interaction) -> bool:
@@ -62,14 +56,19 @@ def describe_error(interaction: discord.Interaction, error: Exception) -> str | 
         wait = f"{error.retry_after:.0f}"
         return f"太快了，请 {wait} 秒后再试。" if zh else f"Slow down — try again in {wait} s."
     if isinstance(error, app_commands.TransformerError):
-        return f"参数无效：{error.value!r}" if zh else f"That value is not valid: {error.value!r}."
+        value = repr(error.value)
+        value = value if len(value) <= 60 else value[:59] + "…"
+        return f"参数无效：{value}" if zh else f"That value is not valid: {value}."
     if isinstance(error, app_commands.CheckFailure):
         return "你现在不能用这个命令。" if zh else "You can't use this command here or now."
     return None
 
 
 async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:
-    """Answer privately, whether or not the interaction was already acknowledged."""
+    """Answer privately, whether or not the interaction was already acknowledged (cut to
+    Discord's 2,000 characters: an error may quote what the user typed)."""
+    if len(text) > 2000:
+        text = text[:1999] + "…"
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)

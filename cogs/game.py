@@ -19,8 +19,17 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 from discord.ext import commands
 
+from cogs import pictures
+from cogs.checks import (
+    bot_missing_text,
+    clip,
+    is_manager,
+    missing_game_permissions,
+    require_manager,
+)
 from cogs.delivery import DiscordDelivery
-from cogs.group import bind_cog_commands, mahjong
+from cogs.group import admin, bind_cog_commands, mahjong
+from cogs.session import LENGTH_CHOICES, SESSION_KINDS, handle_session_button
 from cogs.text import lang_of, t, table_lines, variant_name
 from cogs.views import (
     CUSTOM_ID,
@@ -86,7 +95,9 @@ def display_name(user: discord.abc.User) -> str:
 
 
 async def answer(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
-    """An ephemeral answer, whether or not the interaction was acknowledged already."""
+    """An ephemeral answer, whether or not the interaction was acknowledged already (cut to
+    Discord's 2,000 characters: an answer may quote what the user typed)."""
+    text = clip(text)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True, **kwargs)
@@ -116,19 +127,18 @@ async def handle_button(
             elif kind == "addbot":
                 await svc.add_bot(game_id, user.id)
             else:
+                missing = missing_game_permissions(
+                    interaction.app_permissions, pictures=bool(pictures.ENABLED)
+                )
+                if missing:  # the channel's permissions changed since the lobby opened
+                    await answer(interaction, bot_missing_text(missing, lang))
+                    return
                 await svc.start(game_id, user.id)
             await interaction.response.defer()
         elif kind == "hand":
             await show_hand(interaction, game_id)
-        elif kind in ("next", "end"):
-            game = await svc.summary(game_id)
-            if arg is not None and arg.isdigit() and int(arg) != game.hand_no:
-                raise StaleButton("an earlier hand")
-            if kind == "next":
-                await svc.next_hand(game_id, user.id)
-            else:
-                await svc.end_game(game_id, user.id)
-            await interaction.response.defer()
+        elif kind in SESSION_KINDS:  # 准备, 解散 and its vote, 再来一局
+            await handle_session_button(interaction, svc, game_id, kind, arg)
         elif kind in HAND_KINDS:
             await _hand_button(interaction, svc, game_id, kind, arg, lang)
         else:
@@ -289,7 +299,13 @@ class Game(commands.Cog):
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A game button that is not on its message (forged, or from a client showing an old
-        version) is not routed by discord.py at all: answer it as stale, changing nothing."""
+        version) is not routed by discord.py at all: answer it as stale, changing nothing.
+
+        Every interaction also tells the delivery Discord's time (its id) and the bot's
+        permissions in the channel (may it open a thread there?)."""
+        self.delivery.note_snowflake(interaction.id)
+        if interaction.guild_id is not None and interaction.channel_id is not None:
+            self.delivery.note_permissions(interaction.channel_id, interaction.app_permissions)
         if interaction.type is not discord.InteractionType.component:
             return
         data = interaction.data or {}
@@ -331,6 +347,18 @@ class Game(commands.Cog):
             return False
         return True
 
+    async def _bot_may_play_here(self, interaction: discord.Interaction) -> bool:
+        """Whether the bot has the channel permissions a game needs; if not, say which are
+        missing (nothing is created). Threads are not needed: without them the game stays
+        in the channel."""
+        missing = missing_game_permissions(
+            interaction.app_permissions, pictures=bool(pictures.ENABLED)
+        )
+        if missing:
+            await answer(interaction, bot_missing_text(missing, lang_of(interaction.locale)))
+            return False
+        return True
+
     # -- lobby
 
     @mahjong.command(
@@ -345,16 +373,23 @@ class Game(commands.Cog):
             "House rules, e.g. scoring=xingchen discard_win=true",
             zh="规则选项，如 scoring=xingchen discard_win=true",
         ),
+        length=locale_str(
+            "How long: hands, or rounds (圈) (default: the server's)",
+            zh="局数：几局或几圈（默认为服务器设置）",
+        ),
     )
-    @app_commands.choices(variant=VARIANT_CHOICES)
+    @app_commands.choices(variant=VARIANT_CHOICES, length=LENGTH_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction,
         variant: str | None = None,
         options: str | None = None,
+        length: str | None = None,
     ) -> None:
         """Open a lobby; the lobby message appears in the channel."""
         if not await self._guild_only(interaction):
+            return
+        if not await self._bot_may_play_here(interaction):
             return
 
         async def job() -> None:
@@ -367,6 +402,7 @@ class Game(commands.Cog):
                 variant,
                 overrides,
                 locale=str(interaction.locale),
+                length=length,
             )
             await answer(interaction, t("created", lang_of(interaction.locale)))
 
@@ -414,6 +450,9 @@ class Game(commands.Cog):
         ),
     )
     async def start(self, interaction: discord.Interaction) -> None:
+        if not await self._bot_may_play_here(interaction):
+            return
+
         async def job() -> None:
             await self.service.start(self._game_here(interaction), interaction.user.id)
             await answer(interaction, t("started", lang_of(interaction.locale)))
@@ -486,6 +525,37 @@ class Game(commands.Cog):
         await self._run(interaction, job)
 
     @mahjong.command(
+        name=locale_str("alerts", zh="提醒"),
+        description=locale_str(
+            "Turn alerts for you: on (turns and claims), claims (claims only) or off",
+            zh="出牌提醒：开（出牌和吃碰杠胡）、只提醒吃碰杠胡、关",
+        ),
+    )
+    @app_commands.describe(
+        mode=locale_str(
+            "on = a short DM for every decision; claims = only when you may claim; off = none",
+            zh="开 = 每次需要你决定时私信提醒；吃碰杠胡 = 只在可以吃碰杠胡时提醒；关 = 不提醒",
+        )
+    )
+    @app_commands.choices(
+        mode=[
+            Choice(name=locale_str("on", zh="开"), value="on"),
+            Choice(name=locale_str("claims only", zh="只提醒吃碰杠胡"), value="claims"),
+            Choice(name=locale_str("off", zh="关"), value="off"),
+        ]
+    )
+    async def alerts(self, interaction: discord.Interaction, mode: str) -> None:
+        """Choose this user's turn alerts (saved; see :mod:`cogs.alerts`)."""
+
+        async def job() -> None:
+            chosen = mode if mode in ("on", "claims", "off") else "on"
+            await self.service.store.upsert_player(interaction.user.id, alerts=chosen)
+            self.delivery.set_user_alerts(interaction.user.id, chosen)
+            await answer(interaction, t(f"alerts_{chosen}", lang_of(interaction.locale)))
+
+        await self._run(interaction, job)
+
+    @mahjong.command(
         name=locale_str("pictures", zh="图片"),
         description=locale_str(
             "Pictures for you (hand, leaderboard, stats chart): on/off; text is always there",
@@ -522,10 +592,31 @@ class Game(commands.Cog):
     )
     async def abandon(self, interaction: discord.Interaction) -> None:
         async def job() -> None:
-            perms = getattr(interaction.user, "guild_permissions", None)
-            admin = bool(perms and perms.manage_guild)
+            # Manage Server in this channel, as Discord computed it for this interaction
+            game = await self.service.abandon(
+                self._game_here(interaction),
+                interaction.user.id,
+                admin=is_manager(interaction),
+            )
+            # a started game ends early by a vote: the host's abandon proposes 解散
+            key = "vote_needed" if game.status == "active" else "abandoned"
+            await answer(interaction, t(key, lang_of(interaction.locale)))
+
+        await self._run(interaction, job)
+
+    @admin.command(
+        name=locale_str("end", zh="结束对局"),
+        description=locale_str(
+            "End this channel's game, whoever hosts it (Manage Server)",
+            zh="结束本频道的对局，不论房主是谁（需管理服务器权限）",
+        ),
+    )
+    async def admin_end(self, interaction: discord.Interaction) -> None:
+        require_manager(interaction)  # the group checks too; this command must never skip it
+
+        async def job() -> None:
             await self.service.abandon(
-                self._game_here(interaction), interaction.user.id, admin=admin
+                self._game_here(interaction), interaction.user.id, admin=True
             )
             await answer(interaction, t("abandoned", lang_of(interaction.locale)))
 
@@ -552,13 +643,12 @@ class Game(commands.Cog):
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    @mahjong.command(
+    @admin.command(
         name=locale_str("config", zh="设置"),
         description=locale_str(
             "Server settings (Manage Server)", zh="服务器设置（需管理服务器权限）"
         ),
     )
-    @app_commands.default_permissions(manage_guild=True)
     @app_commands.describe(
         variant=locale_str("Default variant", zh="默认玩法"),
         options=locale_str(
@@ -568,8 +658,24 @@ class Game(commands.Cog):
         claim_timeout=locale_str("Seconds per claim window", zh="吃碰杠胡等待秒数"),
         hints=locale_str("Wait hints (听牌提示)", zh="听牌提示"),
         language=locale_str("Language of public messages", zh="公开消息的语言"),
+        thread=locale_str(
+            "Play each game in its own thread (when the bot may create one)",
+            zh="每局在单独的子区中进行（机器人有权限时）",
+        ),
+        ai_pace=locale_str(
+            "Seconds between two AI moves shown while a human plays (0 = at once)",
+            zh="有真人玩家时，电脑每步之间的秒数（0 = 立即）",
+        ),
+        length=locale_str("A new game's length: hands or rounds (圈)", zh="新对局的局数或圈数"),
+        ready_timeout=locale_str(
+            "Seconds to press Ready (准备) between hands", zh="每局之间按「准备」的秒数"
+        ),
+        vote_timeout=locale_str(
+            "Seconds to answer a vote to end the game (解散)", zh="解散投票的秒数"
+        ),
     )
     @app_commands.choices(
+        length=LENGTH_CHOICES,
         variant=VARIANT_CHOICES,
         language=[
             Choice(name="中文", value="zh"),
@@ -586,13 +692,17 @@ class Game(commands.Cog):
         claim_timeout: app_commands.Range[int, 3, 600] | None = None,
         hints: bool | None = None,
         language: str | None = None,
+        thread: bool | None = None,
+        ai_pace: app_commands.Range[float, 0.0, 5.0] | None = None,
+        length: str | None = None,
+        ready_timeout: app_commands.Range[int, 3, 3600] | None = None,
+        vote_timeout: app_commands.Range[int, 3, 3600] | None = None,
     ) -> None:
         lang = lang_of(interaction.locale)
         if interaction.guild_id is None:
             await answer(interaction, t("guild_only", lang))
             return
-        perms = getattr(interaction.user, "guild_permissions", None)
-        if not (perms and perms.manage_guild):
+        if not is_manager(interaction):  # the group refuses first; never skip it here
             await answer(interaction, t("manage_only", lang))
             return
         store = self.service.store
@@ -606,7 +716,7 @@ class Game(commands.Cog):
                 merged = {**current.rule_options.get(target, {}), **parse_options(options)}
                 clean = options_to_dict(make_options(target, merged))
             except (OptionError, BadOption) as error:
-                await answer(interaction, t("bad_option", lang, detail=str(error)))
+                await answer(interaction, t("bad_option", lang, detail=clip(str(error), 300)))
                 return
             changes["rule_options"] = {**current.rule_options, target: clean}
         for name, value in (
@@ -614,11 +724,20 @@ class Game(commands.Cog):
             ("claim_timeout", claim_timeout),
             ("hints", hints),
             ("language", language),
+            ("thread", thread),
+            ("ai_pace", ai_pace),
+            ("length", length),
+            ("ready_timeout", ready_timeout),
+            ("vote_timeout", vote_timeout),
         ):
             if value is not None:
                 changes[name] = value
         if changes:
-            current = await store.update_guild_settings(interaction.guild_id, **changes)
+            try:
+                current = await store.update_guild_settings(interaction.guild_id, **changes)
+            except ValueError as error:  # the store refuses what no check above caught
+                await answer(interaction, t("bad_option", lang, detail=clip(str(error), 300)))
+                return
             self.delivery.forget_guild_language(interaction.guild_id)
         lines = [
             f"default_variant = {current.default_variant}",
@@ -626,6 +745,16 @@ class Game(commands.Cog):
             f"claim_timeout = {current.claim_timeout}",
             f"hints = {str(current.hints).lower()}",
             f"language = {current.language}",
+            f"thread = {str(current.thread).lower()}",
+            "ai_pace = "
+            + (
+                f"{getattr(self.service, 'ai_pace', 0.0):g} (default)"
+                if current.ai_pace is None
+                else f"{current.ai_pace:g}"
+            ),
+            f"length = {current.length}",
+            f"ready_timeout = {current.ready_timeout}",
+            f"vote_timeout = {current.vote_timeout}",
         ]
         for v in VARIANTS:
             if current.rule_options.get(v):
@@ -665,7 +794,10 @@ async def setup(bot: commands.Bot) -> None:
         delivery,
         turn_timeout=float(getattr(settings, "turn_timeout_seconds", 60)),
         claim_timeout=float(getattr(settings, "claim_timeout_seconds", 15)),
+        ai_pace=float(getattr(settings, "ai_pace_seconds", 0.0)),
     )
+    service.ready_timeout = float(getattr(settings, "ready_timeout_seconds", 60))
+    service.vote_timeout = float(getattr(settings, "vote_timeout_seconds", 60))
     delivery.service = service
     bot.game_service = service  # type: ignore[attr-defined]
     bot.game_delivery = delivery  # type: ignore[attr-defined]

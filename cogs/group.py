@@ -13,6 +13,10 @@ Attach a subcommand from any cog module::
                          description=locale_str("Start a new game", zh="开一局新游戏"))
         async def new(self, interaction: discord.Interaction) -> None: ...
 
+Commands for members with Manage Server go on ``admin`` (``/mahjong-admin``) instead: it is
+declared with ``default_member_permissions`` and checked at run time. Every command of both
+groups has its option values checked against its declaration first (:mod:`cogs.checks`).
+
 List the module in ``botcore.client.DEFAULT_EXTENSIONS`` after ``cogs.group``. Plain
 module-level functions work too (no ``bind_cog_commands`` needed); reach shared objects
 through ``interaction.client``.
@@ -20,15 +24,54 @@ through ``interaction.client``.
 
 from __future__ import annotations
 
+import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-mahjong = app_commands.Group(
+from cogs.checks import check_declared_options, is_manager, require_manager
+
+
+class CheckedGroup(app_commands.Group):
+    """A command group whose commands refuse option values their declaration forbids (a
+    forged request, or a client that does not check), before they run."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.type is discord.InteractionType.autocomplete:
+            return True  # half-typed values; an error here would only be logged
+        check_declared_options(interaction)
+        return True
+
+
+class ManagerGroup(CheckedGroup):
+    """Commands for members with Manage Server: declared so (``default_member_permissions``,
+    which hides them from everyone else in the client) and checked again at run time (a
+    server can re-grant them in its integration settings)."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.type is discord.InteractionType.autocomplete:
+            return is_manager(interaction)
+        require_manager(interaction)
+        return await super().interaction_check(interaction)
+
+
+mahjong = CheckedGroup(
     name=locale_str("mahjong", zh="麻将"),
     description=locale_str(
         "Jiangxi mahjong: play, score and keep records", zh="江西麻将：对局、算分、战绩"
     ),
+)
+
+#: ``/mahjong-admin``: server settings, seasons, voiding records, ending any game. Discord
+#: declares permissions on top-level commands only, so these live in a group of their own.
+admin = ManagerGroup(
+    name=locale_str("mahjong-admin", zh="麻将管理"),
+    description=locale_str(
+        "Mahjong server admin (Manage Server): settings, seasons, records, games",
+        zh="麻将服务器管理（需管理服务器权限）：设置、赛季、记录、对局",
+    ),
+    default_permissions=discord.Permissions(manage_guild=True),
+    guild_only=True,
 )
 
 
@@ -49,6 +92,7 @@ def bind_cog_commands(cog: commands.Cog) -> int:
 
 
 async def setup(bot: commands.Bot) -> None:
-    """Extension entry point: put the group on the command tree (once)."""
-    if bot.tree.get_command("mahjong") is None:
-        bot.tree.add_command(mahjong)
+    """Extension entry point: put the groups on the command tree (once)."""
+    for group in (mahjong, admin):
+        if bot.tree.get_command(group.name) is None:
+            bot.tree.add_command(group)

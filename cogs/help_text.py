@@ -84,10 +84,10 @@ def options_text(variant: str, lang: str) -> str:
         lines.append(f"`{name}` = **{shown}** · {info}")
     head = (
         "规则选项（默认值）。开局时写在 `/mahjong new options:` 里，如 `name=value`；"
-        "服务器默认值用 `/mahjong config` 改，`/mahjong rules` 显示本服务器当前值。"
+        "服务器默认值用 `/mahjong-admin config` 改，`/mahjong rules` 显示本服务器当前值。"
         if lang == "zh"
         else "Rule options (defaults). Give them to `/mahjong new options:` as `name=value`; "
-        "`/mahjong config` sets the server's defaults, `/mahjong rules` shows the values in use."
+        "`/mahjong-admin config` sets the server's defaults, `/mahjong rules` shows the values in use."
     )
     return head + "\n" + "\n".join(lines)
 
@@ -248,23 +248,26 @@ OVERVIEW = (
         ("开一局", "Start a game"),
         (
             "中文界面里命令显示为 `/麻将 …`，例如 `/mahjong new` 就是 `/麻将 新局`。\n\n"
-            "**1. 开局** 在频道里输入 `/mahjong new`，可选玩法（上饶/新余/九江）和规则选项"
-            "（如 `scoring=xingchen`）。一个频道同时只有一局；每人在一个服务器同时只在一局里。\n"
+            "**1. 开局** 在频道里输入 `/mahjong new`，可选玩法（上饶/新余/九江）、局数 `length`"
+            "（4/8/16 局或 1/2/4 圈，默认服务器设置）和规则选项（如 `scoring=xingchen`）。一个频道同时只有一局；每人在一个服务器同时只在一局里。\n"
             "**2. 入座** 朋友们按「加入」（或 `/mahjong join`）。房主可按「加电脑」补座位；"
             "开始时空位自动由电脑补上。等待中可用 `/mahjong leave` 离开。\n"
             "**3. 开始** 房主按「开始」（或 `/mahjong start`）。机器人掷骰、发牌，并公布洗牌的"
             " SHA-256 哈希；本局结束时公布种子，任何人都能复算验证洗牌。\n\n"
-            "一局可以打很多盘，分数累计；每盘结束后按「下一局」继续或「结束对局」。",
+            "一场对局按设定的局数打完自动结束，分数累计；每局结束后大家按「准备」开始下一局"
+            "（见「局数、准备、解散、再来一局」一页）。",
             "**1. New game**: type `/mahjong new` in a channel, optionally with a variant "
-            "(Shangrao, Xinyu, Jiujiang) and rule options (e.g. `scoring=xingchen`). One game per "
+            "(Shangrao, Xinyu, Jiujiang), a `length` (4/8/16 hands or 1/2/4 rounds 圈; default "
+            "the server's) and rule options (e.g. `scoring=xingchen`). One game per "
             "channel at a time; a player is in one game per server at a time.\n"
             "**2. Seats**: friends press **Join** (or `/mahjong join`). The host may press "
             "**Add bot**; empty seats get AI players at the start. `/mahjong leave` leaves a lobby.\n"
             "**3. Start**: the host presses **Start** (or `/mahjong start`). The bot rolls the "
             "dice, deals, and posts the SHA-256 hash of the shuffle; at the end of the hand it "
             "reveals the seed, so anyone can check the shuffle.\n\n"
-            "A game lasts many hands and totals carry over: after each hand press **Next hand** "
-            "or **End game**.",
+            "A game lasts its set number of hands and ends by itself; totals carry over. After "
+            "each hand everyone presses **Ready** (准备) for the next one (see the page on "
+            "length, ready, ending early and rematch).",
         ),
     ),
     (
@@ -272,44 +275,100 @@ OVERVIEW = (
         (
             "**手牌私信** 每人的手牌以图片私信发给你，下面有按钮：每种可打的牌一个按钮，"
             "能胡/杠/碰/吃/过/偷机/报听时出现对应按钮。\n"
-            "**牌桌** 频道里有一条牌桌消息随时更新：牌河、副露、余牌、宝牌指示、轮到谁、倒计时。"
-            "手牌从不在频道里出现。\n"
+            "**牌桌** 每局在自己的子区里进行（机器人有权限时），每盘一条牌桌消息随时更新：牌河、"
+            "副露、余牌、宝牌指示、轮到谁、倒计时。手牌从不公开出现。\n"
+            "**提醒** 轮到你出牌或可以吃碰杠胡时，机器人私信你一条短提醒（你操作后删除）；"
+            "私信关闭的人轮到出牌时在子区里被提及。`/mahjong alerts` 可改为只提醒吃碰杠胡或关闭。\n"
             "**听牌提示** 差一张就胡时，手牌会列出胡哪些牌、还剩几张（服务器可关闭）。\n"
             "**私信关闭？** 用 `/mahjong hand` 或牌桌上的「🀄 我的手牌」按钮，只有你能看见。\n"
-            "**超时** 轮到你出牌超时会自动打出摸到的牌，吃碰杠胡超时自动「过」，之后进入"
-            "**托管**（电脑代打）。按任意按钮或 `/mahjong autoplay on:False` 取消；"
-            "也可随时 `/mahjong autoplay` 主动托管。每回合秒数由服务器 `/mahjong config` 设定。\n"
+            "**超时** 轮到你出牌超时会自动打出摸到的牌，并进入**托管**（电脑代打）；"
+            "吃碰杠胡超时只会悄悄「过」（不公开，也不托管：谁能吃碰杠胡从不公开）。"
+            "按任意按钮或 `/mahjong autoplay on:False` 取消托管；"
+            "也可随时 `/mahjong autoplay` 主动托管。每回合秒数由服务器 `/mahjong-admin config` 设定。\n"
             "**按错了？** 别人的按钮、过期的按钮只会得到一句私下说明，牌局不变。",
             "**Your hand by DM**: your tiles come as a picture in a DM with buttons: one per tile "
             "you can discard, plus Win / Kong / Pong / Chi / Pass / Keep drawing (偷机) / Ready "
             "(报听) when they are legal.\n"
-            "**The table**: one table message in the channel, kept up to date: discards, melds, "
-            "tiles left, the 宝 indicator, whose turn, a countdown. Hands never appear there.\n"
+            "**The table**: each game plays in its own thread (when the bot may open one), with "
+            "one table message per hand kept up to date: discards, melds, tiles left, the 宝 "
+            "indicator, whose turn, a countdown. Hands never appear in public.\n"
+            "**Alerts**: when it is your turn or you may claim a discard, the bot DMs you a short "
+            "alert (deleted once you act); with closed DMs you are mentioned in the thread on your "
+            "turn. `/mahjong alerts` switches to claims only, or off.\n"
             "**Wait hints**: one tile from winning, your hand lists the winning tiles and how "
             "many are unseen (a server setting, on by default).\n"
             "**DMs closed?** Use `/mahjong hand` or the **🀄 My hand** button on the table; only "
             "you see the answer.\n"
-            "**Timeouts**: a turn that times out discards the drawn tile, a claim that times "
-            "out passes, and you go on **托管** (auto-play, the AI plays for you). Press any "
+            "**Timeouts**: a turn that times out discards the drawn tile and puts you on "
+            "**托管** (auto-play, the AI plays for you); a claim that times out just passes, "
+            "quietly (no line, no 托管: who may claim is never public). Press any "
             "button or `/mahjong autoplay on:False` to take over; `/mahjong autoplay` hands over "
-            "on purpose. The seconds per turn are a server setting (`/mahjong config`).\n"
+            "on purpose. The seconds per turn are a server setting (`/mahjong-admin config`).\n"
             "**Wrong button?** Someone else's or an old button gets a short private note; "
             "nothing in the game changes.",
         ),
     ),
     (
+        ("局数、准备、解散、再来一局", "Length, ready, ending early, rematch"),
+        (
+            "**局数** 开局时选 4/8/16 局或 1/2/4 圈（`/mahjong new length:`，默认由管理员用 "
+            "`/mahjong-admin config length` 设定，未设定时 8 局）。一圈＝庄家按本玩法的坐庄规则"
+            "轮转一周（连庄不算前进，胡牌者坐庄时按座位往下数）。牌桌显示「第3/8局」；"
+            "最后一局结束后对局自动结束，公布**最终战绩**：每人总分、胡牌次数、自摸、点炮、"
+            "最大一手和本场赢家，并记入战绩。\n"
+            "**准备** 每局结束后每位真人玩家按「准备」，全员准备即开下一局（电脑和托管中的"
+            "座位自动准备）。每人会收到一条私信提醒（按下后删除）。超时（默认 60 秒，"
+            "`/mahjong-admin config ready_timeout`）未准备的玩家进入托管，下一局照常开始。\n"
+            "**解散** 想提前结束要投票：任何一位玩家按牌桌或结算上的「解散」发起，其他真人玩家"
+            "按「同意解散」或「拒绝」；超时（默认 60 秒，`vote_timeout`）未回应视为同意，"
+            "一人拒绝则继续打；电脑总是同意；发起人 2 分钟内不能再次发起。拥有「管理服务器」"
+            "权限的人可用 `/mahjong abandon` 立即结束任何对局（会记录）；房主在对局中用它则是"
+            "发起解散投票。解散后同样公布战绩，标明「解散」。\n"
+            "**再来一局** 最终战绩下有「再来一局」按钮：同样的玩家、玩法、规则和局数开新房间，"
+            "所有真人玩家都按下后自动开始；房主也可以直接按「开始」，空位由电脑补上。",
+            "**Length**: a game is opened for 4, 8 or 16 hands or 1, 2 or 4 rounds (圈) "
+            "(`/mahjong new length:`; the default is the server's, `/mahjong-admin config "
+            "length`, 8 hands to begin with). A round is the deal going all the way round by "
+            "the variant's own dealer rules (a dealer who keeps the deal does not move it; a "
+            "winner taking the deal moves it to their seat). The table shows `第3/8局`; when "
+            "the last hand ends the game ends by itself with the **final standings**: each "
+            "player's total, hands won, self-draws (自摸), discards that paid a win (点炮), best "
+            "hand and the winner, all recorded.\n"
+            "**Ready (准备)**: after each hand every human presses **Ready**; the next hand "
+            "starts when everyone is ready (AI seats and seats on auto-play are ready at once). "
+            "Each player gets a short DM (deleted once they press). After the timeout (60 s "
+            "unless `/mahjong-admin config ready_timeout` says otherwise) whoever is not ready "
+            "goes on auto-play and the hand starts anyway.\n"
+            "**Ending early (解散)**: it takes a vote. Any player presses **End game** on the "
+            "table or a result; the other humans press **Agree** or **Refuse**; no answer "
+            "before the timeout (60 s, `vote_timeout`) agrees, one refusal keeps the game "
+            "going, AI seats agree, and a proposer waits 2 minutes before proposing again. A "
+            "member with Manage Server ends any game at once with `/mahjong abandon` (logged); "
+            "a host using it in a started game proposes the vote instead. An ended game shows "
+            "its standings too, marked 解散.\n"
+            "**Rematch (再来一局)**: the final standings carry a **Rematch** button: the same "
+            "players, variant, options and length in a new lobby. It starts once every human "
+            "of the old game pressed it, or when its host presses Start (empty seats get AI).",
+        ),
+    ),
+    (
         ("结算、战绩、实体牌算分", "Results, records, real tiles"),
         (
-            "**结算** 胡牌后频道显示胡牌手牌、每个计分项（如 `清一色 ×4`）、谁付谁多少、新的总分。\n"
+            "**结算（摊牌）** 每局结束后四家手牌全部摊开（宝牌、胡的那张、点炮和叁包都标出），"
+            "列出每个计分项（如 `清一色 ×4`）和每一项收支（牌分、吃兴家、杠钱、跟庄/黄庄翻倍），"
+            "每人本局得失就是这些明细之和，并列出总分。流局也摊牌并列出已付的杠钱。\n"
             "**战绩** `/mahjong leaderboard` 排行榜，`/mahjong stats` 个人统计，"
             "`/mahjong history` 历史对局。\n"
             "**实体牌算分台** 用真牌打的时候，`/mahjong score` 输入手牌即可算分（写法见"
             "「手牌写法」主题）；`/mahjong record` 记录一盘结果，四人确认后计入排行榜。\n"
-            "**规则** `/mahjong rules` 查看本服务器的规则选项；管理员用 `/mahjong config` 修改"
+            "**规则** `/mahjong rules` 查看本服务器的规则选项；管理员用 `/mahjong-admin config` 修改"
             "默认玩法、规则、超时、听牌提示和公开消息语言。\n"
             "**图片** `/mahjong pictures` 设置你的私信是否附带图片。",
-            "**Results**: after a win the channel shows the winning hand, every scoring item "
-            "(e.g. `清一色 ×4`), who pays whom, and the new totals.\n"
+            "**Results (摊牌)**: at every hand's end all four hands are laid open (宝, the "
+            "winning tile, the discarder and a 叁包 payer marked), with every scoring item "
+            "(e.g. `清一色 ×4`) and every payment (the hand, 吃兴家, kong money, 跟庄/黄庄 "
+            "raises): each seat's change is the sum of its lines, beside the totals. A drawn "
+            "hand lays the hands open too, with the kong money paid.\n"
             "**Records**: `/mahjong leaderboard`, `/mahjong stats` (a player), "
             "`/mahjong history` (past games).\n"
             "**Scoring desk for real tiles**: playing with physical tiles, value a hand with "
@@ -317,7 +376,7 @@ OVERVIEW = (
             "once all four confirm it counts on the leaderboard.\n"
             "**Rules**: `/mahjong rules` shows this server's rule options; members with Manage "
             "Server change the default variant, options, timeouts, wait hints and the language "
-            "of public messages with `/mahjong config`.\n"
+            "of public messages with `/mahjong-admin config`.\n"
             "**Pictures**: `/mahjong pictures` turns the pictures in your messages on or off.",
         ),
     ),

@@ -13,6 +13,7 @@ from typing import Any
 
 import discord
 
+from cogs.session_text import picture_round_label
 from services.delivery import GameSummary
 from services.model import HandResult, HandView, MeldInfo, TableView
 
@@ -66,38 +67,48 @@ def hand_files(hand: HandView) -> list[discord.File]:
         return []
 
 
+def table_picture(game: GameSummary, table: TableView) -> Any:
+    """What the table picture shows (:class:`render.TablePicture`): public information only.
+    In a claim window no seat is highlighted and the centre shows the same neutral wait,
+    whoever may claim."""
+    from render import SeatView, TablePicture
+
+    seats = tuple(
+        SeatView(
+            name=game.seats[ps.seat].name if ps.seat < len(game.seats) else "?",
+            score=game.totals[ps.seat] if ps.seat < len(game.totals) else 0,
+            concealed_count=ps.concealed_count,
+            melds=_melds(ps.melds, ps.seat),
+            river=tuple(ps.river),
+            flowers=ps.flowers,
+            dealer=ps.dealer,
+            auto=ps.seat < len(game.seats) and game.seats[ps.seat].auto,
+            ready=ps.ready,
+        )
+        for ps in table.seats
+    )
+    return TablePicture(
+        seats=seats,  # type: ignore[arg-type]
+        viewer=0,
+        turn=table.turn if table.phase == "turn" else None,
+        wall_left=table.wall_left,
+        hand_number=table.hand_no,
+        bao_indicator=table.bao_indicator,
+        bao=table.bao,
+        last_discard=table.last_discard[0] if table.last_discard else None,
+        claim_wait=table.phase == "claim",
+        round_label=picture_round_label(game),  # 共8局 / 第1/2圈 (the session's length)
+    )
+
+
 def table_files(game: GameSummary, table: TableView | None) -> list[discord.File]:
     """The public table as ``table.png``."""
     if not ENABLED or table is None:
         return []
     try:
-        from render import SeatView, TablePicture, render_table
+        from render import render_table
 
-        seats = tuple(
-            SeatView(
-                name=game.seats[ps.seat].name if ps.seat < len(game.seats) else "?",
-                score=game.totals[ps.seat] if ps.seat < len(game.totals) else 0,
-                concealed_count=ps.concealed_count,
-                melds=_melds(ps.melds, ps.seat),
-                river=tuple(ps.river),
-                flowers=ps.flowers,
-                dealer=ps.dealer,
-                auto=ps.seat < len(game.seats) and game.seats[ps.seat].auto,
-                ready=ps.ready,
-            )
-            for ps in table.seats
-        )
-        picture = TablePicture(
-            seats=seats,  # type: ignore[arg-type]
-            viewer=0,
-            turn=table.turn,
-            wall_left=table.wall_left,
-            hand_number=table.hand_no,
-            bao_indicator=table.bao_indicator,
-            bao=table.bao,
-            last_discard=table.last_discard[0] if table.last_discard else None,
-        )
-        return _file(render_table(picture), "table.png")
+        return _file(render_table(table_picture(game, table)), "table.png")
     except Exception:
         log.exception("table picture failed")
         return []

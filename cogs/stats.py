@@ -1,4 +1,5 @@
-"""``/mahjong leaderboard``, ``/mahjong stats``, ``/mahjong history`` and ``/mahjong season``.
+"""``/mahjong leaderboard``, ``/mahjong stats``, ``/mahjong history``, ``/mahjong season list``
+and ``/mahjong-admin season`` (a new season).
 
 Discord only: the text and the queries are :class:`services.stats.StatsService`'s. Answers
 are public in the channel (the server's record), except a picked game's hands, which go to
@@ -18,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import time
 from typing import Any
 
 import discord
@@ -27,7 +29,7 @@ from discord.ext import commands
 
 from cogs import pictures
 from cogs.errors import UserError, send_ephemeral
-from cogs.group import bind_cog_commands, mahjong
+from cogs.group import CheckedGroup, admin, bind_cog_commands, mahjong
 from cogs.stats_views import (
     BoardButton,
     HandsButton,
@@ -62,8 +64,14 @@ ORDER_CHOICES = [
     Choice(name=locale_str("win rate", zh="胜率"), value="winrate"),
 ]
 CHART_FILE = "rating.png"
+#: At most this many unknown names are looked up for one answer (a REST call each)…
+MAX_NAME_LOOKUPS = 12
+#: …within this many seconds; someone not found is not asked for again for an hour.
+NAME_LOOKUP_SECONDS = 4.0
+NAME_RETRY_SECONDS = 3600.0
+_not_found: dict[int, float] = {}
 
-season_group = app_commands.Group(
+season_group = CheckedGroup(
     name=locale_str("season", zh="赛季"),
     description=locale_str("Leaderboard seasons", zh="排行榜赛季"),
     parent=mahjong,
@@ -126,6 +134,64 @@ async def board_files(shown: BoardPage, embed: discord.Embed) -> list[discord.Fi
     return [discord.File(io.BytesIO(png), filename=BOARD_FILE, description=board_alt_text(shown))]
 
 
+async def _lookup_name(interaction: discord.Interaction, user_id: int) -> str | None:
+    """The name ``user_id`` shows in this server: the member cache, else a member fetch; a
+    former member is looked up as a user (their global name)."""
+    client = interaction.client
+    guild = interaction.guild or (
+        client.get_guild(interaction.guild_id) if interaction.guild_id else None
+    )
+    member = guild.get_member(user_id) if guild is not None else None
+    if member is None and guild is not None:
+        try:
+            member = await guild.fetch_member(user_id)
+        except discord.HTTPException:
+            member = None
+    if member is not None:
+        return user_name(member)
+    try:
+        user = client.get_user(user_id) or await client.fetch_user(user_id)
+    except discord.HTTPException:
+        return None
+    return None if user.bot else user_name(user)
+
+
+async def resolve_names(
+    interaction: discord.Interaction, service: StatsService, user_ids: list[int]
+) -> int:
+    """Find and keep the names of ranked players the bot has no name for (known only from
+    records made before names were kept, or who never used a command), so the picture and
+    the text show names instead of ids. Returns how many were found."""
+    now = time.monotonic()
+    wanted = [
+        uid
+        for uid in dict.fromkeys(user_ids)
+        if now - _not_found.get(uid, -NAME_RETRY_SECONDS) >= NAME_RETRY_SECONDS
+    ][:MAX_NAME_LOOKUPS]
+    found = 0
+    deadline = now + NAME_LOOKUP_SECONDS
+    for uid in wanted:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            break
+        try:
+            name = await asyncio.wait_for(_lookup_name(interaction, uid), remaining)
+        except TimeoutError:
+            break
+        if name:
+            await service.remember(uid, name)
+            _not_found.pop(uid, None)
+            found += 1
+        else:
+            _not_found[uid] = time.monotonic()
+    return found
+
+
+def _unnamed(shown: BoardPage) -> list[int]:
+    entries = [*shown.board.entries, shown.board.me]
+    return [e.user_id for e in entries if e is not None and not e.display_name]
+
+
 async def show_board(
     interaction: discord.Interaction, query: BoardQuery, page: int | None, *, edit: bool
 ) -> None:
@@ -138,14 +204,21 @@ async def show_board(
     await interaction.response.defer(thinking=not edit)
     lang = await _lang(service, interaction)
     await service.remember(interaction.user.id, user_name(interaction.user))
-    shown = await service.leaderboard(
-        interaction.guild_id,
-        query,
-        page=page,
-        user_id=interaction.user.id,
-        user_name=user_name(interaction.user),
-        lang=lang,
-    )
+
+    async def board() -> BoardPage:
+        return await service.leaderboard(
+            interaction.guild_id or 0,
+            query,
+            page=page,
+            user_id=interaction.user.id,
+            user_name=user_name(interaction.user),
+            lang=lang,
+        )
+
+    shown = await board()
+    unnamed = _unnamed(shown)
+    if unnamed and await resolve_names(interaction, service, unnamed):
+        shown = await board()  # the same page, now with their names
     embed = card_embed(shown.card)
     if edit:
         picture = pictures.ENABLED and _had_picture(interaction, BOARD_FILE)
@@ -351,8 +424,8 @@ class Stats(commands.Cog):
         _guild(interaction)
         await show_history(interaction, user.id if user else None, 0, edit=False, who=user)
 
-    @season_group.command(
-        name=locale_str("new", zh="新赛季"),
+    @admin.command(
+        name=locale_str("season", zh="新赛季"),
         description=locale_str(
             "Start a new leaderboard season (Manage Server)", zh="开始新赛季（需要管理服务器权限）"
         ),

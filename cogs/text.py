@@ -12,8 +12,9 @@ import contextlib
 from collections.abc import Iterable
 from typing import Any
 
+from cogs.session_strings import SESSION_STRINGS
 from engine.options import VARIANT_NAMES
-from engine.tiles import tile_str, zh_name
+from engine.tiles import en_name, kind_of, tile_str, zh_name
 from services.model import ActionKey, HandResult, HandView, MeldInfo, TableView
 
 STRINGS: dict[str, tuple[str, str]] = {
@@ -75,9 +76,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "wall_left": ("余牌 {n}", "{n} tiles left"),
     "bao": ("宝牌指示 {indicator} → 宝 {bao}", "宝 indicator {indicator} → wildcard {bao}"),
     "turn": ("轮到 {name}", "{name} to play"),
+    # the same for everyone, whoever may claim: who can claim a discard is never public
     "claim_wait": (
-        "等待 {names} 决定是否吃碰杠胡 {tile}",
-        "Waiting for {names} to claim {tile} or pass",
+        "等待吃碰杠胡… · {who} 的 {tile}",
+        "Waiting for claims… · {who}'s {tile}",
     ),
     "deadline": ("截止 {when}", "times out {when}"),
     "dealer": ("庄", "dealer"),
@@ -115,10 +117,6 @@ STRINGS: dict[str, tuple[str, str]] = {
         "{mention} 的私信已关闭：请用 /mahjong hand 或「我的手牌」查看手牌。",
         "{mention} has closed DMs: use /mahjong hand or “My hand” to see your tiles.",
     ),
-    "line_your_turn": (
-        "{mention} 轮到你了 — 请按 🀄 我的手牌",
-        "{mention} your turn — press 🀄 My hand",
-    ),
     "line_game_ended": ("对局结束。", "The game is over."),
     "line_abandoned": ("对局已放弃。", "The game was abandoned."),
     # result
@@ -141,7 +139,15 @@ STRINGS: dict[str, tuple[str, str]] = {
     "hand_drawn": ("摸到", "Drawn"),
     "hand_now": ("现在", "Now"),
     "hand_your_turn": ("轮到你出牌。", "Your turn: discard a tile."),
-    "hand_claim": ("有人打出 {tile}，你可以：", "{tile} was discarded; you may:"),
+    "hand_claim": (
+        "{where} {name} 打出 {tile}，你可以：",
+        "{name} ({where}) discarded {tile}; you may:",
+    ),
+    "hand_rob": (
+        "{where} {name} 补杠 {tile}，你可以抢杠：",
+        "{name} ({where}) adds {tile} to a kong; you may rob it:",
+    ),
+    "hand_bao": ("宝：{tile}", "Wildcard (宝): {tile}"),
     "hand_wait": ("请等待其他玩家。", "Wait for the others."),
     "hand_waits": ("听牌提示", "Waiting on"),
     "hand_waits_line": ("{tile}（剩 {n} 张）", "{tile} ({n} unseen)"),
@@ -171,7 +177,40 @@ STRINGS: dict[str, tuple[str, str]] = {
     "status_none": ("这个频道没有对局。", "No game in this channel."),
     "config_saved": ("设置已保存。", "Settings saved."),
     "config_title": ("服务器设置", "Server settings"),
+    # turn alerts (cogs.alerts) and where a game is played (cogs.places)
+    "alert_turn": (
+        "🀄 轮到你出牌 · 第{hand}局{deadline} · [查看手牌]({link})",
+        "🀄 Your turn · hand {hand}{deadline} · [your hand]({link})",
+    ),
+    "alert_claim": (
+        "🀄 你可以吃碰杠胡 · 第{hand}局{deadline} · [查看手牌]({link})",
+        "🀄 You may claim a discard · hand {hand}{deadline} · [your hand]({link})",
+    ),
+    "alert_deadline": (" · 截止 {when}", " · times out {when}"),
+    "alert_turn_public": (
+        "{mention} 轮到你出牌 · 第{hand}局{deadline} — 请按 🀄 我的手牌",
+        "{mention} your turn · hand {hand}{deadline} — press 🀄 My hand",
+    ),
+    "alerts_on": (
+        "提醒已开启：轮到你出牌或可以吃碰杠胡时，机器人会私信你一条短消息（你出牌后删除）。",
+        "Alerts on: a short DM when it is your turn or you may claim a discard (deleted once "
+        "you act).",
+    ),
+    "alerts_claims": (
+        "只提醒吃碰杠胡：可以吃碰杠胡时私信提醒你，轮到你出牌时不提醒。",
+        "Claim alerts only: a short DM when you may claim a discard, none for your turns.",
+    ),
+    "alerts_off": (
+        "提醒已关闭：手牌私信照常更新，但不再另发提醒。",
+        "Alerts off: your hand DM is still kept up to date, with no alert messages.",
+    ),
+    "lobby_playing": ("对局在子区 {thread} 中进行。", "The game is played in the thread {thread}."),
+    "hand_moved": (
+        "这局的手牌已移到新的消息：{link}",
+        "Your hand for this deal moved to a new message: {link}",
+    ),
 }
+STRINGS.update(SESSION_STRINGS)  # length, 准备, 解散, 再来一局, 摊牌, standings
 
 ACTION_LABELS: dict[str, tuple[str, str]] = {
     "win": ("胡", "Win"),
@@ -236,8 +275,23 @@ def variant_name(variant: str, lang: str = "zh") -> str:
 
 
 def tile_name(kind: int, lang: str = "zh") -> str:
-    """五万 (zh) or 5m (en)."""
-    return zh_name(kind) if lang != "en" else tile_str(kind)
+    """五万 (zh) or 5 Characters (en)."""
+    return zh_name(kind) if lang != "en" else en_name(kind)
+
+
+def chi_name(arg: str, lang: str = "zh") -> str:
+    """A chi shape ``345m`` by name: 三四五万 (zh) or 3-4-5 Characters (en); anything else
+    is returned as it is."""
+    try:
+        kinds = [kind_of(f"{d}{arg[-1]}") for d in arg[:-1]]
+    except (ValueError, IndexError):
+        return arg
+    if not kinds or arg[-1] == "z":
+        return arg
+    if lang == "en":
+        suit = en_name(kinds[0]).split(" ", 1)[1]
+        return "-".join(en_name(k).split(" ", 1)[0] for k in kinds) + f" {suit}"
+    return "".join(zh_name(k)[0] for k in kinds) + zh_name(kinds[0])[1]
 
 
 def tiles_text(kinds: Iterable[int], lang: str = "zh") -> str:
@@ -250,6 +304,12 @@ FEEDER_WORDS: dict[int, tuple[str, str]] = {
     3: ("上家", "from left"),
     2: ("对家", "from across"),
     1: ("下家", "from right"),
+}
+#: Where another seat sits, counted from the viewer ((other − viewer) mod 4).
+SEAT_WORDS: dict[int, tuple[str, str]] = {
+    3: ("上家", "on your left"),
+    2: ("对家", "across"),
+    1: ("下家", "on your right"),
 }
 
 
@@ -283,8 +343,8 @@ def action_label(key: ActionKey, lang: str = "zh") -> str:
 
 
 def _arg_name(arg: str, lang: str) -> str:
-    from engine.tiles import kind_of
-
+    if len(arg) == 4:
+        return chi_name(arg, lang)
     if len(arg) == 2:
         try:
             return tile_name(kind_of(arg), lang)
@@ -306,8 +366,10 @@ def hand_lines(
     *,
     auto: bool = False,
     phase: str = "turn",
+    names: list[str] | None = None,
 ) -> list[str]:
-    """The private hand view as text lines (only ever sent to the hand's owner)."""
+    """The private hand view as text lines (only ever sent to the hand's owner); with the
+    seats' ``names`` a claim prompt names the discarder and where they sit."""
     lines = [f"**{t('hand_tiles', lang)}**：{tiles_text(hand.concealed, lang)}"]
     if hand.drawn is not None:
         lines[0] += f"　｜ {t('hand_drawn', lang)}：**{tile_name(hand.drawn, lang)}**"
@@ -316,7 +378,7 @@ def hand_lines(
             f"{t('melds', lang)}：" + "  ".join(meld_text(m, lang, hand.seat) for m in hand.melds)
         )
     if hand.bao is not None:
-        lines.append(f"宝：{tile_name(hand.bao, lang)}")
+        lines.append(t("hand_bao", lang, tile=tile_name(hand.bao, lang)))
     if hints:
         waits = "、".join(
             t("hand_waits_line", lang, tile=tile_name(k, lang), n=n) for k, n in hints
@@ -325,7 +387,7 @@ def hand_lines(
     if phase == "hand_over":
         lines.append(t("hand_over_note", lang))
     elif hand.claim_tile is not None and hand.legal:
-        lines.append(t("hand_claim", lang, tile=tile_name(hand.claim_tile, lang)))
+        lines.append(claim_prompt(hand, names or [], lang))
     elif hand.legal:
         lines.append(t("hand_your_turn", lang))
     else:
@@ -333,6 +395,23 @@ def hand_lines(
     if auto:
         lines.append(t("hand_auto", lang))
     return lines
+
+
+def claim_prompt(hand: HandView, names: list[str], lang: str) -> str:
+    """``上家 bob 打出 八条，你可以：`` — the discard a claim window is about and who threw it
+    (private: only the seats that may claim see it)."""
+    short = lang if lang != "zh+en" else "zh"
+    where = ""
+    if hand.claim_from is not None:
+        words = SEAT_WORDS.get((hand.claim_from - hand.seat) % 4)
+        where = pick(words, short) if words else ""
+    return t(
+        "hand_rob" if hand.claim_rob else "hand_claim",
+        lang,
+        where=where,
+        name=seat_name(names, hand.claim_from),
+        tile=tile_name(hand.claim_tile, lang) if hand.claim_tile is not None else "?",
+    ).lstrip()
 
 
 def table_lines(
@@ -347,14 +426,16 @@ def table_lines(
     """The public table as text: per seat only counts, melds and rivers — no concealed tile."""
     out = []
     for ps in table.seats:
-        marks = []
+        winds = "ESWN" if lang == "en" else "东南西北"
+        marks = [winds[(ps.seat - table.dealer) % 4]]  # the seat wind: the dealer is 东
         if ps.dealer:
             marks.append(t("dealer", lang))
         if ps.seat < len(autos) and autos[ps.seat]:
             marks.append(t("auto", lang))
         if ps.ready:
             marks.append(t("ready_mark", lang))
-        arrow = "▶ " if table.turn == ps.seat or ps.seat in table.waiting_on else ""
+        # only on the seat whose turn it is: never on a seat a claim window waits on
+        arrow = "▶ " if table.phase == "turn" and table.turn == ps.seat else ""
         head = f"{arrow}**{seat_name(names, ps.seat)}**"
         if marks:
             head += f"（{'·'.join(marks)}）"
@@ -383,8 +464,10 @@ def table_lines(
     if table.phase == "turn" and table.turn is not None:
         out.append(t("turn", lang, name=seat_name(names, table.turn)))
     elif table.phase == "claim" and table.last_discard is not None:
-        who = "、".join(seat_name(names, s) for s in table.waiting_on)
-        out.append(t("claim_wait", lang, names=who, tile=tile_name(table.last_discard[1], lang)))
+        discarder, tile = table.last_discard
+        out.append(
+            t("claim_wait", lang, who=seat_name(names, discarder), tile=tile_name(tile, lang))
+        )
     elif table.phase == "hand_over":
         out.append(t("hand_over", lang))
     if deadline is not None and table.phase in ("turn", "claim"):

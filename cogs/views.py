@@ -7,7 +7,8 @@ messages keep working after a restart. Actions:
 - lobby: ``join``, ``leave``, ``addbot``, ``start``; table: ``hand`` (my hand, ephemeral);
 - a hand: ``discard:5m``, ``win``, ``kong[:5m]``, ``pong``, ``chi:345m``, ``pass``,
   ``touji[:5m]``, ``ready[:5m]`` (without a tile they open a picker);
-- after a hand: ``next:<hand no>``, ``end:<hand no>``.
+- the session (:mod:`cogs.session`): ``next:<hand no>`` (准备), ``dissolve`` (解散; an old
+  ``end:<hand no>`` proposes it too), ``agree:<vote>`` / ``refuse:<vote>``, ``rematch``.
 
 The builders return ``(embed, view)`` pairs from :mod:`services` values; no game logic here.
 """
@@ -24,7 +25,6 @@ from cogs.text import (
     action_label,
     hand_lines,
     lang_of,
-    result_lines,
     t,
     table_lines,
     variant_name,
@@ -132,7 +132,10 @@ def _footer(game: GameSummary, extra: str = "") -> str:
 
 
 def lobby_message(game: GameSummary, lang: str) -> tuple[discord.Embed, discord.ui.View | None]:
-    """The lobby: seats, rules, Join / Leave / Add bot / Start."""
+    """The lobby: seats with their winds, the length, how the first dealer is chosen,
+    rules, Join / Leave / Add bot / Start."""
+    from cogs.session_text import first_dealer_note, length_label, lobby_seat_prefix, session_of
+
     embed = discord.Embed(
         title=t("lobby_title", lang, variant=variant_name(game.variant, lang)),
         description=t("lobby_help", lang),
@@ -148,10 +151,17 @@ def lobby_message(game: GameSummary, lang: str) -> tuple[discord.Embed, discord.
                 if seat.ai
                 else (f"<@{seat.user_id}>" if seat.user_id else seat.name)
             )
-            lines.append(f"{i + 1}. {who}{mark}")
+            lines.append(f"{i + 1}. {lobby_seat_prefix(i, lang)}{who}{mark}")
         else:
-            lines.append(f"{i + 1}. {t('seat_empty', lang)}")
+            lines.append(f"{i + 1}. {lobby_seat_prefix(i, lang)}{t('seat_empty', lang)}")
+    lines.append(first_dealer_note(game, lang))
     embed.add_field(name=t("seats", lang), value="\n".join(lines), inline=False)
+    info = session_of(game)
+    if info is not None:
+        length = length_label(info.length, lang)
+        if info.rematch_of is not None:
+            length += " · " + t("lobby_rematch", lang, game=info.rematch_of)
+        embed.add_field(name=t("length_field", lang), value=length, inline=False)
     embed.add_field(
         name=t("rules", lang),
         value=rules_text(game.variant, game.options, lang)[:1024],
@@ -190,8 +200,11 @@ def table_message(
     """The channel's one table message (public information only) with a "My hand" button."""
     if table is None:
         return lobby_message(game, lang)
+    from cogs.session import session_buttons
+    from cogs.session_text import table_title
+
     embed = discord.Embed(
-        title=t("table_title", lang, variant=variant_name(game.variant, lang), hand=game.hand_no),
+        title=table_title(game, lang),  # 上饶麻将 · 第3/8局
         description="\n".join(
             table_lines(
                 table,
@@ -209,10 +222,10 @@ def table_message(
         return embed, None
     view = discord.ui.View(timeout=None)
     view.add_item(GameButton(game.id, "hand", label=t("my_hand", lang), style=BLUE))
-    if game.phase == "hand_over":  # also here, so a restart can never lose the next step
-        no = str(game.hand_no)
-        view.add_item(GameButton(game.id, "next", no, label=t("next", lang), style=GREEN))
-        view.add_item(GameButton(game.id, "end", no, label=t("end", lang), style=RED))
+    if game.phase == "hand_over":  # 准备 also here, so a restart can never lose the next step
+        session_buttons(view, game, lang)
+    elif game.status == "active":
+        view.add_item(GameButton(game.id, "dissolve", label=t("dissolve_button", lang), style=RED))
     return embed, view
 
 
@@ -234,6 +247,7 @@ def hand_message(
                 lang,
                 auto=bool(seat and seat.auto),
                 phase=game.phase,
+                names=names_of(game),
             )
         ),
         colour=discord.Colour.blue(),
@@ -308,36 +322,26 @@ def picker_message(
 def result_message(
     game: GameSummary, result: HandResult, lang: str, commitment: str | None = None
 ) -> tuple[discord.Embed, discord.ui.View | None]:
-    """The hand's result with every scoring item and payment; Next hand / End game."""
+    """The hand's result with every hand laid open (摊牌: :mod:`cogs.session_text`), every
+    scoring item and payment; 准备 / 解散 (:mod:`cogs.session`)."""
+    from cogs.session import session_buttons
+    from cogs.session_text import progress_label, showdown_lines
+
     embed = discord.Embed(
-        title=t("result_title", lang, hand=result.hand_no),
-        description="\n".join(result_lines(result, names_of(game), lang, commitment))[:4000],
+        title=t("showdown_title", lang, hand=result.hand_no)
+        + " · "
+        + progress_label(game, lang, result.hand_no),
+        description="\n".join(showdown_lines(game, result, lang, commitment))[:4000],
         colour=discord.Colour.gold(),
     )
-    embed.set_footer(text=_footer(game))
+    # the hand's code, for /mahjong replay and /mahjong review
+    replay_word = "replay" if lang == "en" else "回放"
+    embed.set_footer(text=_footer(game, f"{replay_word} #{game.id}-{result.hand_no}"))
     if game.status != "active":
         return embed, None
     view = discord.ui.View(timeout=None)
-    view.add_item(
-        GameButton(game.id, "next", str(result.hand_no), label=t("next", lang), style=GREEN)
-    )
-    view.add_item(GameButton(game.id, "end", str(result.hand_no), label=t("end", lang), style=RED))
-    return embed, view
-
-
-def final_message(game: GameSummary, reason: str, lang: str) -> discord.Embed:
-    """The final totals."""
-    lines = [t("line_game_ended" if reason == "finished" else "line_abandoned", lang)]
-    if game.hand_no:
-        lines += [
-            f"{s.name}: {game.totals[i] if i < len(game.totals) else 0}"
-            for i, s in enumerate(game.seats)
-        ]
-    embed = discord.Embed(
-        title=t("final_title", lang), description="\n".join(lines), colour=discord.Colour.greyple()
-    )
-    embed.set_footer(text=_footer(game))
-    return embed
+    session_buttons(view, game, lang)
+    return embed, view if view.children else None  # none after a session's last hand
 
 
 def hand_lang(interaction: discord.Interaction) -> str:

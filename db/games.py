@@ -45,6 +45,8 @@ def game_info(row: Row[Any]) -> GameInfo:
         table_message_id=m["table_message_id"],
         created_at=m["created_at"],
         updated_at=m["updated_at"],
+        thread_id=m["thread_id"],
+        messages=dict(m["messages"] or {}),
     )
 
 
@@ -133,6 +135,8 @@ class GamesMixin(StoreBase):
         totals: list[int] = _UNSET,
         table_message_id: int | None = _UNSET,
         channel_id: int = _UNSET,
+        thread_id: int | None = _UNSET,
+        messages: Json | None = _UNSET,
         expected_version: int | None = None,
     ) -> GameInfo:
         """Change the given fields (not the version). With ``expected_version`` the change is
@@ -147,6 +151,8 @@ class GamesMixin(StoreBase):
                 "totals": totals,
                 "table_message_id": table_message_id,
                 "channel_id": channel_id,
+                "thread_id": thread_id,
+                "messages": messages,
             }.items()
             if v is not _UNSET
         }

@@ -11,6 +11,7 @@ from sqlalchemy.engine import Row
 from db.games import GamesMixin
 from db.models import Guild, Player, Season, utcnow
 from db.types import GuildSettings, PlayerInfo, SeasonInfo
+from engine.options import VARIANTS
 
 _GU = Guild.__table__
 _P = Player.__table__
@@ -24,13 +25,57 @@ SETTING_FIELDS = (
     "hints",
     "current_season",
     "record_expiry_hours",
+    "thread",
+    "ai_pace",
+    "length",
+    "ready_timeout",
+    "vote_timeout",
 )
+#: A player's turn alerts: turns and claims, claims only, none.
+ALERT_MODES = ("on", "claims", "off")
+#: The slowest AI pace a server may choose (seconds per AI action).
+MAX_AI_PACE = 5.0
+#: Languages of a server's public messages.
+LANGUAGES = ("zh", "en", "zh+en")
+#: A new game's length: hands, or rounds (圈) (see :mod:`services.session_state`).
+LENGTHS = ("4", "8", "16", "1圈", "2圈", "4圈")
+#: The 准备 and 解散 timeouts a server may choose (seconds).
+SESSION_TIMEOUTS = (3, 3600)
 #: The longest a physical record may wait for confirmations (30 days).
 MAX_RECORD_EXPIRY_HOURS = 24 * 30
 
 
+def _check_setting_values(changes: dict[str, Any]) -> None:
+    """Refuse a value no reader of the settings could use (a setting that reaches the
+    store must never break ``/mahjong new`` or ``/mahjong score`` later)."""
+    variant = changes.get("default_variant", VARIANTS[0])
+    if variant not in VARIANTS:
+        raise ValueError(f"default_variant must be one of {', '.join(VARIANTS)}")
+    if changes.get("language", LANGUAGES[0]) not in LANGUAGES:
+        raise ValueError(f"language must be one of {', '.join(LANGUAGES)}")
+    if not isinstance(changes.get("hints", True), bool):
+        raise ValueError("hints must be true or false")
+    if changes.get("length", LENGTHS[1]) not in LENGTHS:
+        raise ValueError(f"length must be one of {', '.join(LENGTHS)} (圈 = rounds)")
+    low, high = SESSION_TIMEOUTS
+    for name in ("ready_timeout", "vote_timeout"):
+        value = changes.get(name, low)
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            raise ValueError(f"{name} must be {low} to {high} seconds")
+    rules = changes.get("rule_options", {})
+    if not isinstance(rules, dict) or not all(
+        name in VARIANTS and isinstance(values, dict) for name, values in rules.items()
+    ):
+        raise ValueError("rule_options must map a known variant to its options")
+
+
 def _settings(row: Row[Any]) -> GuildSettings:
-    return GuildSettings(guild_id=row.id, **{f: getattr(row, f) for f in SETTING_FIELDS})
+    values = {f: getattr(row, f) for f in SETTING_FIELDS}
+    if values["default_variant"] not in VARIANTS:  # stored before values were checked
+        values["default_variant"] = VARIANTS[0]
+    if values["length"] not in LENGTHS:
+        values["length"] = LENGTHS[1]
+    return GuildSettings(guild_id=row.id, **values)
 
 
 def _player(row: Row[Any]) -> PlayerInfo:
@@ -39,6 +84,7 @@ def _player(row: Row[Any]) -> PlayerInfo:
         display_name=row.display_name,
         locale=row.locale,
         prefers_images=row.prefers_images,
+        alerts=row.alerts if row.alerts in ALERT_MODES else "on",
     )
 
 
@@ -54,13 +100,16 @@ class GuildsMixin(GamesMixin):
     async def update_guild_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
         """Change some settings: ``default_variant``, ``rule_options`` (``{variant: {...}}``),
         ``turn_timeout``, ``claim_timeout``, ``language``, ``hints``,
-        ``record_expiry_hours`` (``None`` = the bot's default). Returns all of them."""
+        ``record_expiry_hours`` (``None`` = the bot's default), ``thread``, ``ai_pace``
+        (seconds, ``None`` = the bot's default), ``length`` (:data:`LENGTHS`),
+        ``ready_timeout``, ``vote_timeout`` (seconds). Returns all of them."""
         unknown = set(changes) - set(SETTING_FIELDS) | ({"current_season"} & set(changes))
         if unknown:
             raise ValueError(f"unknown or read-only guild settings: {sorted(unknown)}")
         for name in ("turn_timeout", "claim_timeout"):
             if name in changes and (not isinstance(changes[name], int) or changes[name] <= 0):
                 raise ValueError(f"{name} must be a positive number of seconds")
+        _check_setting_values(changes)
         hours = changes.get("record_expiry_hours")
         if hours is not None and (
             not isinstance(hours, int | float)
@@ -70,6 +119,13 @@ class GuildsMixin(GamesMixin):
             raise ValueError(
                 f"record_expiry_hours must be more than 0 and at most {MAX_RECORD_EXPIRY_HOURS}"
             )
+        pace = changes.get("ai_pace")
+        if pace is not None and (
+            not isinstance(pace, int | float)
+            or isinstance(pace, bool)
+            or not 0 <= pace <= MAX_AI_PACE
+        ):
+            raise ValueError(f"ai_pace must be between 0 and {MAX_AI_PACE} seconds")
         async with self._write() as conn:
             await self._ensure_guild(conn, guild_id)
             row = (
@@ -118,8 +174,12 @@ class GuildsMixin(GamesMixin):
         display_name: str | None = None,
         locale: str | None = None,
         prefers_images: bool | None = None,
+        alerts: str | None = None,
     ) -> PlayerInfo:
-        """Create or update a player; fields left None keep their stored value."""
+        """Create or update a player; fields left None keep their stored value. ``alerts``:
+        one of :data:`ALERT_MODES`."""
+        if alerts is not None and alerts not in ALERT_MODES:
+            raise ValueError(f"alerts must be one of {ALERT_MODES}")
         now = utcnow()
         given = {
             k: v
@@ -127,6 +187,7 @@ class GuildsMixin(GamesMixin):
                 "display_name": display_name,
                 "locale": locale,
                 "prefers_images": prefers_images,
+                "alerts": alerts,
             }.items()
             if v is not None
         }
@@ -135,6 +196,7 @@ class GuildsMixin(GamesMixin):
             display_name=display_name,
             locale=locale,
             prefers_images=True if prefers_images is None else prefers_images,
+            alerts=alerts or "on",
             created_at=now,
             updated_at=now,
         )

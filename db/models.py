@@ -25,6 +25,7 @@ from sqlalchemy import (
     TypeDecorator,
     UniqueConstraint,
 )
+from sqlalchemy import true as sa_true
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 NAMING = {
@@ -97,6 +98,15 @@ class Guild(Base):
     current_season: Mapped[int] = mapped_column(Integer, default=1)
     #: Hours a physical record waits for confirmations; NULL = the bot's default.
     record_expiry_hours: Mapped[float | None] = mapped_column(Float)
+    #: Play each game in its own thread when the bot may create one.
+    thread: Mapped[bool] = mapped_column(Boolean, default=True, server_default=sa_true())
+    #: Seconds per AI action revealed while a human sits at the table; NULL = the bot's default.
+    ai_pace: Mapped[float | None] = mapped_column(Float)
+    #: A new game's length: ``4`` / ``8`` / ``16`` hands or ``1圈`` / ``2圈`` / ``4圈`` rounds.
+    length: Mapped[str] = mapped_column(String(8), default="8", server_default="8")
+    #: Seconds to press 准备 between hands, and to answer a 解散 vote.
+    ready_timeout: Mapped[int] = mapped_column(Integer, default=60, server_default="60")
+    vote_timeout: Mapped[int] = mapped_column(Integer, default=60, server_default="60")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
 
@@ -122,6 +132,8 @@ class Player(Base):
     display_name: Mapped[str | None] = mapped_column(String(100))
     locale: Mapped[str | None] = mapped_column(String(16))
     prefers_images: Mapped[bool] = mapped_column(Boolean, default=True)
+    #: Turn alerts (a short DM when a decision waits): ``on``, ``claims`` (claims only), ``off``.
+    alerts: Mapped[str] = mapped_column(String(8), default="on", server_default="on")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
 
@@ -147,6 +159,10 @@ class Game(Base):
     totals: Mapped[list[Any]] = mapped_column(default=list)
     version: Mapped[int] = mapped_column(Integer, default=0)
     table_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    #: Where the game is played: its thread, or the channel itself; NULL = not decided yet.
+    thread_id: Mapped[int | None] = mapped_column(BigInteger)
+    #: The Discord messages delivery keeps up to date (hand DMs, alerts, the last result).
+    messages: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
 

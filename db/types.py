@@ -82,6 +82,15 @@ class GuildSettings:
     current_season: int = 1
     #: Hours a physical record waits for confirmations; None = the bot's default.
     record_expiry_hours: float | None = None
+    #: Play each game in its own thread when the bot may create one.
+    thread: bool = True
+    #: Seconds per AI action shown while a human sits at the table; None = the bot's default.
+    ai_pace: float | None = None
+    #: A new game's length: ``4`` / ``8`` / ``16`` hands or ``1圈`` / ``2圈`` / ``4圈`` rounds.
+    length: str = "8"
+    #: Seconds to press 准备 between hands, and to answer a 解散 vote.
+    ready_timeout: int = 60
+    vote_timeout: int = 60
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +106,8 @@ class PlayerInfo:
     display_name: str | None
     locale: str | None
     prefers_images: bool
+    #: Turn alerts: ``on`` (turns and claims), ``claims`` (claims only) or ``off``.
+    alerts: str = "on"
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +127,10 @@ class GameInfo:
     table_message_id: int | None
     created_at: datetime
     updated_at: datetime
+    #: Where the game is played: its thread, or the channel itself; None = not decided yet.
+    thread_id: int | None = None
+    #: The Discord messages delivery keeps up to date (hand DMs, alerts, the last result).
+    messages: Json = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

@@ -97,6 +97,9 @@ class TablePicture:
     bao: int | None = None  # Shangrao 宝 kind; its tiles are marked everywhere
     last_discard: int | None = None
     countdown: str | None = None  # e.g. "25秒"
+    #: a claim window is open: the centre says 等待吃碰杠胡…, the same whoever may claim
+    #: (``turn`` is None then: no seat is highlighted)
+    claim_wait: bool = False
     reveal_concealed_kongs: bool = True  # False: a 暗杠 shows four backs to the table
 
 

@@ -2,7 +2,8 @@
 
 Only public information: each seat's name, dealer mark, score, the *number* of concealed
 tiles (as backs), melds, river and laid-open 发; the centre shows the wall left, the hand
-number, the 宝 indicator and the 宝 kind, whose turn it is and the countdown.
+number, the 宝 indicator and the 宝 kind, whose turn it is (or, in a claim window, the same
+neutral 等待吃碰杠胡… whoever may claim) and the countdown.
 
 Every seat's melds read as that player lays them out, upright for legibility: a claimed
 tile lies sideways on the left when that seat's 上家 fed it, in the middle for its 对家 and
@@ -50,6 +51,7 @@ HEIGHT = PAD + INFO_H + 8 + RIVER_H + GAP + RIVER_H + GAP + RIVER_H + 8 + INFO_H
 NAME_SIZE = 17
 SMALL = 14
 WINDS = "东南西北"
+CLAIM_WAIT = "等待吃碰杠胡…"
 
 # Positions: 0 bottom (viewer), 1 right (下家), 2 top (对家), 3 left (上家).
 CENTRE_X = PAD + SIDE_W + GAP + RIVER_W + GAP
@@ -293,6 +295,9 @@ def _centre(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TablePicture, 
         name = view.seats[view.turn].name
         turn_text = d.fit_text(f"轮到 {d.fonts.safe_text(name)}", 15, CENTRE_W - 20)
         d.text(draw, (cx, y), turn_text, 15, fill=d.GOLD, anchor="ma")
+        y += 22
+    elif view.claim_wait:  # never who may claim: the same words for every claim window
+        d.text(draw, (cx, y), CLAIM_WAIT, 15, fill=d.GOLD, anchor="ma")
         y += 22
     if view.countdown:
         d.text(

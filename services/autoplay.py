@@ -30,11 +30,12 @@ class RobotRun:
     """What the robots played from a state, in order.
 
     ``steps``: ``[seat, kind, arg]`` per action, for the log; ``provisional``: ``(seat,
-    state after)`` per action; ``events``: everything the actions produced.
+    state after, events of that action)`` per action; ``events``: everything the actions
+    produced, in order.
     """
 
     steps: list[list[Any]] = field(default_factory=list)
-    provisional: list[tuple[int, Any]] = field(default_factory=list)
+    provisional: list[tuple[int, Any, list[GameEvent]]] = field(default_factory=list)
     events: list[GameEvent] = field(default_factory=list)
 
 
@@ -120,7 +121,7 @@ def run_robots(
             )
             break
         run.steps.append([seat, key.kind, key.arg])
-        run.provisional.append((seat, new))
+        run.provisional.append((seat, new, events))
         run.events += events
         state = new
     else:  # pragma: no cover - an engine bug

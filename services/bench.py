@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 from db.store import Store
+from services.errors import ServiceError
 from services.game import GameService
 from services.model import ActionKey
 from services.real_engine import RealEngine
@@ -51,8 +52,13 @@ async def _play(
         if think:
             await asyncio.sleep(rng.uniform(0, 2 * think))
         game = await svc.summary(gid)
+        if game.status != "active":  # its length is played (issue 13)
+            break
         if game.phase == "hand_over":
-            await svc.next_hand(gid, uid)
+            try:
+                await svc.next_hand(gid, uid)
+            except ServiceError:  # the session's last hand: the game is ending
+                await asyncio.sleep(0.01)
             continue
         view = await svc.private_view(gid, uid)
         if not view.hand.legal:

@@ -12,6 +12,7 @@ puts them together.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
@@ -44,7 +45,9 @@ class GameCore:
     """The games held in memory and the change path; no Discord types in or out.
 
     ``turn_timeout`` / ``claim_timeout`` (seconds) are the process defaults used when a server
-    kept the built-in ones; ``snapshot_every`` N actions a snapshot is saved.
+    kept the built-in ones; ``snapshot_every`` N actions a snapshot is saved; ``ai_pace``
+    (seconds) is the default pause between two AI moves shown while a human sits at the table
+    (see :meth:`_after_change`; 0 shows them at once).
     """
 
     def __init__(
@@ -58,6 +61,7 @@ class GameCore:
         snapshot_every: int = 24,
         clock: Callable[[], float] = time.time,
         new_seed: Callable[[], str] = lambda: secrets.token_hex(16),
+        ai_pace: float = 0.0,
     ) -> None:
         self.store = store
         self.engine = engine
@@ -67,6 +71,8 @@ class GameCore:
         self.snapshot_every = snapshot_every
         self.clock = clock
         self.new_seed = new_seed
+        self.ai_pace = max(0.0, ai_pace)
+        self._stopping = asyncio.Event()
         self._games: dict[int, LiveGame] = {}
         self._index_lock = asyncio.Lock()
         self._write_lock = asyncio.Lock()
@@ -75,9 +81,12 @@ class GameCore:
     # ------------------------------------------------------------------ look-ups
 
     def game_in_channel(self, channel_id: int) -> int | None:
-        """The unfinished game of a channel, or None."""
+        """The unfinished game of a channel (or of its thread), or None."""
         for live in self._games.values():
-            if live.channel_id == channel_id and live.status in ("lobby", "active"):
+            if channel_id in (live.channel_id, live.thread_id) and live.status in (
+                "lobby",
+                "active",
+            ):
                 return live.id
         return None
 
@@ -140,6 +149,7 @@ class GameCore:
             entry["timeout"] = True
         steps: list[list[Any]] = []
         provisional: list[tuple[int, Any]] = []
+        own = list(events)
         if then_ai:
             steps, provisional, ai_events = self._simulate_ai(live, state)
             if steps:
@@ -149,9 +159,15 @@ class GameCore:
         now = self.clock()
         live.state = state
         self._bookkeep(live, seat, old, now)
+        live.steps.append((seat, state, own))
         self._settle_steps(live, state, provisional, now)
         if timeout:
-            events = [GameEvent("timeout", seat=seat, data={"kind": key.kind}), *events]
+            # a claim that timed out passes quietly: who could claim is never public
+            quiet = self.engine.phase(old) == "claim"
+            note = GameEvent(
+                "timeout", seat=seat, visible_to=seat if quiet else None, data={"kind": key.kind}
+            )
+            events = [note, *events]
         await self._record_if_over(live)
         await self._maybe_snapshot(live)
         return list(events)
@@ -164,9 +180,10 @@ class GameCore:
 
     def _simulate_ai(
         self, live: LiveGame, state: Any
-    ) -> tuple[list[list[Any]], list[tuple[int, Any]], list[GameEvent]]:
+    ) -> tuple[list[list[Any]], list[tuple[int, Any, list[GameEvent]]], list[GameEvent]]:
         """AI seats and seats on 托管 acting from ``state`` until a human decision is
-        needed, in memory: ``(steps for the log, (seat, state after) per step, events)``.
+        needed, in memory: ``(steps for the log, (seat, state after, its events) per step,
+        events)``.
         A failing AI plays the safe default (see :mod:`services.autoplay`)."""
         run = run_robots(self.engine, live.seats, state, live.id, max_steps=MAX_AUTO_STEPS)
         return run.steps, run.provisional, run.events
@@ -189,12 +206,17 @@ class GameCore:
         return events
 
     def _settle_steps(
-        self, live: LiveGame, old: Any, provisional: list[tuple[int, Any]], at: float
+        self,
+        live: LiveGame,
+        old: Any,
+        provisional: list[tuple[int, Any, list[GameEvent]]],
+        at: float,
     ) -> None:
         """After the commit: take the states in order, with the bookkeeping of each."""
-        for seat, new in provisional:
+        for seat, new, events in provisional:
             live.state = new
             self._bookkeep(live, seat, old, at)
+            live.steps.append((seat, new, events))
             old = new
 
     async def _commit(self, live: LiveGame, seat: int | None, entry: dict[str, Any]) -> None:
@@ -259,25 +281,57 @@ class GameCore:
         loaded = await self.store.load_game(live.id)
         fresh = self._live_from_info(loaded.game)
         self._replay(fresh, loaded)
-        for name in ("status", "version", "totals", "seats", "state", "hand_no", "cfg"):
+        for name in ("status", "version", "totals", "seats", "state", "hand_no", "cfg", "session"):
             setattr(live, name, getattr(fresh, name))
         live.window_at = fresh.window_at
+        live.episodes = fresh.episodes
+        live.steps.clear()
         live.recorded = max(live.recorded, fresh.recorded)
 
     # ------------------------------------------------------------------ after a change
 
     def _after_change(
-        self, live: LiveGame, events: list[GameEvent], *, force_private: bool = False
-    ) -> None:
-        """Update prompts, re-arm the timer and queue deliveries (call under the lock)."""
+        self,
+        live: LiveGame,
+        events: list[GameEvent],
+        *,
+        force_private: bool = False,
+        actor: int | None = None,
+    ) -> bool:
+        """Update prompts, re-arm the timer and queue deliveries (call under the lock).
+
+        While a human sits at the table, the public moments of the steps taken (a discard, a
+        claim, a kong…) are shown one by one, ``ai_pace`` seconds apart, before the final
+        state, the hands and the alerts (everything is committed already: only the showing
+        waits, and the awaited decision's timeout starts when it is shown). Returns True
+        when the change is shown that way. ``actor``: the seat whose press made the change."""
+        steps, live.steps = live.steps, []
         if live.status != "active" or live.state is None:
-            return
+            return False
         self._update_prompts(live)
+        self._end_waited_episodes(live, actor)
+        public = [e for e in events if e.visible_to is None]
+        plan = self._reveal_plan(live, steps, public)
+        pace = self._pace(live)
+        if plan is not None:
+            shown, public = plan
+            live.window_at = max(live.window_at, self.clock() + pace * len(shown))
         self._rearm(live)
         summary = self._summary(live)
         table = self.engine.table_view(live.state)
-        public = [e for e in events if e.visible_to is None]
-        if public or force_private or events:
+        for state, group in plan[0] if plan is not None else ():
+            moment = replace(summary, phase=self.engine.phase(state), deadline=None)
+            view = self.engine.table_view(state)
+            self._enqueue(
+                live, lambda s=moment, v=view, g=group: self.delivery.table_changed(s, v, g)
+            )
+            self._enqueue(live, lambda: self._pause(pace))
+        # the table is edited only when it shows something new: an edit when one seat passes
+        # in a claim window the others still decide on would tell the table someone could
+        # claim (and when they answered)
+        seen = (table, summary.totals, tuple(s.auto for s in summary.seats), summary.deadline)
+        if public or force_private or plan is not None or seen != live.public_seen:
+            live.public_seen = seen
             self._enqueue(live, lambda: self.delivery.table_changed(summary, table, public))
         for seat, s in enumerate(live.seats):
             if s.ai or s.user_id is None:
@@ -293,6 +347,73 @@ class GameCore:
             result = self.engine.hand_result(live.state)
             if result is not None:
                 self._enqueue(live, lambda: self.delivery.hand_ended(summary, result, table))
+        return plan is not None
+
+    def _end_waited_episodes(self, live: LiveGame, actor: int | None) -> None:
+        """A seat that was not asked when the last change was shown, and did not make this
+        one, waited on the others: its episode is over (asked again now, it gets a new
+        alert). Its own press keeps it (a kong the others may rob, then its replacement
+        draw); :func:`services.gamelog.track_episodes` handles the steps in between."""
+        pending = set(self.engine.pending_seats(live.state))
+        if self.engine.phase(live.state) not in ("turn", "claim"):
+            pending = set()
+        for seat, (asked, episode) in live.asked_last.items():
+            if asked or seat == actor or live.episodes.get(seat) != episode:
+                continue
+            live.episodes.pop(seat, None)
+            if seat in pending:
+                live.episodes[seat] = live.version
+        live.asked_last = {
+            seat: (seat in pending, live.episodes.get(seat)) for seat in range(len(live.seats))
+        }
+
+    def _pace(self, live: LiveGame) -> float:
+        """Seconds between two AI moves shown while a human sits at the table."""
+        try:
+            return max(0.0, float(live.cfg.get("ai_pace", self.ai_pace)))
+        except (TypeError, ValueError):
+            return self.ai_pace
+
+    def _reveal_plan(
+        self,
+        live: LiveGame,
+        steps: list[tuple[int | None, Any, list[GameEvent]]],
+        public: list[GameEvent],
+    ) -> tuple[list[tuple[Any, list[GameEvent]]], list[GameEvent]] | None:
+        """The public moments to show one by one before the final state: ``([(state,
+        its public events)], public events left for the final state)``, or None when the
+        change is shown at once (no pace, no human at the table, fewer than two moments).
+
+        Only steps with public events are moments: a pass in a claim window shows nothing
+        and takes no time (who could claim stays secret)."""
+        if self._pace(live) <= 0 or all(s.ai for s in live.seats):
+            return None
+        moments = []
+        for _actor, state, step_events in steps:
+            mine = [e for e in step_events if e.visible_to is None]
+            if mine:
+                moments.append((state, mine))
+        if len(moments) < 2:
+            return None
+        owner = {id(e): i for i, (_state, mine) in enumerate(moments) for e in mine}
+        groups: list[list[GameEvent]] = [[] for _ in moments]
+        waiting: list[GameEvent] = []  # the service's own events (timeout, 托管) go first
+        for event in public:
+            i = owner.get(id(event))
+            if i is None:
+                waiting.append(event)
+                continue
+            groups[i] += [*waiting, event]
+            waiting = []
+        shown = [(state, groups[i]) for i, (state, _mine) in enumerate(moments[:-1])]
+        return shown, groups[-1] + waiting
+
+    async def _pause(self, seconds: float) -> None:
+        """Wait between two shown moments (cut short when the service closes)."""
+        if seconds <= 0 or self._stopping.is_set():
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._stopping.wait(), seconds)
 
     def _private(
         self,
@@ -300,12 +421,20 @@ class GameCore:
         seat: int,
         events: tuple[GameEvent, ...],
         table: TableView | None = None,
+        *,
+        state: Any = None,
     ) -> PrivateUpdate:
-        hand = self.engine.hand_view(live.state, seat)
+        """The seat's hand now (or at ``state``, one of the moments of a change), with its
+        alert episode when it is asked to decide."""
+        now = state is None or state is live.state
+        state = live.state if state is None else state
+        hand = self.engine.hand_view(state, seat)
         hints: tuple[tuple[int, int], ...] = ()
         if live.cfg.get("hints", True) and hand.waits:
-            hints = wait_hints(hand, table or self.engine.table_view(live.state))
+            hints = wait_hints(hand, table or self.engine.table_view(state))
         user_id = live.seats[seat].user_id or 0
+        alert = live.episodes.get(seat, 0) if hand.legal and now else 0
+        kind = ("turn" if self.engine.phase(state) == "turn" else "claim") if alert else ""
         return PrivateUpdate(
             seat=seat,
             user_id=user_id,
@@ -313,6 +442,8 @@ class GameCore:
             hints=hints,
             events=events,
             prompt=live.prompt_version.get(seat, 0),
+            alert=alert,
+            alert_kind=kind,
         )
 
     def _rearm(self, live: LiveGame) -> None:
@@ -354,10 +485,15 @@ class GameCore:
         if live.host_id != user_id:
             raise NotHost(host_id=live.host_id)
 
-    def _commitment(self, events: list[GameEvent]) -> dict[str, Any]:
+    def _commitment(self, events: list[GameEvent], live: LiveGame | None = None) -> dict[str, Any]:
+        """The fairness hash a new hand published (for the game row); ``live`` keeps it
+        too, so the hand's record stores the hash as published (history shows that one)."""
         for event in events:
             if event.kind == "hand_started" and event.data.get("commitment"):
-                return {"seed_commitment": str(event.data["commitment"])[:128]}
+                published = str(event.data["commitment"])[:128]
+                if live is not None:
+                    live.commitment = published
+                return {"seed_commitment": published}
         return {}
 
     def _summary(self, live: LiveGame) -> GameSummary:
@@ -379,6 +515,9 @@ class GameCore:
             claim_timeout=int(live.cfg.get("claim_timeout", self.claim_timeout)),
             deadline=live.deadline,
             table_message_id=live.table_message_id,
+            thread_id=live.thread_id,
+            use_thread=bool(live.cfg.get("thread", False)),
+            messages=dict(live.messages),
         )
 
     # ------------------------------------------------------------------ the log (gamelog)

@@ -33,6 +33,15 @@ class GameSummary:
     claim_timeout: int = 15
     deadline: float | None = None  # epoch seconds when the awaited decision times out
     table_message_id: int | None = None
+    #: where the game is played: its thread, or the channel itself; None = not decided yet
+    thread_id: int | None = None
+    #: play in a thread of its own when the bot may create one (the server's ``thread``)
+    use_thread: bool = False
+    #: the Discord messages delivery keeps up to date (hand DMs, alerts, the last result)
+    messages: dict[str, Any] = field(default_factory=dict)
+    #: the session: length, 准备, 解散 vote, standings, 再来一局
+    #: (:class:`services.session_state.SessionInfo`; None where no service made it)
+    session: Any = None
 
     @property
     def host_id(self) -> int | None:
@@ -62,6 +71,11 @@ class PrivateUpdate:
     #: the game version at which the seat's current decision began: the same for every
     #: update of one decision (one "your turn" prompt), new for the next
     prompt: int = 0
+    #: the seat's alert episode while it is asked to decide (0 when it is not): consecutive
+    #: decisions in one turn (draw → kong → discard) share one, so they get one alert
+    alert: int = 0
+    #: ``turn`` or ``claim``: what the seat is asked now (empty when not asked)
+    alert_kind: str = ""
 
 
 class Delivery(Protocol):
@@ -87,6 +101,11 @@ class Delivery(Protocol):
     async def refresh(self, game: GameSummary, table: TableView | None) -> None:
         """After a restart: re-post or edit the table (re-delivering hands follows)."""
 
+    async def session_changed(self, game: GameSummary, result: HandResult | None) -> None:
+        """The session changed (``game.session``): who is ready (准备) on the result of
+        ``result`` (None once the next hand is dealt), the 解散 vote, the standings'
+        再来一局. Also called after a restart to show them again."""
+
 
 class NullDelivery:
     """A delivery that drops everything (for tools and tests that do not look)."""
@@ -109,4 +128,7 @@ class NullDelivery:
         return None
 
     async def refresh(self, game: GameSummary, table: TableView | None) -> None:
+        return None
+
+    async def session_changed(self, game: GameSummary, result: HandResult | None) -> None:
         return None

@@ -62,6 +62,10 @@ class GameEngine(Protocol):
     def hand_result(self, state: Any) -> HandResult | None:
         """The finished hand's result, or None while it is being played."""
 
+    def hand_history(self, state: Any) -> tuple[dict[str, Any], ...]:
+        """One summary per ended hand of the game (``how``, ``winners``, ``payer``,
+        ``points``, ``dealer``, ``next_dealer`` …): a session's length and standings."""
+
     def encode_state(self, state: Any) -> dict[str, Any]:
         """JSON-ready state (lossless)."""
 

@@ -11,7 +11,8 @@ The service is put together from modules with one job each:
 
 - :mod:`services.core` — the games held in memory and the change path;
 - :mod:`services.lobby` — open, join, leave, add bots, start, abandon;
-- :mod:`services.play` — actions, next hand, end, 托管, timeouts;
+- :mod:`services.play` — actions, dealing the next hand, 托管, timeouts;
+- :mod:`services.session` — length, 准备, 解散 vote, 再来一局;
 - :mod:`services.autoplay` — AI turn-taking (a failing AI plays the safe default);
 - :mod:`services.deadlines` — the timeout of the awaited decision;
 - :mod:`services.outbox` — ordered delivery per game;
@@ -23,15 +24,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 from services import outbox
 from services.autoplay import MAX_AUTO_STEPS
 from services.core import SEATS, STORE_DEFAULT_CLAIM, STORE_DEFAULT_TURN
 from services.delivery import GameSummary
 from services.gamelog import LiveGame
-from services.lobby import AI_NAMES, LobbyMixin
+from services.lobby import AI_NAMES
 from services.model import GameEvent
-from services.play import ActResult, PlayMixin
+from services.play import ActResult
+from services.session import SessionMixin
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +49,7 @@ __all__ = [
 ]
 
 
-class GameService(LobbyMixin, PlayMixin):
+class GameService(SessionMixin):
     """Create, join, play and resume games; no Discord types in or out.
 
     ``GameService(store, engine, delivery=None, *, turn_timeout=60, claim_timeout=15,
@@ -65,6 +68,10 @@ class GameService(LobbyMixin, PlayMixin):
         for loaded in loaded_games:
             try:
                 live = self._games.get(loaded.game.id)
+                if live is not None and live.fresh:
+                    # created by this process after it connected: already delivered (a
+                    # second pass would send everyone a second hand message)
+                    continue
                 if live is None:  # (a button may have loaded it already)
                     live = self._live_from_info(loaded.game)
                     self._replay(live, loaded)
@@ -92,10 +99,12 @@ class GameService(LobbyMixin, PlayMixin):
             self._enqueue(live, lambda: self.delivery.refresh(summary, table))
             live.delivered.clear()
             self._after_change(live, events, force_private=True)
+            self.session_resumed(live)
 
     async def close(self) -> None:
-        """Cancel timers and let queued deliveries finish."""
-        timers = self._deadlines.close(self._games.values())
+        """Cancel timers and let queued deliveries finish (paced moments at once)."""
+        self._stopping.set()
+        timers = self._deadlines.close(self._games.values()) + self.session_close()
         await asyncio.gather(*timers, return_exceptions=True)
         await self.idle()
         await outbox.stop(self._games.values())
@@ -105,8 +114,27 @@ class GameService(LobbyMixin, PlayMixin):
         await outbox.drained(self._games.values())
 
     async def set_table_message(self, game_id: int, message_id: int | None) -> None:
-        """Remember the channel's table message of the game (kept across restarts)."""
+        """Remember the game's table message (kept across restarts)."""
         live = self._games.get(game_id)
         if live is not None:
             live.table_message_id = message_id
-        await self.store.update_game(game_id, table_message_id=message_id)
+        async with self._write_lock:
+            await self.store.update_game(game_id, table_message_id=message_id)
+
+    async def set_thread(self, game_id: int, thread_id: int) -> None:
+        """Remember where the game is played: its thread, or its channel's id when it plays
+        in the channel (kept across restarts)."""
+        live = self._games.get(game_id)
+        if live is not None:
+            live.thread_id = thread_id
+        async with self._write_lock:
+            await self.store.update_game(game_id, thread_id=thread_id)
+
+    async def save_messages(self, game_id: int, messages: dict[str, Any]) -> None:
+        """Remember the Discord messages delivery keeps up to date (a restart edits them
+        instead of sending new ones)."""
+        live = self._games.get(game_id)
+        if live is not None:
+            live.messages = dict(messages)
+        async with self._write_lock:
+            await self.store.update_game(game_id, messages=dict(messages))

@@ -10,7 +10,8 @@ The log of a game (``actions`` table) holds small JSON entries:
   a row (one entry, one durable write);
 - ``{"k": "auto", "on": true}`` — the seat goes on / comes off 托管;
 - ``{"k": "next", "seed": hex}`` — the next hand is dealt;
-- ``{"k": "end"}`` — the players ended the game.
+- ``{"k": "end"}`` — the players ended the game (``"why"``: see :mod:`services.session_state`,
+  whose entries — ``setup``, ``rdy``, ``vote``, ``rematch`` — the session keeps beside these).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Any
 from db.types import GameInfo, LoadedGame
 from services.engine_adapter import GameEngine
 from services.model import ActionKey, HandView, Seat
+from services.session_state import SessionState, apply_entry, open_ready_check
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +44,12 @@ class LiveGame:
     totals: list[int]
     seats: list[Seat]
     table_message_id: int | None = None
+    #: SHA-256 of (seed, wall) published at the current hand's start (kept on the game row)
+    commitment: str | None = None
+    #: where the game is played (its thread, or the channel itself); None = not decided yet
+    thread_id: int | None = None
+    #: the Discord messages delivery keeps up to date (see :mod:`cogs.delivery`)
+    messages: dict[str, Any] = field(default_factory=dict)
     state: Any = None
     hand_no: int = 0
     cfg: dict[str, Any] = field(default_factory=dict)
@@ -54,6 +62,20 @@ class LiveGame:
     delivered: dict[int, HandView] = field(default_factory=dict)
     legal: dict[int, tuple[ActionKey, ...]] = field(default_factory=dict)
     prompt_version: dict[int, int] = field(default_factory=dict)
+    #: seat → the version at which its current alert episode began (see :func:`bookkeep`)
+    episodes: dict[int, int] = field(default_factory=dict)
+    #: seat → (asked, its episode) when the last change was shown (see
+    #: :meth:`services.core.GameCore._end_waited_episodes`)
+    asked_last: dict[int, tuple[bool, int | None]] = field(default_factory=dict)
+    #: ``(actor seat or None, state after, events)`` of each step since the last delivery
+    steps: list[tuple[int | None, Any, list[Any]]] = field(default_factory=list)
+    #: created by this process (the start-up resume pass leaves it alone)
+    fresh: bool = False
+    #: what the table last showed (see ``GameCore._after_change``): a change that shows
+    #: nothing new to the table (a pass in a claim window) does not touch the table
+    public_seen: Any = None
+    #: the session: length, 准备 check, 解散 vote, 再来一局 (see :mod:`services.session`)
+    session: SessionState = field(default_factory=SessionState)
     queue: asyncio.Queue[Callable[[], Awaitable[None]]] | None = None
     pump: asyncio.Task[None] | None = None
 
@@ -84,13 +106,18 @@ class LiveGame:
             totals=list(info.totals),
             seats=[Seat.from_json(s) for s in info.seats],
             table_message_id=info.table_message_id,
+            commitment=info.seed_commitment,
+            thread_id=info.thread_id,
+            messages=dict(info.messages or {}),
         )
 
 
 def bookkeep(engine: GameEngine, live: LiveGame, actor: int | None, old: Any, at: float) -> None:
     """After an action (``live.version`` is its seq): when the awaited decision began
-    (``window_at``, for the timeout) and each seat's prompt version (stale buttons)."""
+    (``window_at``, for the timeout), each seat's prompt version (stale buttons) and its
+    alert episode (:func:`track_episodes`)."""
     new = live.state
+    track_episodes(engine, live, actor, new)
     same_window = (
         old is not None
         and engine.phase(old) == engine.phase(new) == "claim"
@@ -102,6 +129,25 @@ def bookkeep(engine: GameEngine, live: LiveGame, actor: int | None, old: Any, at
     for seat in engine.pending_seats(new):
         if seat not in before or seat == actor or actor is None:
             live.prompt_version[seat] = live.version
+
+
+def track_episodes(engine: GameEngine, live: LiveGame, actor: int | None, new: Any) -> None:
+    """Alert episodes: one turn alert per decision a seat is asked for, where consecutive
+    decisions in one turn count once (draw → kong → discard, claim → pong → discard).
+
+    An episode begins (at ``live.version``) when a seat becomes pending and has none open;
+    it stays open while the seat is pending, and through a claim window in between (a kong
+    that others may rob); it ends when another seat holds the turn or the hand is over. A new
+    hand (``actor`` None) ends every episode."""
+    if actor is None:
+        live.episodes.clear()
+    phase = engine.phase(new)
+    pending = set(engine.pending_seats(new)) if phase in ("turn", "claim") else set()
+    for seat in list(live.episodes):
+        if seat not in pending and phase != "claim":
+            del live.episodes[seat]
+    for seat in sorted(pending):
+        live.episodes.setdefault(seat, live.version)
 
 
 def update_prompts(engine: GameEngine, live: LiveGame) -> None:
@@ -122,6 +168,8 @@ def snapshot_of(engine: GameEngine, live: LiveGame) -> dict[str, Any]:
         "cfg": live.cfg,
         "hand_no": live.hand_no,
         "window_at": live.window_at,
+        "episodes": {str(seat): v for seat, v in live.episodes.items()},
+        "session": live.session.to_json(),
     }
 
 
@@ -138,15 +186,28 @@ def replay(engine: GameEngine, live: LiveGame, loaded: LoadedGame) -> None:
         live.cfg = dict(data.get("cfg", {}))
         live.hand_no = int(data.get("hand_no", 0))
         live.window_at = float(data.get("window_at", 0.0))
+        episodes = data.get("episodes")
+        if isinstance(episodes, dict):
+            live.episodes = {int(seat): int(v) for seat, v in episodes.items()}
+        if "session" in data:
+            live.session = SessionState.from_json(data["session"])
     live.version = snap.seq if snap is not None else 0
     for record in loaded.actions:
         live.version = record.seq
         replay_entry(engine, live, record.seat, record.action, record.created_at.timestamp())
     live.version = loaded.game.version
+    if live.state is not None and engine.phase(live.state) in ("hand_over", "game_over"):
+        # the hand ended before the snapshot was taken: its 准备 check opened then
+        last = loaded.actions[-1].created_at if loaded.actions else snap and snap.created_at
+        if last is not None:
+            open_ready_check(live.session, live.hand_no, last.timestamp())
     if live.state is not None:
         # a finished hand is recorded again on resume (a duplicate is refused)
         live.recorded = live.hand_no - 1
         update_prompts(engine, live)
+        if snap is not None and not loaded.actions and "episodes" not in snap.state:
+            # an older snapshot without episodes: the seats asked now begin one here
+            track_episodes(engine, live, -1, live.state)
 
 
 def _steps(engine: GameEngine, live: LiveGame, steps: list[Any], at: float) -> None:
@@ -177,5 +238,7 @@ def replay_entry(
         _steps(engine, live, entry.get("acts", []), at)
     elif kind == "auto" and seat is not None:
         live.seats[seat].auto = bool(entry.get("on"))
-    elif kind != "end":
+    elif not apply_entry(live.session, seat, entry, at) and kind != "end":
         log.warning("game %s: unknown log entry %r", live.id, entry)
+    if live.state is not None and engine.phase(live.state) in ("hand_over", "game_over"):
+        open_ready_check(live.session, live.hand_no, at)  # the hand ended here

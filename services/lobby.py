@@ -15,6 +15,7 @@ from services.delivery import GameSummary
 from services.errors import AlreadyPlaying, BadOption, ChannelBusy, LobbyFull, NotInGame, WrongPhase
 from services.gamelog import LiveGame
 from services.model import Seat
+from services.session_state import BUILTIN_TIMEOUT, DEFAULT_LENGTH, apply_entry, parse_length
 
 log = logging.getLogger(__name__)
 
@@ -34,9 +35,13 @@ class LobbyMixin(GameCore):
         overrides: dict[str, Any] | None = None,
         *,
         locale: str | None = None,
+        length: str | None = None,
+        rematch_of: int | None = None,
     ) -> GameSummary:
         """Open a lobby in the channel with the host in seat 0. Options: the server's
-        defaults for the variant, then ``overrides``. ``locale``: the host's language."""
+        defaults for the variant, then ``overrides``. ``locale``: the host's language.
+        ``length``: hands or rounds (``8``, ``2圈``; default the server's ``length``);
+        ``rematch_of``: the game this lobby is the 再来一局 of."""
         settings = await self.store.get_guild_settings(guild_id)
         variant = variant or settings.default_variant
         try:
@@ -44,6 +49,7 @@ class LobbyMixin(GameCore):
             options = options_to_dict(make_options(variant, {**base, **(overrides or {})}))
         except OptionError as error:
             raise BadOption(str(error)) from error
+        setup = session_setup(settings, length, rematch_of)
         async with self._index_lock:
             if self.game_in_channel(channel_id) is not None:
                 raise ChannelBusy(game_id=self.game_in_channel(channel_id))
@@ -59,6 +65,9 @@ class LobbyMixin(GameCore):
                 status="lobby",
             )
             live = self._live_from_info(info)
+            live.fresh = True  # the start-up resume pass leaves it alone
+            await self._commit(live, None, setup)
+            apply_entry(live.session, None, setup, self.clock())
             self._games[live.id] = live
         await self._remember_player(host_id, host_name, locale)
         log.info("game %s: lobby opened (%s) in channel %s", live.id, variant, channel_id)
@@ -129,7 +138,10 @@ class LobbyMixin(GameCore):
                     settings.claim_timeout, STORE_DEFAULT_CLAIM, "claim"
                 ),
                 "hints": bool(settings.hints),
+                "thread": bool(settings.thread),
             }
+            if settings.ai_pace is not None:
+                cfg["ai_pace"] = float(settings.ai_pace)
             seed = self.new_seed()
             entry = {"k": "start", "seed": seed, "cfg": cfg}
             state, events = self.engine.new_game(live.variant, live.options, seed)
@@ -139,8 +151,9 @@ class LobbyMixin(GameCore):
             live.hand_no = 1
             live.status = "active"
             self._bookkeep(live, None, None, self.clock())
+            live.steps.append((None, state, list(events)))
             await self.store.update_game(
-                live.id, status="active", totals=[0] * SEATS, **self._commitment(events)
+                live.id, status="active", totals=[0] * SEATS, **self._commitment(events, live)
             )
             live.totals = [0] * SEATS
             log.info("game %s: started", live.id)
@@ -188,3 +201,22 @@ class LobbyMixin(GameCore):
             )
         except Exception:
             log.exception("could not save player %s", user_id)
+
+
+def session_setup(settings: Any, length: str | None, rematch_of: int | None) -> dict[str, Any]:
+    """The lobby's ``setup`` log entry (:mod:`services.session_state`): the game's length
+    (``length``, else the server's, else 8 hands) and the server's 准备 / 解散 timeouts."""
+    try:
+        chosen = parse_length(length or getattr(settings, "length", None) or DEFAULT_LENGTH)
+    except ValueError as error:
+        raise BadOption(str(error)) from error
+    entry: dict[str, Any] = {"k": "setup", "length": chosen}
+    for name in ("ready_timeout", "vote_timeout"):
+        value = getattr(settings, name, None)
+        # a server that kept the built-in value gets the bot's (``READY_TIMEOUT_SECONDS``…)
+        usable = isinstance(value, int) and not isinstance(value, bool) and value > 0
+        if usable and value != BUILTIN_TIMEOUT:
+            entry[name] = value
+    if rematch_of is not None:
+        entry["rematch_of"] = int(rematch_of)
+    return entry

@@ -73,7 +73,9 @@ class TableView:
     bao_indicator: int | None = None
     bao: int | None = None
     last_discard: tuple[int, int] | None = None  # (seat, tile kind)
-    waiting_on: tuple[int, ...] = ()  # seats whose decision is awaited
+    #: the seat whose turn it is (public). Never the seats a claim window waits on: who may
+    #: claim a discard is secret, so in a claim window this is empty.
+    waiting_on: tuple[int, ...] = ()
     commitment: str | None = None  # fairness hash of this hand
 
 
@@ -90,6 +92,8 @@ class HandView:
     flowers: int = 0
     bao: int | None = None
     claim_tile: int | None = None  # the discard a claim window is about
+    claim_from: int | None = None  # the seat that discarded it (or added the kong to rob)
+    claim_rob: bool = False  # the window is about robbing an added kong (抢杠)
 
 
 @dataclass(frozen=True)
@@ -137,6 +141,26 @@ class HandResult:
     payments: tuple[tuple[Any, ...], ...] = ()  # (payer seat, payee seat, amount, reason)
     scores: tuple[int, ...] = ()  # running totals after the hand
     winner_points: tuple[int, ...] = ()  # each winner's own points, in ``winners`` order
+    #: 摊牌: every seat's tiles once the hand is over (never built before); see
+    #: :class:`RevealedHand` and :mod:`services.showdown`
+    hands: tuple[RevealedHand, ...] = ()
+    dealer: int | None = None  # the dealer of this hand
+    next_dealer: int | None = None  # who deals the next hand
+    value_per_pao: int = 1  # 九江: this hand's value per 炮 (跟庄 / 黄庄 raise it)
+    #: 九江: what raised this hand's value (``黄庄`` / ``跟庄``), oldest first
+    raised_by: tuple[str, ...] = ()
+    bao: int | None = None  # 上饶: the 宝 (wildcard) kind of this hand
+
+
+@dataclass(frozen=True)
+class RevealedHand:
+    """One seat's tiles laid open at the end of a hand (摊牌): its concealed tiles (the
+    winner's include the winning tile), its melds and its laid-open 发 (九江 flowers)."""
+
+    seat: int
+    concealed: tuple[int, ...]
+    melds: tuple[MeldInfo, ...] = ()
+    flowers: tuple[int, ...] = ()
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""Play: a human's action, the next hand, ending the game, 托管 on and off, timeouts.
+"""Play: a human's action, dealing the next hand, 托管 on and off, timeouts.
 
 Each command takes the game's lock, checks who asks and whether it is legal, commits the
 change (robots' replies included) and queues what happened (see :mod:`services.core`).
@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from db.types import VersionConflict
 from services.autoplay import safe_key
@@ -21,7 +21,6 @@ from services.errors import (
     NotYourTurn,
     ServiceError,
     StaleButton,
-    WrongPhase,
 )
 from services.gamelog import LiveGame
 from services.model import ActionKey, GameEvent
@@ -71,14 +70,20 @@ class PlayMixin(GameCore):
                 events += await self._human_action(live, seat, key, seen_version)
             except ServiceError:
                 if events:  # coming off 托管 is a change worth showing
-                    self._after_change(live, events)
+                    self._after_change(live, events, actor=seat)
                 raise
             events += await self._advance(live)
-            self._after_change(live, events)
+            own = live.steps[0] if live.steps and live.steps[0][0] == seat else None
+            paced = self._after_change(live, events, actor=seat)
+            game = self._summary(live)
             hand = self._private(live, seat, ()) if live.state is not None else None
-        return ActResult(
-            self._summary(live), tuple(e for e in events if e.visible_to is None), hand
-        )
+            if paced and own is not None and live.state is not None:
+                # the others' moves are being shown one by one: the answer shows the hand
+                # right after this press; what follows reaches the hand message in its turn
+                moment = self._private(live, seat, (), state=own[1])
+                hand = replace(moment, hand=replace(moment.hand, legal=()))
+                game = replace(game, phase=self.engine.phase(own[1]))
+        return ActResult(game, tuple(e for e in events if e.visible_to is None), hand)
 
     async def _human_action(
         self, live: LiveGame, seat: int, key: ActionKey, seen_version: int | None
@@ -104,41 +109,23 @@ class PlayMixin(GameCore):
                 raise StaleButton("someone acted first") from None
             return await self._apply(live, seat, key, then_ai=True)
 
-    async def next_hand(self, game_id: int, user_id: int) -> GameSummary:
-        """Deal the next hand (any seated human, after a hand is over)."""
-        live = await self._get(game_id)
-        async with live.lock, self._moved_on(live):
-            if live.seat_of(user_id) is None:
-                raise NotInGame()
-            self._need(live, "active")
-            if self.engine.phase(live.state) != "hand_over":
-                raise StaleButton("the hand is still being played")
-            seed = self.new_seed()
-            state, events = self.engine.next_hand(live.state, seed)
-            await self._commit(live, None, {"k": "next", "seed": seed})
-            live.state = state
-            live.hand_no += 1
-            self._bookkeep(live, None, None, self.clock())
-            live.delivered.clear()
-            commitment = self._commitment(events)
-            if commitment:
-                await self.store.update_game(live.id, **commitment)
-            events = list(events) + await self._advance(live)
-            self._after_change(live, events)
-        return self._summary(live)
-
-    async def end_game(self, game_id: int, user_id: int) -> GameSummary:
-        """End the game between hands (any seated human): totals are final."""
-        live = await self._get(game_id)
-        async with live.lock, self._moved_on(live):
-            if live.seat_of(user_id) is None:
-                raise NotInGame()
-            self._need(live, "active")
-            if self.engine.phase(live.state) not in ("hand_over", "game_over"):
-                raise WrongPhase("finish the hand first, or abandon the game")
-            await self._commit(live, None, {"k": "end"})
-            await self._close(live, "finished")
-        return self._summary(live)
+    async def _deal_next(self, live: LiveGame) -> None:
+        """Deal the next hand (under the lock, the hand over): see
+        :meth:`services.session.SessionMixin.ready` — it starts once every seat is ready
+        (准备); ending a game early takes a 解散 vote."""
+        seed = self.new_seed()
+        state, events = self.engine.next_hand(live.state, seed)
+        await self._commit(live, None, {"k": "next", "seed": seed})
+        live.state = state
+        live.hand_no += 1
+        self._bookkeep(live, None, None, self.clock())
+        live.steps.append((None, state, list(events)))
+        live.delivered.clear()
+        commitment = self._commitment(events, live)
+        if commitment:
+            await self.store.update_game(live.id, **commitment)
+        events = list(events) + await self._advance(live)
+        self._after_change(live, events)
 
     async def set_autoplay(self, game_id: int, user_id: int, on: bool) -> GameSummary:
         """Turn 托管 (auto-play) on or off for the user's seat."""
@@ -152,16 +139,20 @@ class PlayMixin(GameCore):
             if live.seats[seat].auto != on:
                 events += await self._set_auto(live, seat, on)
                 events += await self._advance(live)
-            self._after_change(live, events)
+            self._after_change(live, events, actor=seat)
         return self._summary(live)
 
     async def _on_timeout(self, live: LiveGame, version: int) -> None:
-        """The awaited humans ran out of time: safe default, then 托管 until they return."""
+        """The awaited humans ran out of time: the safe default. A turn that timed out also
+        puts the seat on 托管 until they return; a claim window that timed out only passes,
+        quietly: a timeout line or a 托管 mark right after a discard would tell everyone who
+        could have claimed it."""
         async with live.lock:
             if live.version != version or live.status != "active" or live.state is None:
                 return
             live.timer = None
             events: list[GameEvent] = []
+            claim = self.engine.phase(live.state) == "claim"
             for seat in self.engine.pending_seats(live.state):
                 if live.seats[seat].robot:
                     continue
@@ -174,6 +165,7 @@ class PlayMixin(GameCore):
                     log.warning("game %s: timeout action %s refused", live.id, key)
                     await self._reload(live)
                     break
-                events += await self._set_auto(live, seat, True)
+                if not claim:
+                    events += await self._set_auto(live, seat, True)
             events += await self._advance(live)
             self._after_change(live, events)

@@ -60,6 +60,7 @@ from services.model import (
     ScoreLine,
     TableView,
 )
+from services.real_showdown import showdown_fields
 
 log = logging.getLogger(__name__)
 
@@ -305,12 +306,13 @@ class RealEngine:
             phase=self.phase(state),
             dealer=h.dealer,
             turn=h.turn if h.phase == "turn" else None,
-            wall_left=live_count(h, rules.reserve) if h.phase != "over" else 0,
+            wall_left=live_count(h, rules.reserve),  # at hand end too: the wall left
             seats=seats,
             bao_indicator=h.indicator >> 2 if h.indicator is not None else None,
             bao=h.bao,
             last_discard=last,
-            waiting_on=self.pending_seats(state),
+            # the turn's seat only: who may claim a discard is never public
+            waiting_on=(h.turn,) if h.phase == "turn" else (),
             commitment=commitment(h.seed, h.wall) if h.wall else None,
         )
 
@@ -331,9 +333,12 @@ class RealEngine:
                 waits = tuple(waits_of(counts, h.bao))
             except Exception:  # hints are a help, never a failure
                 waits = ()
-        claim_tile = None
+        claim_tile = claim_from = None
+        claim_rob = False
         if h.claim is not None and h.claim.options[seat] is not None:
             claim_tile = h.claim.tile >> 2
+            claim_from = h.claim.from_seat
+            claim_rob = h.claim.kind == "rob"
         return HandView(
             seat=seat,
             concealed=tuple(sorted(kinds)),
@@ -344,6 +349,8 @@ class RealEngine:
             flowers=len(s.flowers),
             bao=h.bao,
             claim_tile=claim_tile,
+            claim_from=claim_from,
+            claim_rob=claim_rob,
         )
 
     def hand_result(self, state: GameState) -> HandResult | None:
@@ -394,7 +401,12 @@ class RealEngine:
             payments=tuple(tuple(p) for p in r.get("payments", [])),
             scores=tuple(state.scores),
             winner_points=tuple(int(w.get("points", 0)) for w in winners),
+            **showdown_fields(state),
         )
+
+    def hand_history(self, state: GameState) -> tuple[dict[str, Any], ...]:
+        """One summary per ended hand of the game (see :func:`services.session_state.tally`)."""
+        return tuple(dict(h) for h in state.history)
 
     # -- codecs
 

@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from db.types import HandInput, HandPlayer
 from services.gamelog import LiveGame
 from services.model import HandResult
+
+
+def _with_commitment(
+    seed_reveal: dict[str, Any] | None, published: str | None
+) -> dict[str, Any] | None:
+    """The reveal, with the hash published at the hand's start beside it (``commitment``):
+    the history shows that one, so a reader can check the reveal against what was
+    announced rather than against a hash recomputed from the reveal itself."""
+    if seed_reveal is None or not published:
+        return seed_reveal
+    return {**seed_reveal, "commitment": published}
 
 
 def hand_input(live: LiveGame, result: HandResult) -> HandInput:
@@ -32,6 +45,6 @@ def hand_input(live: LiveGame, result: HandResult) -> HandInput:
         points=result.points,
         winner_points=tuple(result.winner_points),
         items=[{"name": i.name, "en": i.en, "value": i.value} for i in result.items],
-        seed_reveal=result.seed_reveal,
+        seed_reveal=_with_commitment(result.seed_reveal, live.commitment),
         game_id=live.id,
     )

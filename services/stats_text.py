@@ -120,6 +120,19 @@ STRINGS: dict[str, tuple[str, str]] = {
     "payments": ("收支：{pay}", "Payments: {pay}"),
     "seed": ("种子：`{seed}`", "Seed: `{seed}`"),
     "check": ("SHA-256(种子:牌墙) = `{digest}`", "SHA-256(seed:wall) = `{digest}`"),
+    "published": (
+        "开局公布的 SHA-256：`{digest}`",
+        "SHA-256 published when the hand began: `{digest}`",
+    ),
+    "check_ok": ("✅ SHA-256(种子:牌墙) 与之相符", "✅ SHA-256(seed:wall) matches it"),
+    "check_bad": (
+        "❌ SHA-256(种子:牌墙) = `{digest}`，与公布的不符",
+        "❌ SHA-256(seed:wall) = `{digest}` does not match it",
+    ),
+    "unpublished": (
+        "（没有存下开局公布的哈希）",
+        "(the hash published when the hand began was not kept)",
+    ),
     "no_seed": ("（实体牌局，无种子）", "(played with real tiles: no seed)"),
     "hands_page": ("第 {page}/{pages} 页", "page {page}/{pages}"),
     "ai": ("电脑", "AI"),
@@ -568,14 +581,26 @@ def hand_names(hand: HandInfo, game: GameInfo | None, lang: str = "zh") -> dict[
 
 
 def seed_lines(seed_reveal: Mapping[str, Any] | None, lang: str = "zh") -> list[str]:
-    """The revealed seed and SHA-256 of (seed, wall) to compare with the hand-start hash."""
+    """The revealed seed, the hash published when the hand began (as stored then, in the
+    reveal's ``commitment``) and whether SHA-256 of (seed, wall) matches it. A hand recorded
+    before the published hash was kept shows the recomputed hash, saying so."""
     if not seed_reveal or "seed" not in seed_reveal:
         return [t("no_seed", short(lang))]
+    lang1 = short(lang)
     seed = str(seed_reveal["seed"])
     wall = seed_reveal.get("wall_ids") or seed_reveal.get("wall")
-    lines = [t("seed", short(lang), seed=seed)]
-    if isinstance(wall, list):
-        lines.append(t("check", short(lang), digest=commitment(seed, wall)))
+    digest = commitment(seed, wall) if isinstance(wall, list) else None
+    published = seed_reveal.get("commitment")
+    lines = [t("seed", lang1, seed=seed)]
+    if isinstance(published, str) and published:
+        lines.append(t("published", lang1, digest=published[:128]))
+        if digest is not None:
+            ok = digest == published
+            lines.append(t("check_ok" if ok else "check_bad", lang1, digest=digest))
+    else:
+        lines.append(t("unpublished", lang1))
+        if digest is not None:
+            lines.append(t("check", lang1, digest=digest))
     return lines
 
 
@@ -600,6 +625,8 @@ def hand_field(hand: HandInfo, game: GameInfo | None, lang: str = "zh") -> Field
     lines.append(t("payments", lang1, pay=pay or "—"))
     lines += seed_lines(hand.seed_reveal, lang)
     name = t("hand_title", lang1, no=hand.hand_no, how=how_text(hand.how, lang))
+    if hand.game_id is not None and hand.source == "online":
+        name += f" · #{hand.game_id}-{hand.hand_no}"  # the code /mahjong replay takes
     return Field(clip(name, 256), clip("\n".join(lines), FIELD_LIMIT))
 
 

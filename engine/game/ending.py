@@ -154,6 +154,14 @@ def end_hand(
             "how": how,
             "winners": [w["seat"] for w in winners],
             "deltas": list(h.deltas),
+            # for a session's standings and its rounds (圈): who paid a discard win, each
+            # winner's points, the deal, this hand's value per 炮 and its 跟庄
+            "payer": payer,
+            "points": [int(w["points"]) for w in winners],
+            "dealer": h.dealer,
+            "next_dealer": next_dealer,
+            "value_per_pao": g.value_per_pao,
+            "followed": followed_count(h) if g.variant == "jiujiang" else 0,
         }
     )
     if winners:

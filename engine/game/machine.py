@@ -113,9 +113,12 @@ def _roll_for_dealer(seed: str, events: list[Event]) -> int:
     return contenders[0]
 
 
-def _start_hand(g: GameState, number: int, events: list[Event]) -> None:
+def _start_hand(g: GameState, number: int, events: list[Event], seed: str | None = None) -> None:
+    """Deal hand ``number`` from its seed (HMAC of the game seed unless ``seed`` is given:
+    :func:`engine.replay.deal_hand` rebuilds one hand of a log from its revealed seed)."""
     rules = rules_of(g.variant, g.options)
-    seed = wall_.derive_seed(g.seed, f"hand/{number}")
+    if seed is None:
+        seed = wall_.derive_seed(g.seed, f"hand/{number}")
     wall = tuple(wall_.shuffle(wall_.tile_ids(rules.kinds), seed))
     dealer = g.dealer
     h = HandState(

@@ -9,6 +9,10 @@ Also, per seat (seats keep their place for a whole game; the deal moves round):
 (discards / robbed kongs that paid for a win: 点炮), ``seat_points`` (net score), and
 ``ai_ms`` (mean time of one AI decision, milliseconds). ``--defend 0111``: seat 0 plays pure
 offence, seats 1–3 defend; the default ``1111`` is every seat defending.
+
+``--log FILE`` also writes every game played as a game log (``docs/log-format.md``, the
+format ``python -m engine.replay`` and ``python -m engine.verify`` read); ``--no-events``
+leaves the events out of it (smaller; the replay then checks the results only).
 """
 
 from __future__ import annotations
@@ -25,7 +29,8 @@ from engine.game.legal import waiting_for
 from engine.game.machine import apply, new_game
 from engine.game.state import PHASE_OVER, GameState, state_from_json, state_to_json
 from engine.game.wall import derive_seed
-from engine.options import RuleOptions, make_options
+from engine.logformat import GameLog, LoggedGame, Recorder, dumps
+from engine.options import RuleOptions, make_options, options_to_dict
 
 #: Safety net: a hand never needs this many actions.
 MAX_ACTIONS_PER_HAND = 2000
@@ -40,11 +45,12 @@ def play_hand(
     log: list[tuple[int, Action]],
     defend: tuple[bool, ...] = (True, True, True, True),
     clock: list[float] | None = None,
+    recorder: Recorder | None = None,
 ) -> GameState:
     """Let the AI play ``g``'s current hand to its end, appending to ``log``.
 
     ``defend[seat]``: whether that seat's AI defends; ``clock`` (if given) gets
-    ``[decisions, seconds]`` added to it.
+    ``[decisions, seconds]`` added to it; ``recorder`` (if given) records every step.
     """
     for _ in range(MAX_ACTIONS_PER_HAND):
         if g.hand.phase == PHASE_OVER:
@@ -58,7 +64,9 @@ def play_hand(
             clock[0] += 1
             clock[1] += time.perf_counter() - t0
         log.append((seat, action))
-        g, _ = apply(g, seat, action)
+        g, events = apply(g, seat, action)
+        if recorder is not None:
+            recorder.step(seat, action, g, events)
     raise RuntimeError("hand did not end")
 
 
@@ -76,10 +84,13 @@ def simulate(
     options: RuleOptions | dict[str, Any] | None = None,
     verify: bool = True,
     defend: tuple[bool, ...] = (True, True, True, True),
+    record: list[LoggedGame] | None = None,
+    record_events: bool = True,
 ) -> dict[str, Any]:
     """Play ``hands`` hands (games of up to 16 hands each) and check every one.
 
-    ``defend[seat]``: whether that seat's AI defends (守牌).
+    ``defend[seat]``: whether that seat's AI defends (守牌). ``record`` (if given) gets
+    every game appended as a :class:`engine.logformat.LoggedGame` (finished hands).
     """
     if not isinstance(options, RuleOptions.__args__):  # type: ignore[attr-defined]
         options = make_options(variant, options or {})
@@ -110,11 +121,16 @@ def simulate(
         game_no += 1
         t0 = time.perf_counter()
         try:
-            g, _ = new_game(variant, options, game_seed)
+            g, first = new_game(variant, options, game_seed)
         except Exception:
             out["errors"] += 1
             out["hands"] += 1
             continue
+        recorder = (
+            Recorder(g, first, game_id=game_no - 1, with_events=record_events)
+            if record is not None
+            else None
+        )
         log: list[tuple[int, Action]] = []
         ends: list[tuple[int, dict[str, Any]]] = []
         per_game = min(16, hands - out["hands"])
@@ -123,8 +139,10 @@ def simulate(
                 if i:
                     action = choose_action(g, g.hand.dealer)
                     log.append((g.hand.dealer, action))
-                    g, _ = apply(g, g.hand.dealer, action)
-                g = play_hand(g, log, defend, clock)
+                    g, events = apply(g, g.hand.dealer, action)
+                    if recorder is not None:
+                        recorder.step(g.hand.dealer, action, g, events)
+                g = play_hand(g, log, defend, clock, recorder)
             except Exception as e:
                 out["errors"] += 1
                 out["hands"] += 1  # the failed hand counts, so the run always ends
@@ -151,6 +169,8 @@ def simulate(
             ends.append((len(log), state_to_json(g)))
         t1 = time.perf_counter()
         play += t1 - t0
+        if recorder is not None and record is not None:
+            record.append(recorder.game(reveal_seed=True))  # the game is over: seed revealed
         if verify:
             out["replay_mismatches"] += _verify(variant, options, game_seed, log, ends)
         check += time.perf_counter() - t1
@@ -210,12 +230,29 @@ def main(argv: list[str] | None = None) -> int:
         default="1111",
         help="which seats' AI defends (守牌), one 0/1 digit per seat, e.g. 0111 (default 1111)",
     )
+    p.add_argument("--log", metavar="FILE", help="also write the games as a game log (JSON)")
+    p.add_argument(
+        "--no-events", action="store_true", help="leave the events out of the --log file"
+    )
     a = p.parse_args(argv)
     try:
         opts = make_options(a.variant, json.loads(a.options))
         defend = parse_defend(a.defend)
     except (ValueError, TypeError) as e:
         p.error(str(e))
-    r = simulate(a.variant, a.hands, str(a.seed), opts, defend=defend)
+    games: list[LoggedGame] | None = [] if a.log else None
+    r = simulate(
+        a.variant,
+        a.hands,
+        str(a.seed),
+        opts,
+        defend=defend,
+        record=games,
+        record_events=not a.no_events,
+    )
+    if a.log and games is not None:
+        text = dumps(GameLog(a.variant, options_to_dict(opts), games))
+        with open(a.log, "w", encoding="utf-8") as f:
+            f.write(text)
     print(json.dumps(r, ensure_ascii=False))
     return 0

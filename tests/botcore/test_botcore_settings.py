@@ -18,6 +18,7 @@ NAMES = (
     "CLAIM_TIMEOUT_SECONDS",
     "EXTRA_EXTENSIONS",
     "EPHEMERAL_LIFETIME_SECONDS",
+    "AI_PACE_SECONDS",
 )
 
 
@@ -112,3 +113,14 @@ def test_env_example_lists_every_setting() -> None:
     }
     missing = [f.upper() for f in Settings.model_fields if f.upper() not in names]
     assert missing == []
+
+
+def test_ai_pace(monkeypatch) -> None:
+    """Seconds between two AI moves shown while a human plays: 0.8 by default, 0 to 5."""
+    assert Settings().ai_pace_seconds == 0.8
+    monkeypatch.setenv("AI_PACE_SECONDS", "0")
+    assert Settings().ai_pace_seconds == 0
+    for bad in ("-1", "6", "fast"):
+        monkeypatch.setenv("AI_PACE_SECONDS", bad)
+        with pytest.raises(ValidationError):
+            Settings()

@@ -36,7 +36,19 @@ async def test_settings_default_then_update(store: Store) -> None:
 
 @pytest.mark.parametrize(
     "changes",
-    [{"colour": "red"}, {"current_season": 3}, {"turn_timeout": 0}, {"claim_timeout": "5"}],
+    [
+        {"colour": "red"},
+        {"current_season": 3},
+        {"turn_timeout": 0},
+        {"turn_timeout": -5},
+        {"claim_timeout": "5"},
+        # values no reader can use: a stored bogus variant broke /mahjong new and score
+        {"default_variant": "bogus"},
+        {"language": "fr"},
+        {"hints": "yes"},
+        {"rule_options": {"bogus": {}}},
+        {"rule_options": {"xinyu": "chi=true"}},
+    ],
 )
 async def test_bad_settings_are_refused(store: Store, changes: dict) -> None:
     with pytest.raises(ValueError):
@@ -83,3 +95,28 @@ async def test_record_expiry_hours_is_a_setting(store: Store) -> None:
     assert (
         await store.update_guild_settings(42, record_expiry_hours=None)
     ).record_expiry_hours is None
+
+
+async def test_alerts_threads_and_ai_pace(store: Store) -> None:
+    """Issue 12: a player's turn alerts (on | claims | off), a server's ``thread`` and
+    ``ai_pace``, a game's thread and the messages delivery keeps up to date."""
+    assert (await store.upsert_player(6, display_name="p")).alerts == "on"
+    assert (await store.upsert_player(6, alerts="claims")).alerts == "claims"
+    assert (await store.upsert_player(6, display_name="q")).alerts == "claims"  # kept
+    assert (await store.get_player(6)).alerts == "claims"  # type: ignore[union-attr]
+    with pytest.raises(ValueError):
+        await store.upsert_player(6, alerts="loud")
+    settings = await store.get_guild_settings(43)
+    assert (settings.thread, settings.ai_pace) == (True, None)
+    changed = await store.update_guild_settings(43, thread=False, ai_pace=0.5)
+    assert (changed.thread, changed.ai_pace) == (False, 0.5)
+    for bad in (-0.1, 5.5, "1", True):
+        with pytest.raises(ValueError):
+            await store.update_guild_settings(43, ai_pace=bad)
+    assert (await store.update_guild_settings(43, ai_pace=None)).ai_pace is None
+    game = await store.create_game(43, 2, "xinyu", seats=[{}])
+    assert (game.thread_id, game.messages) == (None, {})
+    refs = {"dm": {"5": [9, 10, 1]}, "table_at": [11, 1]}
+    updated = await store.update_game(game.id, thread_id=11, messages=refs)
+    assert (updated.thread_id, updated.messages) == (11, refs)
+    assert (await store.load_game(game.id)).game.messages == refs

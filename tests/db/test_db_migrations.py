@@ -193,3 +193,40 @@ async def test_0002_moves_record_expiry_out_of_rule_options(db_url: str) -> None
             assert games.scalar_one() == 1  # dropping the column cascaded nothing
     finally:
         await engine.dispose()
+
+
+async def test_0003_gives_existing_rows_the_defaults(db_url: str) -> None:
+    """Players and servers from before 0003 get turn alerts ``on`` and threads on; games
+    have no thread or remembered messages yet."""
+    from db.connection import make_engine
+    from db.migrate import upgrade
+
+    engine = make_engine(db_url)
+    try:
+        await upgrade(engine, "0002")
+        async with engine.begin() as conn:
+            now = "now()" if engine.dialect.name != "sqlite" else "'2026-12-01 00:00:00'"
+            await conn.execute(
+                text(
+                    "INSERT INTO players (user_id, display_name, locale, prefers_images, "
+                    f"created_at, updated_at) VALUES (5, 'p', NULL, true, {now}, {now})"
+                )
+            )
+            rules = "CAST('{}' AS json)" if engine.dialect.name != "sqlite" else "'{}'"
+            await conn.execute(
+                text(
+                    "INSERT INTO guilds (id, default_variant, rule_options, turn_timeout, "
+                    "claim_timeout, language, hints, current_season, created_at, updated_at) "
+                    f"VALUES (7, 'shangrao', {rules}, 60, 15, 'zh', true, 1, {now}, {now})"
+                )
+            )
+        await upgrade(engine, "head")
+        store = Store(engine)
+        player = await store.get_player(5)
+        assert player is not None and player.alerts == "on"
+        settings = await store.get_guild_settings(7)
+        assert (settings.thread, settings.ai_pace) == (True, None)
+        game = await store.create_game(7, 2, "xinyu", seats=[{}])
+        assert (game.thread_id, game.messages) == (None, {})
+    finally:
+        await engine.dispose()

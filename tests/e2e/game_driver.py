@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import re
+from dataclasses import replace
 from typing import Any
 
 from .fake_discord import FakeDiscord, FakeMessage, FakeUser
 from .harness import BotProcess
+from .privacy import ClaimWindow, Player, assert_claims_secret
 
 
 def _game_cog_env() -> dict[str, str | None]:
@@ -66,12 +68,15 @@ async def open_game(
     *,
     variant: str = "shangrao",
     options: str | None = None,
+    length: str | None = None,
 ) -> tuple[int, FakeMessage]:
     """``/mahjong new``, the others press Join, the host presses Start; returns the game id
-    and the channel's table message."""
+    and the channel's table message. ``length``: ``4`` … ``16`` hands or ``1圈`` … rounds."""
     args: dict[str, Any] = {"variant": variant}
     if options:
         args["options"] = options
+    if length:
+        args["length"] = length
     ix = await fake.slash(host, "mahjong new", args)
     reply = await ix.wait_reply(10)
     assert reply.ephemeral, reply.text()
@@ -130,11 +135,38 @@ def choose(msg: FakeMessage) -> str | None:
 
 
 def result_message(fake: FakeDiscord, gid: int, hand_no: int = 1) -> FakeMessage | None:
-    for msg in fake.channel_messages():
+    """The result of hand ``hand_no`` while it offers 下一局 (in the game's thread or the
+    channel)."""
+    for msg in fake.guild_messages():
         ids = msg.custom_ids()
         if f"mj:{gid}:next:{hand_no}" in ids and f"mj:{gid}:hand" not in ids:  # not the table
             return msg
     return None
+
+
+def table_messages(fake: FakeDiscord, gid: int) -> list[FakeMessage]:
+    """Every table message of game ``gid`` (one per hand), oldest first: the messages in
+    the game's thread or the channel that carry (or carried) its 🀄 My hand button."""
+    wanted = f"mj:{gid}:hand"
+    out = []
+    for msg in fake.guild_messages():
+        for version in msg.versions():
+            shown = FakeMessage(0, 0, msg.author, components=version["components"])
+            if wanted in shown.custom_ids():
+                out.append(msg)
+                break
+    return out
+
+
+def table_message(fake: FakeDiscord, gid: int) -> FakeMessage | None:
+    """The game's newest table message (the hand in play, or the last one)."""
+    tables = table_messages(fake, gid)
+    return tables[-1] if tables else None
+
+
+def game_thread(fake: FakeDiscord, lobby: FakeMessage):  # -> FakeChannel | None
+    """The thread the game of this lobby plays in (opened on the lobby message), if any."""
+    return fake.thread_on(lobby)
 
 
 #: How long :func:`play_hand` lets a hand go without any change (no edit, message, answer)
@@ -153,6 +185,7 @@ async def play_hand(
     ephemeral: frozenset[int] = frozenset(),
     stall: float = STALL_SECONDS,
     timeout: float = HAND_SECONDS,
+    until: Any = None,
 ) -> FakeMessage:
     """Play until the hand's result appears; each player presses :func:`choose` on the
     newest version of their hand (DM, or the ephemeral reply for ids in ``ephemeral``).
@@ -161,14 +194,15 @@ async def play_hand(
     Waits on conditions, not on a count of idle rounds: when nobody can press, it waits for
     the fake to change (an edit, a new message, an answer). It fails after ``limit`` presses,
     after ``stall`` seconds without any change, or after ``timeout`` seconds in all (both
-    scaled by ``fake.timeout_scale``)."""
+    scaled by ``fake.timeout_scale``). ``until()``: what ends it instead of the result with
+    下一局 / 准备 (the last hand of a session offers none: wait for its standings)."""
     loop = asyncio.get_running_loop()
     started = loop.time()
     deadline = started + fake.scaled(timeout)
     last_seen: dict[int, str] = {}
     presses = 0
     while True:
-        result = result_message(fake, gid, hand_no)
+        result = until() if until is not None else result_message(fake, gid, hand_no)
         if result is not None:
             return result
         mark = fake.changes
@@ -294,8 +328,9 @@ def hand_secrets(fake: FakeDiscord) -> dict[int, set[str]]:
 
 
 def check_privacy(fake: FakeDiscord) -> int:
-    """No concealed hand in any public message, nor in anyone else's private messages.
-    Returns how many distinct hands were checked."""
+    """No concealed hand in any public message, nor in anyone else's private messages, and
+    no table or line that tells who may claim or who passed. Returns how many distinct
+    hands were checked."""
     from .privacy import assert_no_concealed_leak
 
     secrets = hand_secrets(fake)
@@ -304,6 +339,9 @@ def check_privacy(fake: FakeDiscord) -> int:
     users = {u.id: u for u in fake.users}
     for uid, hands in secrets.items():
         assert_no_concealed_leak(fake, hands, owner=users[uid])
+    # nor who may claim a discard or who passed (the timing rule needs the bot's log:
+    # :func:`check_claim_privacy`)
+    assert_claims_secret(fake, [Player(u.name, u.id) for u in fake.users if not u.bot])
     return len(every)
 
 
@@ -319,3 +357,93 @@ def log_of(proc: BotProcess, gid: int) -> list[tuple[int, int | None, dict[str, 
             "SELECT seq, seat, action FROM actions WHERE game_id = ? ORDER BY seq", (gid,)
         ).fetchall()
     return [(seq, seat, json.loads(action)) for seq, seat, action in rows]
+
+
+def _game_row(proc: BotProcess, gid: int) -> tuple[str, dict[str, Any], list[dict[str, Any]]]:
+    import json
+    import sqlite3
+
+    path = proc.database_url.split(":///", 1)[1]
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        row = db.execute(
+            "SELECT variant, options, seats FROM games WHERE id = ?", (gid,)
+        ).fetchone()
+    assert row is not None, f"no game {gid} in the store"
+    return row[0], json.loads(row[1]), json.loads(row[2])
+
+
+def _log_with_times(proc: BotProcess, gid: int) -> list[tuple[int, int | None, dict, float]]:
+    """The whole action log with each entry's commit time (``time.time()`` seconds)."""
+    import datetime as dt
+    import json
+    import sqlite3
+
+    path = proc.database_url.split(":///", 1)[1]
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        rows = db.execute(
+            "SELECT seq, seat, action, created_at FROM actions WHERE game_id = ? ORDER BY seq",
+            (gid,),
+        ).fetchall()
+    out = []
+    for seq, seat, action, created in rows:
+        when = dt.datetime.fromisoformat(str(created))
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=dt.UTC)
+        out.append((seq, seat, json.loads(action), when.timestamp()))
+    return out
+
+
+def players_of(proc: BotProcess, gid: int) -> list[Player]:
+    """Every seat of the game (name, and user id for humans), from the bot's database."""
+    _variant, _options, seats = _game_row(proc, gid)
+    return [
+        Player(str(s.get("name", "?")), None if s.get("ai") else s.get("user_id")) for s in seats
+    ]
+
+
+def claim_windows(proc: BotProcess, gid: int) -> list[ClaimWindow]:
+    """Every claim window a human was asked about, replayed from the bot's action log: when
+    it opened and closed (commit times), whose discard it was and who could claim it."""
+    from services.gamelog import LiveGame, replay_entry
+    from services.model import Seat
+    from services.real_engine import RealEngine
+
+    engine = RealEngine()
+    variant, options, seats = _game_row(proc, gid)
+    players = players_of(proc, gid)
+    live = LiveGame(
+        id=gid,
+        guild_id=0,
+        channel_id=0,
+        variant=variant,
+        options=options,
+        status="active",
+        version=0,
+        totals=[0] * len(seats),
+        seats=[Seat.from_json(s) for s in seats],
+    )
+    windows: list[ClaimWindow] = []
+    open_key: Any = None
+    for seq, seat, entry, at in _log_with_times(proc, gid):
+        live.version = seq
+        replay_entry(engine, live, seat, entry, at)
+        key = None
+        if live.state is not None and engine.phase(live.state) == "claim":
+            humans = [s for s in engine.pending_seats(live.state) if not live.seats[s].robot]
+            if humans:
+                key = engine.window_key(live.state)
+        if key != open_key and open_key is not None:
+            windows[-1] = replace(windows[-1], closed=at)
+        if key is not None and key != open_key:
+            claimants = tuple(players[s] for s in engine.pending_seats(live.state))
+            windows.append(ClaimWindow(at, None, players[key[0]], claimants))
+        open_key = key
+    return windows
+
+
+def check_claim_privacy(fake: FakeDiscord, proc: BotProcess, gid: int) -> list[ClaimWindow]:
+    """Nothing public tells who may claim a discard or who passed (see
+    :func:`privacy.assert_claims_secret`); returns the claim windows checked."""
+    windows = claim_windows(proc, gid)
+    assert_claims_secret(fake, players_of(proc, gid), windows)
+    return windows

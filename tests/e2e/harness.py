@@ -32,6 +32,9 @@ SETTING_NAMES = (
     "MAHJONG_PICTURES",
     "RECORD_EXPIRY_HOURS",
     "RECORD_SWEEP_SECONDS",
+    "AI_PACE_SECONDS",
+    "READY_TIMEOUT_SECONDS",
+    "VOTE_TIMEOUT_SECONDS",
 )
 
 
@@ -71,6 +74,7 @@ class BotProcess:
             DISCORD_GATEWAY_URL=self.fake.gateway_url,
             DATABASE_URL=self.database_url,
             LOG_LEVEL="INFO",
+            AI_PACE_SECONDS="0",  # AI moves at once (a test sets a pace to see it)
             PYTHONUNBUFFERED="1",
             PYTHONDONTWRITEBYTECODE="1",
             PYTHONPATH=os.pathsep.join([str(REPO_ROOT), str(PLUGINS_DIR)]),

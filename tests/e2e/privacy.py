@@ -1,4 +1,6 @@
-"""Check that concealed information (hands, the wall) never reached someone who may not see it.
+"""Check that concealed information (hands, the wall) never reached someone who may not see it,
+and that nothing public lets anyone infer who may claim a discard or who passed
+(:func:`assert_claims_secret`).
 
 Generic: callers pass the strings that must stay hidden (e.g. each concealed hand as the
 bot would render it). Every version of every message is scanned (edits and deleted messages
@@ -8,6 +10,8 @@ attachment file names, and the bytes of text-like attachments.
 
 from __future__ import annotations
 
+import re
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -130,3 +134,199 @@ def assert_hands_private(
     """Each user's secrets may appear only in messages that user alone sees."""
     for user, secrets in hands.items():
         assert_no_concealed_leak(fake, secrets, owner=user, **kwargs)
+
+
+# ---------------------------------------------------------------------------------------
+# Inference: who may claim a discard, and who passed, is never public.
+#
+# A table that waits on claims looks the same whoever may claim; nothing public says who
+# passed; while a claim window is open no public line names (or mentions) a player other
+# than the discarder, except the lines that report public actions (a claim, a kong, a win…).
+
+
+@dataclass(frozen=True)
+class Player:
+    """A seat as the checker knows it: its name and, for a human, the Discord user id."""
+
+    name: str
+    user_id: int | None = None
+
+    def found_in(self, text: str) -> bool:
+        if self.user_id is not None and f"<@{self.user_id}>" in text:
+            return True
+        return bool(self.name) and self.name in text
+
+
+@dataclass(frozen=True)
+class ClaimWindow:
+    """A claim window humans were asked about, from the bot's log: open from ``opened`` to
+    ``closed`` (``time.time()`` seconds; None = still open), on ``discarder``'s tile."""
+
+    opened: float
+    closed: float | None
+    discarder: Player
+    claimants: tuple[Player, ...] = ()
+
+
+def _templates(players: Iterable[Player], *keys: str) -> list[re.Pattern[str]]:
+    """Regexes of catalogue sentences (every language form), one group per placeholder: a
+    name matches a player's name or mention, a tile a tile's name, a claim word a claim
+    word, anything else any text."""
+    from cogs.text import CLAIM_WORDS, STRINGS, TIMEOUT_WORDS
+    from engine.tiles import en_name, zh_name
+
+    def alts(words: Iterable[str]) -> str:
+        return (
+            "(?:" + "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True)) + ")"
+        )
+
+    people = [p.name for p in players] + [f"<@{p.user_id}>" for p in players if p.user_id]
+    tiles = [zh_name(k) for k in range(34)] + [en_name(k) for k in range(34)] + ["?"]
+    slot = {
+        "name": alts(people),
+        "payer": alts(people),
+        "dealer": alts(people),
+        "mention": alts(people),
+        "tile": alts(tiles),
+        "what": alts(
+            [w for pair in (*CLAIM_WORDS.values(), *TIMEOUT_WORDS.values()) for w in pair]
+        ),
+    }
+    out = []
+    for key in keys:
+        zh, en = STRINGS[key]
+        for form in (zh, en, f"{zh} · {en}"):
+            parts = re.split(r"(\{[a-z_]+\})", form)
+            rx = "".join(
+                f"({slot.get(part[1:-1], '.+?')})" if part.startswith("{") else re.escape(part)
+                for part in parts
+            )
+            out.append(re.compile(f"^{rx}$"))
+    return out
+
+
+#: lines reporting something public (an action, a turn that timed out, 托管 switched by its
+#: player): they may name anyone, at any time (a pass is caught by :data:`PASS_RX` first)
+PUBLIC_ACTION_KEYS = (
+    "line_hand_started",
+    "line_dice",
+    "line_claimed",
+    "line_kong",
+    "line_concealed_kong",
+    "line_ready",
+    "line_flower",
+    "line_won_self",
+    "line_won_discard",
+    "line_won_rob",
+    "line_drawn",
+    "line_timeout",
+    "line_auto_on",
+    "line_auto_off",
+    "line_dm_closed",  # once per game, for everyone whose DMs are closed
+)
+PASS_RX = re.compile(r"自动过|(?<![超经通不])过(?![期去来])|\bauto-pass\b|\bpass(?:es|ed)?\b", re.I)
+
+
+def _public_versions(fake: FakeDiscord, *, ephemeral: bool = False) -> Iterable[tuple]:
+    """``(time.time() seconds, message, version number, version)`` of every version of every
+    public message (with ``ephemeral``, ephemeral replies too: anyone may ask for one)."""
+    offset = time.time() - time.monotonic()
+    for msg in fake.all_messages(include_deleted=True):
+        viewer = audience_of(fake, msg)
+        if viewer is not None and not (ephemeral and msg.visible_to is not None):
+            continue
+        times = [msg.created_at, *msg.edit_times]
+        for n, version in enumerate(msg.versions()):
+            at = times[n] if n < len(times) else times[-1]
+            yield at + offset, msg, n, version
+
+
+def _version_lines(version: dict[str, Any]) -> list[str]:
+    texts = [version["content"]]
+    for _where, text in _texts(version["embeds"], "embeds"):
+        texts.append(text)
+    for where, text in _texts(version["components"], "components"):
+        if where.rsplit(".", 1)[-1] in TEXT_KEYS:
+            texts.append(text)
+    return [line for text in texts for line in text.splitlines() if line.strip()]
+
+
+def _header(line: str, players: Iterable[Player]) -> Player | None:
+    """The player a table seat line is about (``**name**…``, ``▶ **name**…``), or None."""
+    bare = line.removeprefix("▶ ").removeprefix("▶")
+    for p in players:
+        if p.name and bare.startswith(f"**{p.name}**"):
+            return p
+    return None
+
+
+def find_claim_leaks(
+    fake: FakeDiscord,
+    players: Iterable[Player],
+    windows: Iterable[ClaimWindow] = (),
+) -> list[str]:
+    """Everything public (and every ``/mahjong status`` answer) that tells who may claim a
+    discard or who passed. ``windows`` (from the bot's log) adds the timing rule: lines
+    posted while a window is open name nobody but the discarder, unless they report a
+    public action."""
+    from cogs.text import STRINGS
+
+    players = list(players)
+    windows = list(windows)
+    turn_rx = _templates(players, "turn")
+    over = {STRINGS["hand_over"][0], STRINGS["hand_over"][1]}
+    allowed = _templates(players, *PUBLIC_ACTION_KEYS)
+    leaks: list[str] = []
+    for at, msg, n, version in _public_versions(fake, ephemeral=True):
+        lines = _version_lines(version)
+        where = f"message {msg.id} v{n}"
+        heads = [h for line in lines if (h := _header(line, players)) is not None]
+        public = msg.visible_to is None
+        # 1. a table (seat lines) in a claim window: the same for every claimant
+        if heads:
+            turn = [m.group(1) for line in lines for rx in turn_rx if (m := rx.match(line))]
+            if turn:  # someone's turn: the ▶ is theirs alone
+                for line in lines:
+                    h = _header(line, players)
+                    if line.startswith("▶") and (h is None or h.name not in turn[0]):
+                        leaks.append(f"{where}: ▶ on a seat whose turn it is not: {line!r}")
+            elif not any(o in line for line in lines for o in over):
+                others = [line for line in lines if _header(line, players) is None]
+                named = {p.name for p in players for line in others if p.found_in(line)}
+                if any("▶" in line for line in lines):
+                    leaks.append(f"{where}: a ▶ while claims are awaited")
+                if len(named) > 1:  # the discarder at most
+                    leaks.append(f"{where}: the claim wait names {sorted(named)}")
+        # 2. nothing public says who passed
+        if public:
+            for line in lines:
+                if PASS_RX.search(line) and any(p.found_in(line) for p in players):
+                    leaks.append(f"{where}: says who passed: {line!r}")
+        # 3. while a window is open: no other player named, except in public-action lines
+        if not public or n != 0 or heads:
+            continue
+        for w in windows:
+            if not (w.opened < at and (w.closed is None or at < w.closed)):
+                continue
+            for line in lines:
+                if any(rx.match(line) for rx in allowed):
+                    continue
+                named = [p.name for p in players if p != w.discarder and p.found_in(line)]
+                if named:
+                    leaks.append(
+                        f"{where}: names {named} while {w.discarder.name}'s discard waits "
+                        f"for claims: {line!r}"
+                    )
+    return leaks
+
+
+def assert_claims_secret(
+    fake: FakeDiscord, players: Iterable[Player], windows: Iterable[ClaimWindow] = ()
+) -> None:
+    """Fail when anything public tells who may claim a discard or who passed
+    (:func:`find_claim_leaks`)."""
+    leaks = find_claim_leaks(fake, players, windows)
+    if leaks:
+        lines = "\n".join(f"  - {leak}" for leak in leaks[:20])
+        more = f"\n  … and {len(leaks) - 20} more" if len(leaks) > 20 else ""
+        raise AssertionError(f"claims were not kept secret ({len(leaks)}):\n{lines}{more}")

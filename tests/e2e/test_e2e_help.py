@@ -97,7 +97,7 @@ async def test_help_in_chinese_commands_and_public(fake: FakeDiscord, bot_factor
 async def test_help_shows_this_servers_settings(fake: FakeDiscord, bot_factory) -> None:
     await start_bot(bot_factory)
     alice = fake.user("alice")  # owns the server
-    ix = await fake.slash(alice, "mahjong config", {"variant": "xinyu", "turn_timeout": 97})
+    ix = await fake.slash(alice, "mahjong-admin config", {"variant": "xinyu", "turn_timeout": 97})
     await ix.wait_reply()
     ix = await fake.slash(alice, "mahjong help")
     msg = await ix.wait_reply()

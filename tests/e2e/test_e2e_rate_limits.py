@@ -24,6 +24,7 @@ from .game_driver import (
     parse_id,
     play_hand,
     result_message,
+    table_message,
 )
 
 pytestmark = pytest.mark.e2e
@@ -118,7 +119,7 @@ def _accepted_presses(fake: FakeDiscord, gid: int, users) -> int:
         cid = data.get("custom_id", "")
         if ix.type != 3 or ix.user.id not in ids or not cid.startswith(f"mj:{gid}:"):
             continue
-        if parse_id(cid)[1] in ("join", "start", "hand", "next", "end"):
+        if parse_id(cid)[1] in ("join", "start", "hand", "next", "end", "dissolve"):
             continue
         stale = any("earlier moment" in m.text() or "更早" in m.text() for m in ix.followups)
         if ix.response_type == 7 and not stale:
@@ -131,13 +132,6 @@ async def test_a_hand_is_played_to_the_end_through_429s(fake: FakeDiscord, bot_f
     route limit headers; the hand still ends, every refused request is sent again after its
     ``retry_after`` (never before), each player has one hand DM, nothing is lost."""
     guild_ch = fake.channel.id
-    dm_send = rf"^/channels/(?!{guild_ch}/)\d+/messages$"
-    dm_edit = rf"^/channels/(?!{guild_ch}/)\d+/messages/\d+$"
-    # DM edits: at most 2 per second per DM channel, told in the headers; the bot must wait
-    fake.limit_route("PATCH", dm_edit, per=2, window=1.0)
-    # the first hand DM sends get 429 twice
-    dm_sends = fake.fail_next("POST", dm_send, 2, retry_after=0.6)
-
     proc = bot_factory(env=game_env())
     await proc.start_ready()
     alice, bob = fake.user("alice"), fake.user("bob")
@@ -149,8 +143,17 @@ async def test_a_hand_is_played_to_the_end_through_429s(fake: FakeDiscord, bot_f
     await join.wait_ack(10)
     await fake.wait_for(lambda: bob.mention in fake.messages[lobby.id].text(), 10, what="bob")
 
-    # the table message (the lobby, edited) : its next edits get 429, the third one global
-    table_edit = rf"^/channels/{guild_ch}/messages/{lobby.id}$"
+    # the game plays in a thread opened on the lobby message (its id is the lobby's): DM
+    # channels are the others
+    thread_ch = lobby.id
+    dm_send = rf"^/channels/(?!{guild_ch}/|{thread_ch}/)\d+/messages$"
+    dm_edit = rf"^/channels/(?!{guild_ch}/|{thread_ch}/)\d+/messages/\d+$"
+    # DM edits: at most 2 per second per DM channel, told in the headers; the bot must wait
+    fake.limit_route("PATCH", dm_edit, per=2, window=1.0)
+    # the first hand DM sends get 429 twice
+    dm_sends = fake.fail_next("POST", dm_send, 2, retry_after=0.6)
+    # the table message (in the thread): its first edits get 429, the third one global
+    table_edit = rf"^/channels/{thread_ch}/messages/\d+$"
     table_local = fake.fail_next("PATCH", table_edit, 2, retry_after=0.7)
     table_global = fake.fail_next("PATCH", table_edit, 1, retry_after=0.5, is_global=True)
     start = await fake.click(alice, lobby, f"mj:{gid}:start")
@@ -161,7 +164,7 @@ async def test_a_hand_is_played_to_the_end_through_429s(fake: FakeDiscord, bot_f
     dm_edits = fake.fail_next("PATCH", dm_edit, 2, retry_after=0.5)
 
     result = await play_hand(fake, [alice, bob], gid)
-    assert f"mj:{gid}:end:1" in result.custom_ids()
+    assert f"mj:{gid}:dissolve" in result.custom_ids()  # 准备 / 解散 (issue 13)
     assert result_message(fake, gid) is result
 
     # every 429 was served
@@ -190,8 +193,9 @@ async def test_a_hand_is_played_to_the_end_through_429s(fake: FakeDiscord, bot_f
         final = fake.messages[hands[0].id]
         kinds = {parse_id(c)[1] for c in final.custom_ids()}
         assert not kinds & {"discard", "pass", "win", "pong", "chi", "kong"}, kinds
-    # the table's last edit (after its 429s) shows the hand's end
-    table = fake.messages[lobby.id]
+    # the table's last edit (after its 429s) shows the hand's end, in the game's thread
+    table = table_message(fake, gid)
+    assert table is not None and table.channel_id == thread_ch
     assert f"mj:{gid}:next:1" in table.custom_ids(), table.custom_ids()
     # every press the bot took is in the game's log once (no lost or doubled action)
     acts = [a for _seq, seat, a in log_of(proc, gid) if seat in (0, 1) and a.get("k") == "act"]

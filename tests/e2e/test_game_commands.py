@@ -1,11 +1,19 @@
-"""End-to-end: /mahjong rules, config (Manage Server only), status, autoplay, abandon."""
+"""End-to-end: /mahjong rules, /mahjong-admin config (Manage Server only), status, autoplay,
+abandon."""
 
 from __future__ import annotations
 
 import pytest
 
 from .fake_discord import FakeDiscord
-from .game_driver import check_privacy, ephemeral_texts, hand_message, open_game, start_bot
+from .game_driver import (
+    check_privacy,
+    ephemeral_texts,
+    hand_message,
+    open_game,
+    start_bot,
+    table_message,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -25,11 +33,19 @@ async def test_commands_are_synced_with_chinese_names(fake: FakeDiscord, bot_fac
         "autoplay": "托管",
         "abandon": "放弃",
         "rules": "规则",
-        "config": "设置",
     }
     for name, zh in wanted.items():
         assert subs[name]["name_localizations"]["zh-CN"] == zh
         assert subs[name]["description_localizations"]["zh-CN"]
+    assert group["default_member_permissions"] is None  # everyone may play
+    # server admin commands: a top-level group declared for Manage Server (bit 5) only
+    [admin] = [c for c in fake.synced_commands() if c["name"] == "mahjong-admin"]
+    assert admin["default_member_permissions"] == str(1 << 5)
+    assert admin["name_localizations"]["zh-CN"] == "麻将管理"
+    assert admin["dm_permission"] is False  # servers only
+    subs = {o["name"]: o for o in admin["options"] if o["type"] == 1}
+    assert {"config", "season", "void", "end"} <= set(subs)
+    assert subs["config"]["name_localizations"]["zh-CN"] == "设置"
 
 
 async def test_config_needs_manage_server_and_changes_new_games(
@@ -37,18 +53,22 @@ async def test_config_needs_manage_server_and_changes_new_games(
 ) -> None:
     await start_bot(bot_factory)
     alice, bob = fake.user("alice"), fake.user("bob")  # alice owns the server
-    ix = await fake.slash(bob, "mahjong config", {"variant": "jiujiang"})
+    with pytest.raises(PermissionError):  # the client hides the command from bob
+        await fake.slash(bob, "mahjong-admin config", {"variant": "jiujiang"})
+    ix = await fake.slash(bob, "mahjong-admin config", {"variant": "jiujiang"}, force=True)
     refused = await ix.wait_reply()
     assert refused.ephemeral and (
         "管理服务器" in refused.text() or "Manage Server" in refused.text()
     )
     ix = await fake.slash(
-        alice, "mahjong config", {"variant": "jiujiang", "options": "chi=true", "hints": False}
+        alice,
+        "mahjong-admin config",
+        {"variant": "jiujiang", "options": "chi=true", "hints": False},
     )
     saved = await ix.wait_reply()
     assert saved.ephemeral and "default_variant = jiujiang" in saved.text()
     assert "chi=True" in saved.text()
-    ix = await fake.slash(alice, "mahjong config", {"options": "chi=perhaps"})
+    ix = await fake.slash(alice, "mahjong-admin config", {"options": "chi=perhaps"})
     bad = await ix.wait_reply()
     assert "chi" in bad.text() and bad.ephemeral
     # rules shows the server's values
@@ -70,8 +90,9 @@ async def test_status_autoplay_and_abandon(fake: FakeDiscord, bot_factory) -> No
     alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
     ix = await fake.slash(carol, "mahjong status")
     assert (await ix.wait_reply()).ephemeral
-    gid, table = await open_game(fake, alice, [bob])
+    gid, _lobby = await open_game(fake, alice, [bob])
     await fake.wait_for(lambda: hand_message(fake, alice, gid), 10, what="alice's hand")
+    table = await fake.wait_for(lambda: table_message(fake, gid), 10, what="the table")
     ix = await fake.slash(carol, "mahjong status")
     status = await ix.wait_reply()
     assert status.ephemeral and ("余牌" in status.text() or "tiles left" in status.text())

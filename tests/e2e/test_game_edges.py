@@ -7,6 +7,7 @@ import asyncio
 
 import pytest
 
+from cogs.text import t
 from db.store import Store
 
 from .fake_discord import FakeDiscord
@@ -22,6 +23,7 @@ from .game_driver import (
     parse_id,
     play_hand,
     start_bot,
+    table_message,
     wait_still,
 )
 
@@ -38,9 +40,9 @@ def keep_pairs(msg) -> str | None:
         return choose(msg)
     text = msg.text()
     line = next((ln for ln in text.splitlines() if "Tiles" in ln or "手牌" in ln), "")
-    words = line.replace("　", " ").replace("|", " ").replace("｜", " ").split()
-    counts = {w: words.count(w) for w in words}
-    singles = [c for c in discards if counts.get(parse_id(c)[2], 0) == 1]
+    # the buttons name the tiles as the hand line does (五万 / 5 Characters)
+    labels = {b["custom_id"]: b.get("label", "") for b in msg.buttons()}
+    singles = [c for c in discards if labels.get(c) and line.count(labels[c]) == 1]
     honours = [c for c in singles if (parse_id(c)[2] or "").endswith("z")]
     return (honours or singles or discards)[0]
 
@@ -67,8 +69,12 @@ async def test_closed_dms_use_the_ephemeral_path(fake: FakeDiscord, bot_factory)
     assert reply.ephemeral and reply.visible_to is bob
     assert "手牌" in reply.text() or "Tiles" in reply.text()
     await play_hand(fake, [alice, bob], gid, ephemeral=frozenset({bob.id}))
-    # only one notice, and no hand of bob's in the channel
-    assert len([m for m in fake.channel_messages() if bob.mention in m.content]) == 1
+    # only one notice (the other mentions of bob are his turn alerts), and no hand of bob's
+    # in the channel or the game's thread
+    notices = {t("line_dm_closed", lang, mention=bob.mention) for lang in ("zh", "en", "zh+en")}
+    assert len([m for m in fake.guild_messages() if m.content in notices]) == 1
+    turns = [m for m in fake.guild_messages(include_deleted=True) if bob.mention in m.content]
+    assert all(m.content in notices or "🀄" in m.content for m in turns)
     assert check_privacy(fake) > 0
 
 
@@ -79,8 +85,9 @@ async def test_outsider_and_out_of_place_presses_change_nothing(
     alice, bob, dave = fake.user("alice"), fake.user("bob"), fake.user("dave")
     ix = await fake.slash(dave, "mahjong start")
     assert (await ix.wait_reply()).ephemeral  # no game here yet
-    gid, table = await open_game(fake, alice, [bob])
+    gid, _lobby = await open_game(fake, alice, [bob])
     await fake.wait_for(lambda: hand_message(fake, alice, gid), 10, what="alice's hand")
+    table = await fake.wait_for(lambda: table_message(fake, gid), 10, what="the table")
     # wait until the game is still (a human is asked; the AI seats wait), not a fixed time
     before = await wait_still(fake, proc, [alice, bob], gid)
     assert before == (await game_log(proc.database_url, gid)).game.version
@@ -129,7 +136,7 @@ async def test_timeout_puts_the_seat_on_autoplay(fake: FakeDiscord, bot_factory)
     assert "托管" in line.content or "auto-play" in line.content
     result = await fake.wait_for(
         lambda: next(
-            (m for m in fake.channel_messages() if f"mj:{gid}:next:1" in m.custom_ids()), None
+            (m for m in fake.guild_messages() if f"mj:{gid}:next:1" in m.custom_ids()), None
         ),
         60,
         what="the hand to finish on auto-play",
@@ -186,11 +193,11 @@ async def test_two_players_claim_the_same_discard_at_once(fake: FakeDiscord, bot
             ix = await click_ok(fake, u, fake.messages[msg.id], cid)
             acted = acted or ix.response_type == 7
         if next(
-            (m for m in fake.channel_messages() if f"mj:{gid}:next:{hand_no}" in m.custom_ids()),
+            (m for m in fake.guild_messages() if f"mj:{gid}:next:{hand_no}" in m.custom_ids()),
             None,
         ):
             result = next(
-                m for m in fake.channel_messages() if f"mj:{gid}:next:{hand_no}" in m.custom_ids()
+                m for m in fake.guild_messages() if f"mj:{gid}:next:{hand_no}" in m.custom_ids()
             )
             await click_ok(fake, users[0], result, f"mj:{gid}:next:{hand_no}")
             hand_no += 1

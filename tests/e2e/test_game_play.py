@@ -7,7 +7,18 @@ import itertools
 import pytest
 
 from .fake_discord import FakeDiscord
-from .game_driver import check_privacy, click_ok, hand_message, open_game, play_hand, start_bot
+from .game_driver import (
+    check_privacy,
+    click_ok,
+    game_thread,
+    hand_message,
+    open_game,
+    play_hand,
+    result_message,
+    start_bot,
+    table_message,
+    table_messages,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -16,13 +27,23 @@ pytestmark = pytest.mark.e2e
 async def test_one_human_three_ai_play_a_hand(fake: FakeDiscord, bot_factory, variant) -> None:
     proc = await start_bot(bot_factory)
     alice = fake.user("alice")
-    gid, table = await open_game(fake, alice, [], variant=variant)
+    gid, lobby = await open_game(fake, alice, [], variant=variant)
     await fake.wait_for(lambda: hand_message(fake, alice, gid), 10, what="alice's hand DM")
     result = await play_hand(fake, [alice], gid)
     text = result.text()
     assert "结果" in text or "Result" in text
-    assert f"mj:{gid}:end:1" in result.custom_ids()
-    # one table message, edited; the lobby became the table
+    # 准备 for the next hand and 解散 (a vote): nobody ends the game alone any more
+    assert {f"mj:{gid}:next:1", f"mj:{gid}:dissolve"} <= set(result.custom_ids())
+    assert f"mj:{gid}:end:1" not in result.custom_ids()
+    assert "摊牌" in text or "All hands" in text
+    # the game plays in its own thread, named after it, opened on the lobby message; the
+    # lobby stays in the channel without its buttons
+    thread = game_thread(fake, lobby)
+    assert thread is not None and thread.name.endswith(f"#{gid}"), thread
+    assert not fake.messages[lobby.id].custom_ids()
+    # one table message for the hand, in the thread, edited; the result there too
+    [table] = table_messages(fake, gid)
+    assert table.channel_id == thread.id and result.channel_id == thread.id
     assert fake.messages[table.id].edited_timestamp is not None
     assert "Traceback" not in proc.log
 
@@ -30,8 +51,10 @@ async def test_one_human_three_ai_play_a_hand(fake: FakeDiscord, bot_factory, va
 async def test_four_humans_play_a_hand_privately(fake: FakeDiscord, bot_factory) -> None:
     await start_bot(bot_factory)
     alice, bob, carol, dave = (fake.user(n) for n in ("alice", "bob", "carol", "dave"))
-    gid, table = await open_game(fake, alice, [bob, carol, dave], variant="shangrao")
+    gid, _lobby = await open_game(fake, alice, [bob, carol, dave], variant="shangrao")
     result = await play_hand(fake, [alice, bob, carol, dave], gid)
+    table = table_message(fake, gid)
+    assert table is not None
     assert f"mj:{gid}:next:1" in result.custom_ids()
     # every player got exactly one DM message for the hand (edited as play went)
     for user in (alice, bob, carol, dave):
@@ -47,8 +70,12 @@ async def test_four_humans_play_a_hand_privately(fake: FakeDiscord, bot_factory)
     gaps = [b - a for a, b in itertools.pairwise(edits)]
     assert sum(1 for g in gaps if g < 1.8) <= 1, gaps
 
-    # the next hand: same message flow, a new DM per player
-    await click_ok(fake, bob, result, f"mj:{gid}:next:1")
+    # the next hand once all four pressed 准备: same message flow, a new DM per player
+    for user in (bob, alice, carol):
+        await click_ok(fake, user, result, f"mj:{gid}:next:1")
+    await fake.wait_for(lambda: "3/4" in fake.messages[result.id].content, 10, what="3 of 4 ready")
+    assert all(len([m for m in fake.dms(u) if m.embeds]) == 1 for u in (alice, bob, carol))
+    await click_ok(fake, dave, fake.messages[result.id], f"mj:{gid}:next:1")
     await fake.wait_for(
         lambda: all(
             len([m for m in fake.dms(u) if m.embeds]) == 2 for u in (alice, bob, carol, dave)
@@ -56,8 +83,20 @@ async def test_four_humans_play_a_hand_privately(fake: FakeDiscord, bot_factory)
         10,
         what="the second hand's DMs",
     )
-    # a stale "next" from hand 1 changes nothing
-    ix = await click_ok(fake, carol, result, f"mj:{gid}:next:1")
+    # a fresh table message for hand 2; hand 1's table and result keep their last picture
+    # and text as the hand's record, without buttons
+    await fake.wait_for(lambda: len(table_messages(fake, gid)) == 2, 10, what="hand 2's table")
+    await fake.wait_for(
+        lambda: (
+            not fake.messages[table.id].custom_ids() and not fake.messages[result.id].custom_ids()
+        ),
+        10,
+        what="hand 1's buttons removed",
+    )
+    assert result_message(fake, gid, 1) is None
+    assert fake.messages[result.id].embeds == result.embeds  # the record stays
+    # a stale "next" from hand 1 (a client still showing it) changes nothing
+    ix = await click_ok(fake, carol, result, f"mj:{gid}:next:1", force=True)
     reply = await ix.wait_reply()
     assert reply.ephemeral and ("过期" in reply.text() or "earlier" in reply.text())
     check_privacy(fake)

@@ -1,7 +1,10 @@
-"""End-to-end: a player whose DMs are closed is never left without a way to see their hand.
+"""End-to-end: a player whose DMs are closed is never left without a way to see their hand,
+and is told when it is their turn.
 
 Discord lets the bot edit an ephemeral reply for 15 minutes; the bot process here is told
-that it lives a few seconds (``EPHEMERAL_LIFETIME_SECONDS``) so the lapse can be shown.
+that it lives a few seconds (``EPHEMERAL_LIFETIME_SECONDS``) so the lapse can be shown. Edits
+never notify, so each of their turns brings one mention in the game's thread (never a claim:
+that would tell the table who may claim a discard).
 """
 
 from __future__ import annotations
@@ -25,7 +28,9 @@ from .game_driver import (
     open_game,
     parse_id,
     start_bot,
+    table_message,
 )
+from .test_game_discord import decisions
 
 pytestmark = pytest.mark.e2e
 
@@ -48,14 +53,18 @@ async def game_now(store: Store, gid: int) -> tuple[str, tuple[int, ...], int, i
     return phase, waiting if phase in ("turn", "claim") else (), live.hand_no, live.version
 
 
-def ping_texts(user: FakeUser) -> set[str]:
-    """The "your turn" ping for ``user`` in each public language."""
-    return {t("line_your_turn", lang, mention=user.mention) for lang in ("zh", "en", "zh+en")}
+def is_ping(msg: FakeMessage, user: FakeUser) -> bool:
+    """The "your turn" alert for ``user`` (``alert_turn_public``) in any public language."""
+    heads = {
+        t("alert_turn_public", lang, mention=user.mention, hand="", deadline="").split(" · ")[0]
+        for lang in ("zh", "en", "zh+en")
+    }
+    return any(msg.content.startswith(head) for head in heads) and "🀄" in msg.content
 
 
 def pings(fake: FakeDiscord, user: FakeUser) -> list[FakeMessage]:
-    texts = ping_texts(user)
-    return [m for m in fake.channel_messages() if m.content in texts]
+    """Every turn alert for ``user`` in the game's thread (taken away ones too)."""
+    return [m for m in fake.guild_messages(include_deleted=True) if is_ping(m, user)]
 
 
 def no_win(msg: FakeMessage) -> str | None:
@@ -76,11 +85,10 @@ def no_win(msg: FakeMessage) -> str | None:
 class Players:
     """Alice (DMs open, seat 0) and Bob (DMs closed, seat 1) at one table with two AIs."""
 
-    def __init__(self, fake: FakeDiscord, store: Store, gid: int, table: FakeMessage) -> None:
+    def __init__(self, fake: FakeDiscord, store: Store, gid: int) -> None:
         self.fake = fake
         self.store = store
         self.gid = gid
-        self.table = table
         self.alice = fake.user("alice")
         self.bob = fake.user("bob")
         self.pressed: set[str] = set()
@@ -108,8 +116,8 @@ class Players:
             return
         cid = f"mj:{self.gid}:next:{hand_no}"
         stamp = f"next:{hand_no}"
-        table = self.fake.messages[self.table.id]
-        if stamp not in self.pressed and cid in table.custom_ids():
+        table = table_message(self.fake, self.gid)
+        if table is not None and stamp not in self.pressed and cid in table.custom_ids():
             self.pressed.add(stamp)
             await click_ok(self.fake, self.alice, table, cid)
 
@@ -134,7 +142,8 @@ class Players:
 
     async def open_hand_from_table(self) -> FakeMessage:
         """Bob presses 🀄 My hand on the table message: his hand, ephemeral."""
-        table = self.fake.messages[self.table.id]
+        table = table_message(self.fake, self.gid)
+        assert table is not None
         button = next(b for b in table.buttons() if b["custom_id"] == f"mj:{self.gid}:hand")
         assert "🀄" in button["label"]
         ix = await click_ok(self.fake, self.bob, table, button["custom_id"])
@@ -153,68 +162,82 @@ class Players:
         return out
 
 
-async def test_closed_dms_get_one_ping_per_turn_once_the_ephemeral_lapsed(
-    fake: FakeDiscord, bot_factory
-) -> None:
+async def test_closed_dms_get_one_mention_per_turn(fake: FakeDiscord, bot_factory) -> None:
     proc = await start_bot(bot_factory, EPHEMERAL_LIFETIME_SECONDS=str(LIFETIME))
     alice, bob = fake.user("alice"), fake.user("bob")
     fake.close_dms(bob)
     # 新余: seat 0 (Alice) deals, so Bob is not asked before Alice's first discard
-    gid, table = await open_game(fake, alice, [bob], variant="xinyu")
+    gid, _lobby = await open_game(fake, alice, [bob], variant="xinyu")
     store = await Store.open(proc.database_url, migrate=False)
     try:
-        await closed_dm_story(fake, Players(fake, store, gid, table))
+        await closed_dm_story(fake, Players(fake, store, gid))
     finally:
         await store.close()
+    # every turn of Bob's brought exactly one mention (taken away once he acted); no claim
+    # he could make brought any, and nothing else mentioned him but the closed-DM notice
+    turns = [e for e in decisions(proc, gid)[1] if e["kind"] == "turn"]
+    assert len(pings(fake, bob)) == len(turns) >= 2
+    mentions = fake.notifications.of(bob)
+    assert len(mentions) == len(turns) + 1 and all(n.kind == "mention" for n in mentions)
     check_privacy(fake)
 
 
 async def closed_dm_story(fake: FakeDiscord, players: Players) -> None:
-    bob, gid, table = players.bob, players.gid, players.table
+    bob, gid = players.bob, players.gid
     await fake.wait_for_message(
         lambda m: bob.mention in m.content and "/mahjong hand" in m.content, timeout=10
     )
     assert fake.dms(bob) == []
     await fake.wait_for(
-        lambda: f"mj:{gid}:hand" in fake.messages[table.id].custom_ids(),
+        lambda: (
+            (table := table_message(fake, gid)) is not None
+            and f"mj:{gid}:hand" in table.custom_ids()
+        ),
         10,
         what="the table's My hand button",
     )
 
-    # 1. Bob never opened his hand: when he is asked to act, one short public ping
-    async def bob_asked(phase: str, waiting: tuple[int, ...]) -> bool:
-        return 1 in waiting
+    # 1. Bob never opened his hand: on his turn, one short mention in the game's thread
+    async def bob_turn(phase: str, waiting: tuple[int, ...]) -> bool:
+        return phase == "turn" and 1 in waiting
 
-    await players.drive(bob_asked, bob_plays=False, what="Bob to be asked")
-    await fake.wait_for(lambda: pings(fake, bob), 10, what="the ping for Bob")
-    assert len(pings(fake, bob)) == 1
+    await players.drive(bob_turn, bob_plays=False, what="Bob's turn")
+    await fake.wait_for(lambda: pings(fake, bob), 10, what="the alert for Bob")
+    [ping] = pings(fake, bob)
+    assert "1m" not in ping.content and "一万" not in ping.content  # never a tile
+    assert ping.channel_id == table_message(fake, gid).channel_id  # in the game's thread
 
-    # 2. he opens it from the table and plays from it: while it can be edited, no ping, and
-    #    each press renews it (the bot edits his reply with the token of his latest press)
+    # 2. he opens it from the table and plays from it: each press renews it (the bot edits
+    #    his reply with the token of his latest press); the mention goes once he acted
     await players.open_hand_from_table()
 
     async def renewed(phase: str, waiting: tuple[int, ...]) -> bool:
         return bool(players.renewed_edits()) and 1 not in waiting and 0 in waiting
 
     await players.drive(renewed, bob_plays=True, what="an edit through Bob's latest press")
-    assert len(pings(fake, bob)) == 1
+    await fake.wait_for(lambda: fake.messages[ping.id].deleted, 10, what="the mention gone")
+    edits = len(fake.calls_to("PATCH", WEBHOOK_EDIT))
 
-    # 3. his reply lapses (nothing to wait on but the clock: a lower bound, never a race);
-    #    the next time he is asked, exactly one ping, with no tile in it
+    # 3. his reply lapses (nothing to wait on but the clock: a lower bound, never a race):
+    #    it is edited no more, and his next turn still brings one mention
     last_press = max(ix.acked_at or 0.0 for ix in fake.interactions.values() if ix.user is bob)
     await asyncio.sleep(max(0.0, last_press + LIFETIME + 1.5 - time.monotonic()))
+    seen = len(pings(fake, bob))
 
     async def pinged_again(phase: str, waiting: tuple[int, ...]) -> bool:
-        return len(pings(fake, bob)) >= 2
+        return len(pings(fake, bob)) > seen and phase == "turn" and 1 in waiting
 
-    await players.drive(pinged_again, bob_plays=False, what="the second ping")
-    assert len(pings(fake, bob)) == 2
-    assert all(m.content in ping_texts(bob) for m in pings(fake, bob))
+    await players.drive(pinged_again, bob_plays=False, what="the next mention")
+    assert len(fake.calls_to("PATCH", WEBHOOK_EDIT)) == edits  # the lapsed reply stays
     _phase, waiting, _hand, before = await game_now(players.store, gid)
     assert 1 in waiting
 
-    # the ping's button works: a fresh ephemeral hand that plays
+    # the table's My hand works: a fresh ephemeral hand that plays
     reply = await players.open_hand_from_table()
     assert await players.press(bob, reply)
     assert (await game_now(players.store, gid))[3] > before
-    assert len(pings(fake, bob)) == 2  # at most one ping per decision
+    await fake.wait_for(
+        lambda: all(fake.messages[m.id].deleted for m in pings(fake, bob)),
+        10,
+        what="every mention taken away once he acted",
+    )

@@ -1,4 +1,5 @@
-"""End-to-end: SIGKILL in the middle of a hand loses nothing; old buttons work afterwards."""
+"""End-to-end: SIGKILL in the middle of a hand loses nothing; the restarted bot edits the
+same hand DMs and table (no second message, no second alert); old buttons work afterwards."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from .game_driver import (
     log_of,
     open_game,
     play_hand,
+    table_message,
     wait_still,
 )
 
@@ -37,7 +39,7 @@ async def test_kill_mid_hand_then_resume(fake: FakeDiscord, bot_factory) -> None
     proc = bot_factory(env=game_env())
     await proc.start_ready()
     alice, bob = fake.user("alice"), fake.user("bob")
-    gid, table = await open_game(fake, alice, [bob])
+    gid, _lobby = await open_game(fake, alice, [bob])
     players = [alice, bob]
 
     # play a few decisions
@@ -65,21 +67,32 @@ async def test_kill_mid_hand_then_resume(fake: FakeDiscord, bot_factory) -> None
     assert len(human) >= pressed  # every acknowledged press is in the log
 
     old_dms = {u.id: hand_message(fake, u, gid) for u in players}
-    dm_counts = {u.id: len(fake.dms(u)) for u in players}
+    dm_counts = {u.id: len(fake.dms(u, include_deleted=True)) for u in players}
+    dm_versions = {u.id: len(fake.messages[old_dms[u.id].id].history) for u in players}
+    notified = {u.id: fake.notifications.count(u) for u in players}
+    table = table_message(fake, gid)
+    assert table is not None
     table_versions = len(fake.messages[table.id].history)
 
     await proc.start_ready()
-    # hands are re-delivered (a new DM each) and the table is refreshed
+    # each player's hand DM is edited again (not sent anew) and the table is refreshed
     await fake.wait_for(
-        lambda: all(len(fake.dms(u)) > dm_counts[u.id] for u in players),
+        lambda: all(
+            len(fake.messages[old_dms[u.id].id].history) > dm_versions[u.id] for u in players
+        ),
         15,
-        what="hands re-delivered after the restart",
+        what="hand DMs brought up to date after the restart",
     )
     await fake.wait_for(
         lambda: len(fake.messages[table.id].history) > table_versions, 15, what="table refreshed"
     )
     version_after, _ = await human_actions(proc.database_url, gid)
     assert version_after >= version  # nothing lost
+    # no second hand DM, and the alert sent before the kill stands (no second one)
+    assert {u.id: len(fake.dms(u, include_deleted=True)) for u in players} == dm_counts
+    assert all(hand_message(fake, u, gid).id == old_dms[u.id].id for u in players)
+    assert {u.id: fake.notifications.count(u) for u in players} == notified
+    assert table_message(fake, gid).id == table.id
 
     # an old button (on the DM from before the restart) still works
     waiting = [u for u in players if old_dms[u.id] and choose(fake.messages[old_dms[u.id].id])]
@@ -96,5 +109,5 @@ async def test_kill_mid_hand_then_resume(fake: FakeDiscord, bot_factory) -> None
     assert after > before
     # and the hand can be finished
     result = await play_hand(fake, players, gid)
-    assert f"mj:{gid}:end:1" in result.custom_ids()
+    assert f"mj:{gid}:dissolve" in result.custom_ids()  # 准备 / 解散 (issue 13)
     check_privacy(fake)

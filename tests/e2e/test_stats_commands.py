@@ -467,10 +467,10 @@ async def test_new_season_needs_manage_server_and_old_seasons_stay(
 ) -> None:
     _, seeded = seeded_bot
     owner, bob = fake.owner, fake.user("bob")
-    refused = await (await fake.slash(bob, "mahjong season new")).wait_reply()
-    assert refused.ephemeral and "manage_guild" in refused.text()
+    refused = await (await fake.slash(bob, "mahjong-admin season", force=True)).wait_reply()
+    assert refused.ephemeral and "Manage Server" in refused.text()
 
-    started = await (await fake.slash(owner, "mahjong season new")).wait_reply()
+    started = await (await fake.slash(owner, "mahjong-admin season")).wait_reply()
     assert "第 2 赛季" in started.text()
 
     empty = await (await fake.slash(bob, "mahjong leaderboard", {"period": "season"})).wait_reply()
@@ -540,3 +540,5 @@ async def test_a_played_hand_reaches_leaderboard_stats_and_history(
     digest = hashlib.sha256(f"{reveal['seed']}:{','.join(map(str, wall))}".encode()).hexdigest()
     assert digest in detail.text()
     assert game is not None and game.seed_commitment == digest  # what was published
+    assert reveal["commitment"] == digest  # kept with the hand, as published: shown, checked
+    assert "✅" in detail.text()

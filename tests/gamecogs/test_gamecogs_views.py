@@ -106,7 +106,9 @@ def test_table_text_shows_counts_not_tiles():
 def test_hand_lines_private_and_result_lists_every_item():
     hand = HandView(0, (0, 1, 2), 5, (MeldInfo("concealed_kong", (9, 9, 9, 9)),), ())
     lines = hand_lines(hand, (), "en")
-    assert lines[0].startswith("**Tiles**：1m 2m 3m") and "6m" in lines[0]
+    # the English locale names tiles in English, not in notation or Chinese
+    assert lines[0].startswith("**Tiles**：1 Characters 2 Characters 3 Characters")
+    assert "**6 Characters**" in lines[0]
     result = HandResult(
         1,
         "self",
@@ -122,7 +124,9 @@ def test_hand_lines_private_and_result_lists_every_item():
     embed, view = result_message(game(), result, "zh", "c0ffee")
     assert "清一色 ×4" in embed.description and "门清 ×2" in embed.description
     assert "s33d" in embed.description and "c0ffee" in embed.description
-    assert [i.custom_id for i in view.children] == ["mj:7:next:1", "mj:7:end:1"]
+    # 准备 for the next hand, 解散 (a vote) instead of ending the game alone
+    assert [i.custom_id for i in view.children] == ["mj:7:next:1", "mj:7:dissolve"]
+    assert "8" in embed.description and "自摸" in embed.description  # the payment line
 
 
 def test_every_error_has_a_text_in_both_languages():
@@ -155,3 +159,44 @@ def test_pictures_follow_the_setting(monkeypatch):
     assert file.filename == "hand.png" and file.fp.read(8) == b"\x89PNG\r\n\x1a\n"
     monkeypatch.setattr(pictures, "ENABLED", False)
     assert pictures.hand_files(hand) == []
+
+
+def test_tiles_are_named_in_the_players_language():
+    """吃 buttons name their tiles like the discard buttons; English uses English names."""
+    from cogs.text import action_label, tile_name
+
+    assert action_label(ActionKey("chi", "345m"), "zh") == "吃 三四五万"
+    assert action_label(ActionKey("chi", "789p"), "en") == "Chi 7-8-9 Dots"
+    assert action_label(ActionKey("discard", "5s"), "zh") == "五条"
+    assert action_label(ActionKey("discard", "5s"), "en") == "5 Bamboo"
+    assert action_label(ActionKey("kong", "1z"), "en") == "Kong East"
+    assert tile_name(31, "en") == "Red dragon" and tile_name(31, "zh") == "中"
+    legal = (ActionKey("chi", "345m"), ActionKey("pass"))
+    hand = HandView(1, (2, 3, 9, 10), None, (), legal, claim_tile=4, claim_from=0)
+    for lang, chi in (("zh", "吃 三四五万"), ("en", "Chi 3-4-5 Characters")):
+        _embed, view = hand_message(game(phase="claim"), PrivateUpdate(1, 101, hand), lang)
+        assert chi in [item.item.label for item in view.children]
+    text = "\n".join(hand_lines(hand, (), "en", names=["bob", "me", "c", "d"]))
+    assert "bob (on your left) discarded 5 Characters; you may:" in text
+    assert "上家 bob 打出 五万，你可以：" in "\n".join(
+        hand_lines(hand, (), "zh", names=["bob", "me", "c", "d"])
+    )
+
+
+def test_a_claim_window_looks_the_same_whoever_may_claim(monkeypatch):
+    """The table text and picture in a claim window: one neutral wait, no seat marked."""
+    from cogs import pictures
+
+    seats = tuple(PublicSeat(i, 13, river=(4,) if i == 2 else ()) for i in range(4))
+    table = TableView(1, "claim", 0, None, 60, seats, last_discard=(2, 4))
+    names = ["ann", "bea", "cid", "dan"]
+    text = "\n".join(table_lines(table, names, (0,) * 4, [False] * 4, "zh", deadline=1e9))
+    assert "等待吃碰杠胡… · cid 的 五万" in text and "▶" not in text
+    assert "决定是否" not in text and text.count("<t:1000000000:R>") == 1
+    en = "\n".join(table_lines(table, names, (0,) * 4, [False] * 4, "en"))
+    assert "Waiting for claims… · cid's 5 Characters" in en
+    picture = pictures.table_picture(game(phase="claim"), table)
+    assert picture.turn is None and picture.claim_wait
+    monkeypatch.setattr(pictures, "ENABLED", True)
+    [file] = pictures.table_files(game(phase="claim"), table)
+    assert file.fp.read(8) == b"\x89PNG\r\n\x1a\n"

@@ -46,6 +46,9 @@ class RecordingDelivery:
     async def refresh(self, game: GameSummary, table: TableView | None) -> None:
         self._note("refresh", game, table)
 
+    async def session_changed(self, game: GameSummary, result: HandResult | None) -> None:
+        self._note("session", game, result)
+
     def named(self, name: str) -> list[tuple[Any, ...]]:
         return [args for n, args in self.calls if n == name]
 

@@ -113,7 +113,9 @@ async def test_start_fills_ai_and_deals(make_service, store, delivery):
     assert game.phase in ("turn", "claim", "hand_over")
     stored = await store.load_game(gid)
     assert stored.game.status == "active"
-    assert stored.actions[0].action["k"] == "start"
+    # the lobby's session (its length, by default the server's 8 hands), then the deal
+    assert [a.action["k"] for a in stored.actions[:2]] == ["setup", "start"]
+    assert stored.actions[0].action["length"] == "8"
     assert stored.game.seed_commitment  # the fairness hash is kept
     with pytest.raises(WrongPhase):
         await svc.join(gid, USERS[2], "late")

@@ -143,3 +143,50 @@ async def test_resume_rearms_timer_from_stored_time(make_service, store):
         return (await fresh.summary(gid)).seats[0].auto
 
     await wait_for(auto)
+
+
+async def _play(svc, gid: int, users, moves: int) -> None:
+    """``moves`` human actions (whoever is asked: pass claims, discard the drawn tile)."""
+    for _ in range(moves):
+        for uid in users:
+            view = await svc.private_view(gid, uid)
+            if view.hand.legal:
+                from engine.tiles import tile_str
+
+                drawn = tile_str(view.hand.drawn) if view.hand.drawn is not None else None
+                await svc.act(gid, uid, simple_choice(view.hand.legal, drawn))
+                break
+        else:
+            return
+
+
+@pytest.mark.parametrize("snapshot_every", [0, 1, 7], ids=["log", "snapshot", "mixed"])
+async def test_autoplay_flags_survive_a_restart(make_service, snapshot_every):
+    """托管 is part of the game: after a restart every seat is on or off it as before (from
+    the log alone, from a snapshot, or a snapshot and the log after it), and the AI goes on
+    playing for the seats on it."""
+    svc = make_service(snapshot_every=snapshot_every)
+    gid = await lobby_with(svc, 3)
+    await svc.start(gid, USERS[0])
+    await _play(svc, gid, USERS[:3], 3)
+    await svc.set_autoplay(gid, USERS[1], True)
+    await _play(svc, gid, USERS[:3], 4)
+    await svc.set_autoplay(gid, USERS[2], True)
+    await svc.set_autoplay(gid, USERS[2], False)  # on and off again: off
+    await _play(svc, gid, USERS[:3], 2)
+    before = await svc.summary(gid)
+    assert [s.auto for s in before.seats] == [False, True, False, False]
+    await svc.close()
+
+    fresh = make_service(snapshot_every=snapshot_every)
+    await fresh.resume_all()
+    after = await fresh.summary(gid)
+    assert [s.auto for s in after.seats] == [False, True, False, False]
+    assert after.version == before.version
+    live = fresh._games[gid]
+    for _ in range(30):  # seat 1 is never asked: the AI plays it
+        if fresh.engine.phase(live.state) not in ("turn", "claim"):
+            break
+        assert 1 not in fresh.engine.pending_seats(live.state)
+        assert not (await fresh.private_view(gid, USERS[1])).hand.legal
+        await _play(fresh, gid, [USERS[0], USERS[2]], 1)

@@ -18,6 +18,8 @@ SUB_COMMAND, SUB_COMMAND_GROUP, STRING, INTEGER, BOOLEAN, USER = 1, 2, 3, 4, 5, 
 CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 7, 8, 9, 10, 11
 
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+#: ``app_permissions`` of an interaction in a DM.
+DM_APP_PERMISSIONS = "2248473465835073"
 
 
 @dataclass
@@ -105,7 +107,11 @@ def base_payload(
         "locale": user.locale,
         "entitlements": [],
         "authorizing_integration_owners": {"0": str(fake.guild_id)} if not channel.is_dm else {},
-        "app_permissions": "2248473465835073",
+        # the bot's permissions in this channel, with its roles and the channel's overwrites
+        # (in a DM: what Discord sends for DMs)
+        "app_permissions": (
+            DM_APP_PERMISSIONS if channel.is_dm else str(fake.bot_permissions_in(channel))
+        ),
     }
     if channel.is_dm:
         payload["user"] = user.payload()
@@ -117,7 +123,7 @@ def base_payload(
         payload["guild_locale"] = "zh-CN"
         payload["channel_id"] = str(channel.id)
         payload["channel"] = channel.payload()
-        payload["member"] = fake.member_payload(user)
+        payload["member"] = fake.member_payload(user, channel)
         payload["context"] = 0
     return payload
 
@@ -142,6 +148,7 @@ def build_options(
     definition: dict[str, Any] | None,
     resolved: dict[str, Any],
     focused: str | None = None,
+    channel: FakeChannel | None = None,
 ) -> list[dict[str, Any]]:
     """Nest subcommand names (type 1/2) down to the leaf and put ``options`` there."""
     if path:
@@ -158,7 +165,9 @@ def build_options(
             {
                 "name": name,
                 "type": kind,
-                "options": build_options(fake, rest, options, child_def, resolved, focused),
+                "options": build_options(
+                    fake, rest, options, child_def, resolved, focused, channel
+                ),
             }
         ]
     declared = {o["name"]: o for o in (definition or {}).get("options", [])}
@@ -168,7 +177,7 @@ def build_options(
         if isinstance(value, FakeUser):
             resolved.setdefault("users", {})[str(value.id)] = value.payload()
             if value.id in fake.guild_member_ids:
-                member = fake.member_payload(value)
+                member = fake.member_payload(value, channel or fake.channel)
                 member.pop("user")
                 resolved.setdefault("members", {})[str(value.id)] = member
             value = str(value.id)
@@ -177,3 +186,52 @@ def build_options(
             option["focused"] = True
         out.append(option)
     return out
+
+
+def leaf_definition(definition: dict[str, Any] | None, path: list[str]) -> dict[str, Any] | None:
+    """The (sub)command definition ``path`` names inside a synced top-level command."""
+    node = definition
+    for name in path:
+        if node is None:
+            return None
+        node = next((o for o in node.get("options", []) if o.get("name") == name), None)
+    return node
+
+
+def check_options(leaf: dict[str, Any] | None, options: dict[str, Any]) -> list[str]:
+    """What the Discord client would refuse to send: a missing required option, an unknown
+    one, a value of the wrong type, not among the choices, or outside min/max (value or
+    length). Autocomplete options take free text, as on Discord."""
+    if leaf is None:
+        return []
+    problems = []
+    declared = {o["name"]: o for o in leaf.get("options", []) if o.get("type") not in (1, 2)}
+    for name, opt in declared.items():
+        if opt.get("required") and name not in options:
+            problems.append(f"{name}: required")
+    for name, value in options.items():
+        opt = declared.get(name)
+        if opt is None:
+            problems.append(f"{name}: no such option")
+            continue
+        kind = opt.get("type")
+        if kind == STRING:
+            if not isinstance(value, str):
+                problems.append(f"{name}: not a string")
+                continue
+            if len(value) < opt.get("min_length", 0) or len(value) > opt.get("max_length", 6000):
+                problems.append(f"{name}: length {len(value)} outside the declared limits")
+        elif kind in (INTEGER, NUMBER):
+            number_ok = isinstance(value, int | float) and not isinstance(value, bool)
+            if not number_ok or (kind == INTEGER and not isinstance(value, int)):
+                problems.append(f"{name}: not a number")
+                continue
+            low, high = opt.get("min_value"), opt.get("max_value")
+            if (low is not None and value < low) or (high is not None and value > high):
+                problems.append(f"{name}: {value} outside [{low}, {high}]")
+        elif kind == BOOLEAN and not isinstance(value, bool):
+            problems.append(f"{name}: not a boolean")
+        choices = opt.get("choices")
+        if choices and value not in [c.get("value") for c in choices]:
+            problems.append(f"{name}: {value!r} is not one of the choices")
+    return problems

@@ -249,6 +249,26 @@ class RateLimits:
             bucket.told_at = time.monotonic()
             self.exhausted += 1
 
+    def refuse(
+        self,
+        method: str,
+        path: str,
+        retry_after: float,
+        *,
+        code: int,
+        message: str,
+        reason: str,
+    ) -> Decision:
+        """A 429 for a limit of the route's own (such as Discord's edit budget of old
+        messages, code 30046): recorded in :attr:`hits`, checked for early retries."""
+        now = time.monotonic()
+        decision = self._too_many(
+            method, path, bucket_hash(method, path), retry_after, False, reason, now, None
+        )
+        assert decision.body is not None
+        decision.body.update(code=code, message=message)
+        return decision
+
     # --- internals ------------------------------------------------------------------------
 
     def _check_strictness(self, method: str, path: str, now: float) -> None:

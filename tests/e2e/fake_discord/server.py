@@ -24,12 +24,34 @@ from typing import Any, TypeVar
 from aiohttp import web
 
 from . import validate
+from .budget import OldMessageEdits
 from .gateway import DIRECT_MESSAGES, GUILD_MEMBERS, GUILD_MESSAGES, MESSAGE_CONTENT, Gateway
 from .interactions import (
     FakeInteraction,
     base_payload,
     build_options,
+    check_options,
+    leaf_definition,
 )
+from .notifications import Notifications
+from .permissions import (
+    ADD_REACTIONS,
+    ADMINISTRATOR,
+    ATTACH_FILES,
+    BOT_PERMISSIONS,
+    EMBED_LINKS,
+    MEMBER,
+    MEMBER_PERMISSIONS,
+    READ_MESSAGE_HISTORY,
+    ROLE,
+    SEND_MESSAGES,
+    VIEW_CHANNEL,
+    FakeRole,
+    Overwrite,
+    base_permissions,
+    channel_permissions,
+)
+from .permissions import names as permission_names
 from .ratelimit import Hit, OnDemand, RateLimits, RouteLimit, Violation, major_parameter
 from .state import (
     EPHEMERAL,
@@ -39,20 +61,16 @@ from .state import (
     FakeMessage,
     FakeUser,
     RestCall,
+    clock,
     now_iso,
     snowflake,
 )
+from .threads import ThreadsMixin
 
 log = logging.getLogger("fake_discord")
 T = TypeVar("T")
 Handler = Callable[..., Awaitable[web.StreamResponse]]
 
-#: Permissions of an ordinary member (view, send, embed, attach, history, reactions, use app commands).
-MEMBER_PERMISSIONS = (
-    (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 6) | (1 << 31)
-)
-MANAGE_GUILD = 1 << 5
-ADMINISTRATOR = 1 << 3
 #: See ``FakeDiscord.timeout_scale``.
 DEFAULT_TIMEOUT_SCALE = 3.0
 
@@ -72,10 +90,15 @@ def json_response(obj: Any, status: int = 200) -> web.Response:
     )
 
 
-class FakeDiscord:
+class FakeDiscord(ThreadsMixin):
     """A fake Discord with one guild ``#mahjong`` channel, four users and the bot user.
 
     ``await fake.start()`` serves it on ``127.0.0.1`` (ephemeral port); ``await fake.stop()``.
+
+    What real Discord does that a simple fake would not: only new messages notify
+    (``fake.notifications``, ``notifications.py``); messages older than an hour of the fake
+    clock have a small edit budget (30046, ``budget.py``; ``fake.advance(seconds)`` moves
+    the clock); public threads that archive when idle (``threads.py``).
     """
 
     def __init__(
@@ -87,6 +110,7 @@ class FakeDiscord:
         privileged_intents_allowed: bool = False,
         timeout_scale: float | None = None,
     ) -> None:
+        clock.reset()  # one fake Discord per test: its clock starts at real time
         self.token = token
         self.ack_deadline = ack_deadline
         #: Every test-side wait (``wait_for``, ``wait_ack``, ``wait_reply``, bot start-up) is
@@ -118,14 +142,35 @@ class FakeDiscord:
         self.command_syncs: list[tuple[int | None, float]] = []
         self.gateway_queries: list[dict[str, str]] = []
         self.gateway = Gateway(self)
-        self.extra_permissions: dict[int, int] = {}
+        #: Roles (``@everyone`` has the guild's id; the bot has its own managed role) and
+        #: who holds which (user id → role ids, ``@everyone`` implied). See
+        #: ``add_role``/``give_role``/``grant``/``overwrite`` and ``permissions.py``.
+        self.everyone_role = FakeRole(
+            id=self.guild_id, name="@everyone", permissions=MEMBER_PERMISSIONS, position=0
+        )
+        self.bot_role = FakeRole(
+            id=snowflake(),
+            name=self.bot_user.name,
+            permissions=BOT_PERMISSIONS,
+            managed=True,
+            bot_id=self.bot_user.id,
+        )
+        self.roles: dict[int, FakeRole] = {r.id: r for r in (self.everyone_role, self.bot_role)}
+        self.member_roles: dict[int, list[int]] = {self.bot_user.id: [self.bot_role.id]}
         self.ratelimits = RateLimits()
+        #: Who was notified of what (only new messages notify; see ``notifications.py``).
+        self.notifications = Notifications()
+        #: The edit budget of messages older than an hour (30046; see ``budget.py``).
+        self.old_edits = OldMessageEdits(clock, self.ratelimits)
         self.host = "127.0.0.1"
         self.port = 0
         self._runner: web.AppRunner | None = None
         self._change = asyncio.Event()
         self._routes: list[tuple[str, re.Pattern[str], Handler, str]] = []
         self._changes = 0
+        self._tasks: set[asyncio.Task[Any]] = set()
+        #: (channel id, missing bits) of every bot request refused for lack of permissions.
+        self.permission_refusals: list[tuple[int, int]] = []
         self._register_routes()
 
     # --- lifecycle ------------------------------------------------------------------------
@@ -170,26 +215,136 @@ class FakeDiscord:
     def guild_member_ids(self) -> set[int]:
         return {self.bot_user.id, *(u.id for u in self.users)}
 
-    def permissions_of(self, user: FakeUser) -> int:
-        if user.id == self.owner.id:
-            return ADMINISTRATOR | MANAGE_GUILD | MEMBER_PERMISSIONS
-        return MEMBER_PERMISSIONS | self.extra_permissions.get(user.id, 0)
+    # --- roles and permissions (computed as Discord does: see ``permissions.py``) ---------
 
-    def grant(self, user: FakeUser, permissions: int) -> None:
-        """Give ``user`` extra permission bits (e.g. ``MANAGE_GUILD``)."""
-        self.extra_permissions[user.id] = self.extra_permissions.get(user.id, 0) | permissions
+    def roles_of(self, user: FakeUser) -> list[FakeRole]:
+        """The roles ``user`` holds (``@everyone`` not listed, as in a member payload)."""
+        return [self.roles[r] for r in self.member_roles.get(user.id, []) if r in self.roles]
 
-    def member_payload(self, user: FakeUser) -> dict[str, Any]:
+    def permissions_of(self, user: FakeUser, channel: FakeChannel | None = None) -> int:
+        """``user``'s permission bits in the guild, or in ``channel`` with its overwrites."""
+        if channel is not None and channel.is_thread:
+            return self.thread_permissions(user, channel)
+        roles = self.roles_of(user)
+        base = base_permissions(
+            is_owner=user.id == self.owner.id, everyone=self.everyone_role, roles=roles
+        )
+        if channel is None or channel.is_dm:
+            return base
+        return channel_permissions(
+            base,
+            guild_id=self.guild_id,
+            role_ids={r.id for r in roles},
+            member_id=user.id,
+            overwrites=channel.overwrites,
+            text_channel=channel.type in (0, 5),
+        )
+
+    def add_role(self, name: str, permissions: int) -> FakeRole:
+        """A new guild role (announced to a connected bot as GUILD_ROLE_CREATE)."""
+        role = FakeRole(
+            id=snowflake(), name=name, permissions=permissions, position=len(self.roles)
+        )
+        self.roles[role.id] = role
+        self._announce(
+            "GUILD_ROLE_CREATE", {"guild_id": str(self.guild_id), "role": role.payload()}
+        )
+        return role
+
+    def set_role_permissions(self, role: FakeRole, permissions: int) -> None:
+        """Change a role's bits (``fake.everyone_role`` and ``fake.bot_role`` too)."""
+        role.permissions = permissions
+        self._announce(
+            "GUILD_ROLE_UPDATE", {"guild_id": str(self.guild_id), "role": role.payload()}
+        )
+
+    def give_role(self, user: FakeUser, role: FakeRole) -> None:
+        held = self.member_roles.setdefault(user.id, [])
+        if role.id not in held:
+            held.append(role.id)
+        self._announce_member(user)
+
+    def take_role(self, user: FakeUser, role: FakeRole) -> None:
+        held = self.member_roles.setdefault(user.id, [])
+        if role.id in held:
+            held.remove(role.id)
+        self._announce_member(user)
+
+    def grant(self, user: FakeUser, permissions: int) -> FakeRole:
+        """Give ``user`` a new role carrying ``permissions`` (e.g. ``MANAGE_GUILD``)."""
+        role = self.add_role(f"granted-{user.name}-{len(self.roles)}", permissions)
+        self.give_role(user, role)
+        return role
+
+    def overwrite(
+        self,
+        channel: FakeChannel,
+        target: FakeUser | FakeRole,
+        *,
+        allow: int = 0,
+        deny: int = 0,
+    ) -> None:
+        """Set ``channel``'s permission overwrite for a member or a role (replacing an earlier
+        one for the same target), e.g. ``fake.overwrite(fake.channel, fake.bot_user,
+        deny=ATTACH_FILES)``. Announced as CHANNEL_UPDATE."""
+        kind = ROLE if isinstance(target, FakeRole) else MEMBER
+        channel.overwrites = [o for o in channel.overwrites if o.id != target.id]
+        ow = Overwrite(id=target.id, type=kind, allow=allow, deny=deny)
+        if kind == ROLE and target.id == self.guild_id:
+            channel.overwrites.insert(0, ow)  # @everyone's comes first, as on Discord
+        else:
+            channel.overwrites.append(ow)
+        self._announce("CHANNEL_UPDATE", channel.payload())
+
+    def bot_permissions_in(self, channel: FakeChannel) -> int:
+        """The bot's bits in ``channel`` (what ``app_permissions`` carries)."""
+        return self.permissions_of(self.bot_user, channel)
+
+    def require_bot(self, channel: FakeChannel, bits: int) -> None:
+        """Answer as Discord does when the bot lacks ``bits`` in ``channel``: 403 50001 without
+        VIEW_CHANNEL, else 403 50013 Missing Permissions. DMs are not checked."""
+        if channel.is_dm:
+            return
+        have = self.bot_permissions_in(channel)
+        if not have & VIEW_CHANNEL:
+            self.permission_refusals.append((channel.id, VIEW_CHANNEL))
+            raise HTTPError(403, 50001, "Missing Access")
+        missing = bits & ~have
+        if missing:
+            self.permission_refusals.append((channel.id, missing))
+            raise HTTPError(
+                403, 50013, f"Missing Permissions ({', '.join(permission_names(missing))})"
+            )
+
+    def _announce_member(self, user: FakeUser) -> None:
+        member = self.member_payload(user)
+        member.pop("permissions")
+        self._announce(
+            "GUILD_MEMBER_UPDATE", {"guild_id": str(self.guild_id), **member}, intent=GUILD_MEMBERS
+        )
+
+    def _announce(self, event: str, data: dict[str, Any], *, intent: int | None = None) -> None:
+        """Dispatch a change to a connected bot (from sync test code: as a task)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        task = loop.create_task(self.gateway.dispatch(event, data, intent=intent))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def member_payload(self, user: FakeUser, channel: FakeChannel | None = None) -> dict[str, Any]:
+        """The member object; ``permissions`` are in ``channel`` (as interactions carry)."""
         return {
             "user": user.payload(),
-            "roles": [],
+            "roles": [str(r.id) for r in self.roles_of(user)],
             "flags": 0,
             "joined_at": "2024-01-01T00:00:00+00:00",
             "deaf": False,
             "mute": False,
             "nick": None,
             "pending": False,
-            "permissions": str(self.permissions_of(user)),
+            "permissions": str(self.permissions_of(user, channel)),
         }
 
     def guild_create_payload(self, intents: int = GUILD_MEMBERS) -> dict[str, Any]:
@@ -208,22 +363,10 @@ class FakeDiscord:
             "unavailable": False,
             "large": False,
             "member_count": member_count,
-            "roles": [
-                {
-                    "id": str(self.guild_id),
-                    "name": "@everyone",
-                    "permissions": str(MEMBER_PERMISSIONS),
-                    "color": 0,
-                    "hoist": False,
-                    "position": 0,
-                    "managed": False,
-                    "mentionable": False,
-                    "flags": 0,
-                }
-            ],
+            "roles": [r.payload() for r in self.roles.values()],
             "channels": [c.payload() for c in self.channels.values() if not c.is_dm],
             "members": members,
-            "threads": [],
+            "threads": self.active_threads_payload(),
             "presences": [],
             "voice_states": [],
             "emojis": [],
@@ -315,23 +458,34 @@ class FakeDiscord:
         options: dict[str, Any] | None = None,
         *,
         channel: FakeChannel | None = None,
+        force: bool = False,
     ) -> FakeInteraction:
         """Run ``/command`` as ``user``: ``await fake.slash(alice, "mahjong new", {"variant": "x"})``.
 
         Subcommands nest as options of type 1 (group 2). Option types come from the synced
         command when there is one (else from the Python value; pass a ``FakeUser`` for a user
         option). Returns the interaction handle at once; ``await ix.wait_ack()`` for the reply.
+
+        Like the Discord client, it refuses (``PermissionError``) a command whose
+        ``default_member_permissions`` the user lacks in the channel, and (``ValueError``)
+        options the synced command would not accept (choices, min/max, length, required).
+        ``force=True`` sends it anyway: a server that re-granted the command to everyone in
+        its integration settings, or a forged request.
         """
         channel = channel or self.channel
         root, *path = command.split()
         definition, scope = self._command_definition(root)
+        if definition is not None and not force:
+            self._client_checks(user, channel, command, definition, path, dict(options or {}))
         payload = base_payload(self, 2, user, channel)
         resolved: dict[str, Any] = {}
         data: dict[str, Any] = {
             "id": str(definition["id"]) if definition else str(snowflake()),
             "name": root,
             "type": 1,
-            "options": build_options(self, path, dict(options or {}), definition, resolved),
+            "options": build_options(
+                self, path, dict(options or {}), definition, resolved, channel=channel
+            ),
         }
         if resolved:
             data["resolved"] = resolved
@@ -339,6 +493,33 @@ class FakeDiscord:
             data["guild_id"] = str(scope)
         payload["data"] = data
         return await self._send_interaction(payload, user, channel, None)
+
+    def _client_checks(
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        command: str,
+        definition: dict[str, Any],
+        path: list[str],
+        options: dict[str, Any],
+    ) -> None:
+        """What the Discord client checks before it sends a slash command."""
+        needed = definition.get("default_member_permissions")
+        if needed is not None and not channel.is_dm:
+            have = self.permissions_of(user, channel)
+            if not have & ADMINISTRATOR and int(needed) & ~have:
+                raise PermissionError(
+                    f"/{command} is hidden from {user.name} (default_member_permissions "
+                    f"{permission_names(int(needed))}); pass force=True to send it anyway"
+                )
+        if definition.get("dm_permission") is False and channel.is_dm:
+            raise PermissionError(f"/{command} is not available in DMs")
+        problems = check_options(leaf_definition(definition, path), options)
+        if problems:
+            raise ValueError(
+                f"the Discord client would not send /{command}: {'; '.join(problems)}; "
+                "pass force=True to forge it"
+            )
 
     async def autocomplete(
         self,
@@ -359,7 +540,9 @@ class FakeDiscord:
             "id": str(definition["id"]) if definition else str(snowflake()),
             "name": root,
             "type": 1,
-            "options": build_options(self, path, dict(options), definition, resolved, focused),
+            "options": build_options(
+                self, path, dict(options), definition, resolved, focused, channel
+            ),
         }
         if scope is not None:
             payload["data"]["guild_id"] = str(scope)
@@ -528,7 +711,7 @@ class FakeDiscord:
         """The first (oldest) message matching ``predicate`` in one place, waiting for it.
 
         The place is ``dm_of``'s DMs, ``ephemeral_to``'s ephemeral replies, or ``channel``
-        (default ``#mahjong``, public messages).
+        (default ``#mahjong`` and its threads, public messages).
         """
 
         def source() -> list[FakeMessage]:
@@ -536,6 +719,8 @@ class FakeDiscord:
                 return self.dms(dm_of)
             if ephemeral_to is not None:
                 return self.ephemerals(ephemeral_to)
+            if channel is None:
+                return self.guild_messages()
             return self.channel_messages(channel)
 
         def found() -> FakeMessage | None:
@@ -672,6 +857,8 @@ class FakeDiscord:
         r("GET", "channels/{cid}/messages/{mid}", self._get_message)
         r("PATCH", "channels/{cid}/messages/{mid}", self._edit_message)
         r("DELETE", "channels/{cid}/messages/{mid}", self._delete_message)
+        r("POST", "channels/{cid}/threads", self._start_thread)
+        r("POST", "channels/{cid}/messages/{mid}/threads", self._start_thread_on_message)
         r("PUT", "channels/{cid}/messages/{mid}/reactions/{emoji}/@me", self._add_reaction)
         r("DELETE", "channels/{cid}/messages/{mid}/reactions/{emoji}/@me", self._remove_reaction)
         r("POST", "interactions/{iid}/{token}/callback", self._callback)
@@ -798,6 +985,8 @@ class FakeDiscord:
             out["version"] = str(snowflake())
             out.setdefault("type", 1)
             out.setdefault("default_member_permissions", None)
+            if out["default_member_permissions"] is not None:  # Discord answers a string
+                out["default_member_permissions"] = str(int(out["default_member_permissions"]))
             out.setdefault("nsfw", False)
             out.setdefault("description", "")
             out.setdefault("options", [])
@@ -876,6 +1065,7 @@ class FakeDiscord:
 
     async def _list_messages(self, request: web.Request, call: RestCall, cid: str) -> web.Response:
         channel = self._channel(cid)
+        self.require_bot(channel, VIEW_CHANNEL | READ_MESSAGE_HISTORY)
         limit = min(int(request.query.get("limit", 50)), 100)
         msgs = [
             m
@@ -893,26 +1083,41 @@ class FakeDiscord:
     async def _get_message(
         self, request: web.Request, call: RestCall, cid: str, mid: str
     ) -> web.Response:
-        return json_response(self.message_payload(self._message(self._channel(cid), mid)))
+        channel = self._channel(cid)
+        self.require_bot(channel, VIEW_CHANNEL | READ_MESSAGE_HISTORY)
+        return json_response(self.message_payload(self._message(channel, mid)))
 
     async def _create_message(self, request: web.Request, call: RestCall, cid: str) -> web.Response:
         channel = self._channel(cid)
         if channel.is_dm and channel.recipient is not None and not channel.recipient.dms_open:
             raise HTTPError(403, 50007, "Cannot send messages to this user")
-        data = call.json or {}
+        data = self._permitted(channel, call.json or {}, call.files, creating=True)
         msg = FakeMessage(id=snowflake(), channel_id=channel.id, author=self.bot_user)
         self._apply_message_data(msg, data, call.files, creating=True)
         msg.flags = int(data.get("flags", 0)) & ~EPHEMERAL
+        self.thread_written(channel)
         await self._store_new(msg)
+        self.notifications.on_new(msg, channel, data)
         return json_response(self.message_payload(msg))
 
     async def _edit_message(
         self, request: web.Request, call: RestCall, cid: str, mid: str
     ) -> web.Response:
-        msg = self._message(self._channel(cid), mid)
+        channel = self._channel(cid)
+        msg = self._message(channel, mid)
         if msg.author.id != self.bot_user.id:
             raise HTTPError(403, 50005, "Cannot edit a message authored by another user")
-        await self._edit(msg, call.json or {}, call.files)
+        data = self._permitted(channel, call.json or {}, call.files, creating=False)
+        self.check_thread_editable(channel)
+        refused = self.old_edits.check(msg, "PATCH", call.path)
+        if refused is not None:
+            call.response = refused.body
+            return web.Response(
+                body=json.dumps(refused.body).encode(),
+                status=429,
+                headers={"Content-Type": "application/json", **refused.headers},
+            )
+        await self._edit(msg, data, call.files)
         return json_response(self.message_payload(msg))
 
     async def _delete_message(
@@ -925,7 +1130,9 @@ class FakeDiscord:
     async def _add_reaction(
         self, request: web.Request, call: RestCall, cid: str, mid: str, emoji: str
     ) -> web.Response:
-        msg = self._message(self._channel(cid), mid)
+        channel = self._channel(cid)
+        self.require_bot(channel, VIEW_CHANNEL | READ_MESSAGE_HISTORY | ADD_REACTIONS)
+        msg = self._message(channel, mid)
         msg.reactions.setdefault(emoji, set()).add(self.bot_user.id)
         return web.Response(status=204)
 
@@ -951,6 +1158,31 @@ class FakeDiscord:
         )
 
     # --- messages: create / edit / delete -------------------------------------------------
+
+    def _permitted(
+        self,
+        channel: FakeChannel,
+        data: dict[str, Any],
+        files: dict[str, bytes],
+        *,
+        creating: bool,
+    ) -> dict[str, Any]:
+        """The bot's permissions in a guild channel, as Discord applies them to a message it
+        sends (``creating``) or edits: SEND_MESSAGES to send, ATTACH_FILES for files; an
+        embed without EMBED_LINKS is refused when it is all the message has, else dropped."""
+        if channel.is_dm:
+            return data
+        self.require_bot(channel, (SEND_MESSAGES if creating else 0) | VIEW_CHANNEL)
+        if any(name.startswith("files[") and ":" not in name for name in files):
+            self.require_bot(channel, ATTACH_FILES)
+        embeds = data.get("embeds") or ([data["embed"]] if data.get("embed") else [])
+        if embeds and not self.bot_permissions_in(channel) & EMBED_LINKS:
+            if not (data.get("content") or data.get("components") or files):
+                self.require_bot(channel, EMBED_LINKS)
+            data = {k: v for k, v in data.items() if k not in ("embeds", "embed")}
+            data["embeds"] = []
+            self.permission_refusals.append((channel.id, EMBED_LINKS))
+        return data
 
     def _apply_message_data(
         self, msg: FakeMessage, data: dict[str, Any], files: dict[str, bytes], *, creating: bool
@@ -1105,7 +1337,10 @@ class FakeDiscord:
         ix.acked_at = time.monotonic()
         ix.original = original
         if kind in (4, 5) and original is not None:
+            self.thread_written(ix.channel)
             await self._store_new(original)
+            if kind == 4:
+                self.notifications.on_new(original, ix.channel, data)
         elif kind == 7 and original is not None:
             await self._edit(original, data, call.files)
         ix._acked.set()

@@ -17,14 +17,39 @@ DISCORD_EPOCH_MS = 1420070400000
 _counter = itertools.count(1)
 
 
+class FakeClock:
+    """Discord's clock in the fake: real time plus ``offset`` seconds a test may add
+    (``fake.advance(3600)``: an hour passes at once). Snowflakes, message timestamps, the
+    age of messages (the old-message edit budget) and thread archiving all follow it; the
+    bot's own clock does not move (it sees Discord's time in the ids it gets)."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def now(self) -> float:
+        """Discord's time, epoch seconds."""
+        return time.time() + self.offset
+
+    def advance(self, seconds: float) -> None:
+        assert seconds >= 0, "the fake clock never goes back"
+        self.offset += seconds
+
+    def reset(self) -> None:
+        self.offset = 0.0
+
+
+#: The fake's clock (one fake Discord per test; :class:`FakeDiscord` resets it).
+clock = FakeClock()
+
+
 def snowflake() -> int:
-    """A fresh, increasing snowflake id."""
-    ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+    """A fresh, increasing snowflake id (its time is the fake clock's)."""
+    ms = int(clock.now() * 1000) - DISCORD_EPOCH_MS
     return (ms << 22) | (next(_counter) & 0x3FFFFF)
 
 
 def now_iso() -> str:
-    return dt.datetime.now(dt.UTC).isoformat()
+    return dt.datetime.fromtimestamp(clock.now(), dt.UTC).isoformat()
 
 
 @dataclass(eq=False)
@@ -55,7 +80,8 @@ class FakeUser:
 
 @dataclass(eq=False)
 class FakeChannel:
-    """A guild text channel (type 0) or a DM channel (type 1)."""
+    """A guild text channel (type 0), a DM channel (type 1) or a public thread (type 11,
+    with ``parent_id``; see ``threads.py``)."""
 
     id: int
     type: int
@@ -63,10 +89,24 @@ class FakeChannel:
     guild_id: int | None = None
     recipient: FakeUser | None = None
     position: int = 0
+    #: Permission overwrites (``permissions.Overwrite``), ``@everyone``'s first.
+    overwrites: list[Any] = field(default_factory=list)
+    #: A thread's channel, who created it, and its archive state (fake clock seconds).
+    parent_id: int | None = None
+    owner_id: int | None = None
+    auto_archive_duration: int = 1440
+    archived: bool = False
+    archived_at: float | None = None
+    last_activity: float = field(default_factory=lambda: clock.now())
+    created_fake: float = field(default_factory=lambda: clock.now())
 
     @property
     def is_dm(self) -> bool:
         return self.type == 1
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in (10, 11, 12)
 
     def payload(self) -> dict[str, Any]:
         if self.is_dm:
@@ -77,19 +117,47 @@ class FakeChannel:
                 "last_message_id": None,
                 "recipients": [self.recipient.payload()],
             }
+        if self.is_thread:
+            return self.thread_payload()
         return {
             "id": str(self.id),
             "type": self.type,
             "guild_id": str(self.guild_id),
             "name": self.name,
             "position": self.position,
-            "permission_overwrites": [],
+            "permission_overwrites": [o.payload() for o in self.overwrites],
             "nsfw": False,
             "parent_id": None,
             "topic": None,
             "last_message_id": None,
             "rate_limit_per_user": 0,
             "flags": 0,
+        }
+
+    def thread_payload(self) -> dict[str, Any]:
+        def iso(at: float) -> str:
+            return dt.datetime.fromtimestamp(at, dt.UTC).isoformat()
+
+        return {
+            "id": str(self.id),
+            "type": self.type,
+            "guild_id": str(self.guild_id),
+            "parent_id": str(self.parent_id),
+            "owner_id": str(self.owner_id) if self.owner_id else None,
+            "name": self.name,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "message_count": 0,
+            "member_count": 1,
+            "total_message_sent": 0,
+            "flags": 0,
+            "thread_metadata": {
+                "archived": self.archived,
+                "auto_archive_duration": self.auto_archive_duration,
+                "archive_timestamp": iso(self.archived_at or self.created_fake),
+                "locked": False,
+                "create_timestamp": iso(self.created_fake),
+            },
         }
 
 
@@ -145,6 +213,8 @@ class FakeMessage:
     history: list[dict[str, Any]] = field(default_factory=list)
     reactions: dict[str, set[int]] = field(default_factory=dict)
     created_at: float = field(default_factory=time.monotonic)
+    #: when it was created by the fake clock (its age decides the old-message edit budget)
+    created_fake: float = field(default_factory=lambda: clock.now())
     edit_times: list[float] = field(default_factory=list)
 
     @property

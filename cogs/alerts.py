@@ -1,0 +1,205 @@
+"""Turn alerts: every decision a player is asked for reaches them as one *new* message.
+
+Discord notifies only new messages (a DM, or a channel/thread message that mentions the
+user); editing the hand DM never tells a player who looked away that it is their turn. So:
+
+- When a seat is asked to decide (its turn, or a claim it may make) the player gets one
+  short DM — ``🀄 轮到你出牌 · 第3局 · 截止 <t:…:R> · 查看手牌`` with a link to the hand
+  DM — which is deleted once they act. Consecutive decisions of one turn (draw → kong →
+  discard, claim → pong → discard) share one alert: the service numbers each seat's
+  *alert episode* (:attr:`services.delivery.PrivateUpdate.alert`).
+- A hand DM sent new for that decision (the first of a hand) notifies by itself: no second
+  message.
+- A player whose DMs are closed gets a mention in the game's thread for their **turn**
+  (public anyway), deleted once they act — never for a claim: a public mention while a
+  discard waits for claims would tell everyone who may claim it.
+- AI seats and seats on 托管 are never alerted. ``/mahjong alerts on|claims|off`` per
+  player (saved): ``on`` = turns and claims, ``claims`` = claims only (a turn comes round
+  when expected; a claim window is short and easy to miss), ``off`` = none.
+
+The open alert of each player is remembered with the game's messages (:mod:`cogs.places`),
+so a restart neither loses it nor sends a second one.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from cogs.places import jump_url
+from cogs.text import t
+from services.delivery import GameSummary, PrivateUpdate
+
+log = logging.getLogger(__name__)
+
+#: ``/mahjong alerts`` choices: turns and claims, claims only, none.
+ALERT_MODES = ("on", "claims", "off")
+DM_CLOSED = 50007
+
+
+def wanted(mode: str, kind: str) -> bool:
+    """Whether a player with alert ``mode`` is alerted for a ``turn`` / ``claim``."""
+    return mode == "on" or (mode == "claims" and kind == "claim")
+
+
+def deadline_text(deadline: float | None, lang: str) -> str:
+    return t("alert_deadline", lang, when=f"<t:{int(deadline)}:R>") if deadline else ""
+
+
+class AlertsMixin:
+    """The alert half of :class:`cogs.delivery.DiscordDelivery`."""
+
+    bot: discord.Client
+    service: Any
+    dm_closed: set[int]
+    dm_messages: dict[tuple[int, int], tuple[int, Any]]
+
+    def _init_alerts(self) -> None:
+        self._user_alerts: dict[int, str] = {}
+        #: (game, user) pairs whose open alert (from before a restart) stands for the
+        #: decision they are asked now
+        self._adopt: set[tuple[int, int]] = set()
+
+    # ------------------------------------------------------------------ preferences
+
+    def set_user_alerts(self, user_id: int, mode: str) -> None:
+        """Remember a player's alert choice (already saved in the store)."""
+        self._user_alerts[user_id] = mode if mode in ALERT_MODES else "on"
+
+    async def alerts_for_user(self, user_id: int) -> str:
+        """The player's alert choice (``on`` unless they chose otherwise)."""
+        if user_id not in self._user_alerts:
+            mode = "on"
+            store = getattr(self.service, "store", None)
+            if store is not None:
+                try:
+                    player = await store.get_player(user_id)
+                    if player is not None:
+                        mode = getattr(player, "alerts", "on") or "on"
+                except Exception:
+                    log.exception("could not read the alerts choice of user %s", user_id)
+            self._user_alerts.setdefault(user_id, mode if mode in ALERT_MODES else "on")
+        return self._user_alerts[user_id]
+
+    # ------------------------------------------------------------------ alerts
+
+    def _alert_refs(self, game: GameSummary) -> dict[str, Any]:
+        refs = self.refs(game)  # type: ignore[attr-defined]
+        held = refs.get("alerts")
+        if not isinstance(held, dict):
+            held = refs["alerts"] = {}
+        return held
+
+    def adopt_alerts(self, game: GameSummary) -> None:
+        """After a restart: an alert still open stands for the decision asked now."""
+        for seat in game.seats:
+            if seat.user_id is not None and not seat.ai:
+                self._adopt.add((game.id, seat.user_id))
+
+    async def update_alert(
+        self, game: GameSummary, update: PrivateUpdate, *, notified: bool = False
+    ) -> None:
+        """Alert the player for the decision they are asked now (once per episode), or take
+        the alert away once they are not asked any more. ``notified``: a new message that
+        notifies them (a new hand DM, the closed-DM notice) went out for this update."""
+        uid = update.user_id
+        seat = game.seats[update.seat] if update.seat < len(game.seats) else None
+        asked = bool(
+            update.alert
+            and update.hand.legal
+            and game.status == "active"
+            and seat is not None
+            and not seat.robot
+        )
+        held = self._alert_refs(game)
+        entry = held.get(str(uid))
+        adopt = (game.id, uid) in self._adopt
+        self._adopt.discard((game.id, uid))
+        if not asked:
+            if entry and entry[1]:
+                await self._delete_alert(entry)
+                entry[1] = 0
+                await self.save_refs(game.id)  # type: ignore[attr-defined]
+            return
+        if entry and int(entry[2]) == update.alert:
+            return  # this episode was alerted already
+        if adopt and entry and entry[1]:
+            entry[2] = update.alert  # the alert sent before the restart is still open
+            await self.save_refs(game.id)  # type: ignore[attr-defined]
+            return
+        if entry and entry[1]:
+            await self._delete_alert(entry)
+        new = [0, 0, update.alert]
+        held[str(uid)] = new
+        mode = await self.alerts_for_user(uid)
+        if notified or not wanted(mode, update.alert_kind):
+            await self.save_refs(game.id)  # type: ignore[attr-defined]
+            return
+        try:
+            sent = await self._send_alert(game, update)
+        except discord.HTTPException as error:
+            log.warning("game %s: alert for %s not sent (%s)", game.id, uid, error)
+            sent = None
+        if sent is not None:
+            new[0], new[1] = sent.channel.id, sent.id
+            self.note_snowflake(sent.id)  # type: ignore[attr-defined]
+        await self.save_refs(game.id)  # type: ignore[attr-defined]
+
+    async def _send_alert(self, game: GameSummary, update: PrivateUpdate) -> discord.Message | None:
+        uid = update.user_id
+        if uid not in self.dm_closed:
+            known = self.dm_messages.get((game.id, uid))
+            if known is not None:
+                lang = await self.lang_for_user(uid)  # type: ignore[attr-defined]
+                message = known[1]
+                link = jump_url(message.channel.id, message.id)
+                key = "alert_turn" if update.alert_kind == "turn" else "alert_claim"
+                text = t(
+                    key,
+                    lang,
+                    hand=game.hand_no,
+                    deadline=deadline_text(game.deadline, lang),
+                    link=link,
+                )
+                try:
+                    return await message.channel.send(text)
+                except discord.Forbidden as error:
+                    if error.code != DM_CLOSED:
+                        raise
+                    self.dm_closed.add(uid)
+            elif uid not in self.dm_closed:
+                return None  # no hand DM to point to (it could not be sent)
+        if update.alert_kind != "turn":
+            return None  # a public mention would tell the table who may claim
+        lang = await self.lang_for_guild(game.guild_id)  # type: ignore[attr-defined]
+        where = await self.play_channel_id(game)  # type: ignore[attr-defined]
+        text = t(
+            "alert_turn_public",
+            lang,
+            mention=f"<@{uid}>",
+            hand=game.hand_no,
+            deadline=deadline_text(game.deadline, lang),
+        )
+        return await self.place(
+            where
+        ).send(  # type: ignore[attr-defined]
+            text[:2000],
+            allowed_mentions=discord.AllowedMentions(
+                users=[discord.Object(id=uid)], everyone=False, roles=False
+            ),
+        )
+
+    async def _delete_alert(self, entry: list[Any]) -> None:
+        try:
+            await self.partial(int(entry[0]), int(entry[1])).delete()  # type: ignore[attr-defined]
+        except discord.HTTPException as error:
+            log.info("alert %s not deleted (%s %s)", entry[1], error.status, error.code)
+
+    async def close_alerts(self, game: GameSummary) -> None:
+        """The game is over: take every open alert away."""
+        for entry in self._alert_refs(game).values():
+            if entry and entry[1]:
+                await self._delete_alert(entry)
+                entry[1] = 0

@@ -1,0 +1,217 @@
+"""Run-time checks for every command: what Discord's client enforces is checked again here.
+
+Discord's client keeps a command from members without its ``default_member_permissions``
+and keeps option values inside their declared choices, ranges and lengths — but a server can
+re-grant a command to anyone in its integration settings, and a forged request skips the
+client altogether. So:
+
+- :func:`check_declared_options` refuses any option value outside what the command
+  declares (choices, min/max value, min/max length, type), before the command runs;
+  :class:`cogs.group.CheckedGroup` calls it for every ``/mahjong`` command.
+- :func:`require_manager` refuses a member without Manage Server (or Administrator) in the
+  channel (``interaction.permissions``, which Discord computes with roles and overwrites).
+- :func:`missing_game_permissions` lists what the bot itself lacks in the channel
+  (``interaction.app_permissions``) to run a game there; :func:`threads_allowed` says
+  whether it may play the game in a thread (else it falls back to the channel).
+- :func:`clip` / :func:`echo` keep user input quoted in an answer short, and any answer
+  within Discord's 2,000 characters.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from botcore.invite import GAME_PERMISSIONS, THREAD_PERMISSIONS
+from cogs.user_error import UserError
+
+#: Discord's limit for a message's text.
+MAX_CONTENT = 2000
+#: The longest piece of user input an answer quotes.
+MAX_ECHO = 60
+
+PERMISSION_NAMES: dict[str, tuple[str, str]] = {
+    "view_channel": ("查看频道", "View Channel"),
+    "send_messages": ("发送消息", "Send Messages"),
+    "embed_links": ("嵌入链接", "Embed Links"),
+    "attach_files": ("附加文件", "Attach Files"),
+    "read_message_history": ("阅读消息历史记录", "Read Message History"),
+    "create_public_threads": ("创建公开子区", "Create Public Threads"),
+    "send_messages_in_threads": ("在子区中发送消息", "Send Messages in Threads"),
+    "manage_guild": ("管理服务器", "Manage Server"),
+}
+
+TEXT: dict[str, tuple[str, str]] = {
+    "not_manager": (
+        "只有拥有「管理服务器」权限的成员可以使用这个命令，什么都没有改变。",
+        "Only members with the Manage Server permission can use this command; nothing changed.",
+    ),
+    "bot_missing": (
+        "机器人在这个频道缺少权限：{perms}。请服务器管理员在频道设置 → 权限里给机器人"
+        "（或它的身份组）加上这些权限，然后再试。",
+        "The bot is missing permissions in this channel: {perms}. Ask a server admin to grant "
+        "them to the bot (or its role) in the channel's settings → Permissions, then try again.",
+    ),
+    "choice": (
+        "`{name}` 只能是 {allowed} 之一，不能是 {value}。",
+        "`{name}` must be one of {allowed}, not {value}.",
+    ),
+    "range": (
+        "`{name}` 必须在 {low} 到 {high} 之间，不能是 {value}。",
+        "`{name}` must be between {low} and {high}, not {value}.",
+    ),
+    "length": (
+        "`{name}` 的长度必须在 {low} 到 {high} 个字符之间（收到 {length} 个）。",
+        "`{name}` must be {low} to {high} characters long (got {length}).",
+    ),
+    "type": (
+        "`{name}` 的值类型不对：{value}。",
+        "`{name}` has a value of the wrong type: {value}.",
+    ),
+    "refused": ("命令被拒绝，什么都没有改变：", "Refused, nothing changed: "),
+}
+
+
+def _lang(interaction: discord.Interaction) -> str:
+    return "zh" if str(interaction.locale).startswith("zh") else "en"
+
+
+def say(key: str, lang: str, **params: Any) -> str:
+    zh, en = TEXT[key]
+    return (zh if lang == "zh" else en).format(**params)
+
+
+def clip(text: str, limit: int = MAX_CONTENT) -> str:
+    """``text`` cut to ``limit`` characters (an ellipsis marks the cut)."""
+    return text if len(text) <= limit else text[: max(limit - 1, 0)] + "…"
+
+
+def echo(value: object, limit: int = MAX_ECHO) -> str:
+    """A user's value quoted for an answer: short, and code-formatted without breaking out."""
+    text = str(value).replace("`", "ˋ").replace("\n", " ")
+    return f"`{clip(text, limit)}`"
+
+
+# ------------------------------------------------------------------- declared options
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _option_problem(param: app_commands.Parameter, value: object, lang: str) -> str | None:
+    name = param.display_name
+    kind = param.type
+    if param.choices:
+        allowed = [c.value for c in param.choices]
+        if value not in allowed:
+            shown = ", ".join(f"`{v}`" for v in allowed)
+            return say("choice", lang, name=name, allowed=shown, value=echo(value))
+        return None
+    if kind is discord.AppCommandOptionType.string:
+        if not isinstance(value, str):
+            return say("type", lang, name=name, value=echo(value))
+        low = param.min_value if param.min_value is not None else 0
+        high = param.max_value if param.max_value is not None else 6000
+        if not low <= len(value) <= high:
+            return say("length", lang, name=name, low=low, high=high, length=len(value))
+    elif kind in (discord.AppCommandOptionType.integer, discord.AppCommandOptionType.number):
+        integer = kind is discord.AppCommandOptionType.integer
+        if not _number(value) or (integer and not isinstance(value, int)):
+            return say("type", lang, name=name, value=echo(value))
+        low, high = param.min_value, param.max_value
+        if (low is not None and value < low) or (high is not None and value > high):  # type: ignore[operator]
+            shown_low = "−∞" if low is None else low
+            shown_high = "∞" if high is None else high
+            return say("range", lang, name=name, low=shown_low, high=shown_high, value=echo(value))
+    elif kind is discord.AppCommandOptionType.boolean and not isinstance(value, bool):
+        return say("type", lang, name=name, value=echo(value))
+    return None
+
+
+def declared_option_problems(interaction: discord.Interaction) -> list[str]:
+    """Every option value of this command call outside what the command declares."""
+    command = interaction.command
+    if not isinstance(command, app_commands.Command):
+        return []
+    lang = _lang(interaction)
+    namespace = interaction.namespace
+    problems = []
+    for param in command.parameters:
+        value = getattr(namespace, param.display_name, None)
+        if value is None:
+            continue
+        problem = _option_problem(param, value, lang)
+        if problem is not None:
+            problems.append(problem)
+    return problems
+
+
+def check_declared_options(interaction: discord.Interaction) -> None:
+    """Refuse (:class:`UserError`) a call whose options Discord's client would not send."""
+    problems = declared_option_problems(interaction)
+    if problems:
+        text = say("refused", _lang(interaction)) + "\n" + "\n".join(problems)
+        raise UserError(clip(text))
+
+
+# ------------------------------------------------------------------------- who may
+
+
+def is_manager(interaction: discord.Interaction) -> bool:
+    """Manage Server or Administrator, in this channel (Discord's own computation)."""
+    if interaction.guild_id is None:
+        return False
+    perms = interaction.permissions
+    return bool(perms.manage_guild or perms.administrator)
+
+
+def require_manager(interaction: discord.Interaction) -> None:
+    """Refuse (:class:`UserError`) a member without Manage Server."""
+    if not is_manager(interaction):
+        raise UserError(say("not_manager", _lang(interaction)))
+
+
+# --------------------------------------------------------------------- the bot's own
+
+
+def missing_game_permissions(perms: discord.Permissions, *, pictures: bool = True) -> list[str]:
+    """The channel permissions the bot lacks to run a game (``attach_files`` only matters
+    when the bot sends pictures)."""
+    needed = [p for p in GAME_PERMISSIONS if pictures or p != "attach_files"]
+    return [p for p in needed if not getattr(perms, p, False)]
+
+
+def threads_allowed(perms: discord.Permissions) -> bool:
+    """Whether the bot may play a game in a public thread of this channel."""
+    return all(getattr(perms, p, False) for p in THREAD_PERMISSIONS)
+
+
+def permission_names(names: list[str], lang: str) -> str:
+    """``Attach Files, Embed Links`` (or the Chinese names), as Discord's settings show them."""
+    index = 0 if lang == "zh" else 1
+    joiner = "、" if lang == "zh" else ", "
+    return joiner.join(PERMISSION_NAMES.get(n, (n, n))[index] for n in names)
+
+
+def bot_missing_text(missing: list[str], lang: str) -> str:
+    """The answer when the bot lacks ``missing`` in the channel."""
+    return say("bot_missing", lang, perms=permission_names(missing, lang))
+
+
+__all__ = [
+    "MAX_CONTENT",
+    "MAX_ECHO",
+    "bot_missing_text",
+    "check_declared_options",
+    "clip",
+    "declared_option_problems",
+    "echo",
+    "is_manager",
+    "missing_game_permissions",
+    "permission_names",
+    "require_manager",
+    "threads_allowed",
+]

@@ -1,0 +1,296 @@
+"""Where a game shows on Discord: its thread, one table message per hand, the messages the
+delivery keeps up to date (and remembers across restarts).
+
+- **A thread per game.** When the server's ``thread`` option is on and the bot may create
+  public threads in the channel, the first table of a game opens a thread, named after the
+  game, on the lobby message; the table, the play lines and the hand results go there. The
+  lobby and the final standings stay in the channel. Without the permission (or when Discord
+  refuses) the game plays in the channel. Threads archive themselves after a day without
+  messages; the bot's next message reopens them.
+- **A fresh table per hand.** Each hand posts a new table message; the previous one keeps
+  its last picture as the hand's record and loses its buttons, and so does the previous
+  result's 下一局 / 结束对局. Discord gives messages older than an hour a tiny edit budget
+  (error 30046), so a table that gets old (:data:`TABLE_MAX_AGE`, by Discord's clock: the
+  newest snowflake seen) is replaced rather than edited, and any failed edit posts a fresh
+  table instead of losing the update.
+- **Remembered messages.** The hand DMs, open alerts, the lobby, the last result and the
+  hand of the current table are kept in the game's ``messages`` (the store), so a restart
+  edits them instead of sending new ones.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+import discord
+
+from cogs.text import t, variant_name
+from services.delivery import GameSummary
+
+log = logging.getLogger(__name__)
+
+#: A message older than this (seconds, by Discord's clock) is replaced, not edited: Discord
+#: allows only a few edits of messages older than an hour (30046).
+TABLE_MAX_AGE = 50 * 60
+#: Minutes without a message before Discord archives a game's thread (60, 1440, 4320, 10080).
+THREAD_ARCHIVE_MINUTES = 1440
+PUBLIC_THREAD = 11
+
+
+def jump_url(channel_id: int, message_id: int, guild_id: int | None = None) -> str:
+    """The link to a message (``@me`` for a DM)."""
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
+
+
+class PlacesMixin:
+    """The thread, table and remembered-message half of :class:`cogs.delivery.DiscordDelivery`."""
+
+    bot: discord.Client
+    service: Any
+    closing: bool
+
+    def _init_places(self) -> None:
+        #: game → the messages delivery keeps up to date (saved as the game's ``messages``)
+        self._refs: dict[int, dict[str, Any]] = {}
+        #: game → the channel it plays in (its thread, or the channel itself)
+        self._where: dict[int, int] = {}
+        #: channel → the bot's permissions there, as the latest interaction reported them
+        self._perms: dict[int, discord.Permissions] = {}
+        self._place_locks: dict[int, asyncio.Lock] = {}
+        #: Discord's clock: the time of the newest snowflake seen (epoch seconds)
+        self._discord_time = 0.0
+
+    # ------------------------------------------------------------------ what is remembered
+
+    def refs(self, game: GameSummary) -> dict[str, Any]:
+        """The game's remembered messages (loaded from the store the first time)."""
+        held = self._refs.get(game.id)
+        if held is None:
+            held = self._refs[game.id] = _copy(game.messages)
+        return held
+
+    async def save_refs(self, game_id: int) -> None:
+        """Store the game's remembered messages (a failure is only logged)."""
+        held = self._refs.get(game_id)
+        if held is None or self.service is None:
+            return
+        try:
+            await self.service.save_messages(game_id, _copy(held))
+        except Exception:
+            log.exception("game %s: could not save its messages", game_id)
+
+    def forget_game(self, game_id: int) -> None:
+        self._refs.pop(game_id, None)
+        self._where.pop(game_id, None)
+        self._place_locks.pop(game_id, None)
+
+    # ------------------------------------------------------------------ Discord's clock
+
+    def note_snowflake(self, snowflake: int | None) -> None:
+        """A snowflake (interaction or message id) from Discord: its time moves the clock."""
+        if snowflake:
+            self._discord_time = max(
+                self._discord_time, discord.utils.snowflake_time(snowflake).timestamp()
+            )
+
+    def discord_now(self) -> float:
+        """Discord's time as far as the bot can tell (never behind the local clock)."""
+        return max(time.time(), self._discord_time)
+
+    def age(self, message_id: int) -> float:
+        """Seconds since the message was created, by Discord's clock."""
+        return self.discord_now() - discord.utils.snowflake_time(message_id).timestamp()
+
+    # ------------------------------------------------------------------ the play channel
+
+    def note_permissions(self, channel_id: int | None, perms: discord.Permissions) -> None:
+        """The bot's permissions in a channel (``interaction.app_permissions``)."""
+        if channel_id:
+            self._perms[channel_id] = perms
+
+    def may_thread(self, channel_id: int) -> bool:
+        """Whether the bot may play a game in a thread of this channel (unknown: try)."""
+        perms = self._perms.get(channel_id)
+        if perms is None:
+            return True
+        from cogs.checks import threads_allowed
+
+        return threads_allowed(perms)
+
+    def place(self, channel_id: int) -> discord.abc.Messageable:
+        """A channel or thread to send to (cached, else partial)."""
+        found = self.bot.get_channel(channel_id)
+        return found or self.bot.get_partial_messageable(channel_id)  # type: ignore[return-value]
+
+    def partial(self, channel_id: int, message_id: int) -> discord.PartialMessage:
+        return self.place(channel_id).get_partial_message(message_id)  # type: ignore[attr-defined]
+
+    def known_place(self, game: GameSummary) -> int:
+        """Where the game plays, without deciding it (the channel when undecided)."""
+        return self._where.get(game.id) or game.thread_id or game.channel_id
+
+    async def play_channel_id(self, game: GameSummary) -> int:
+        """Where the game plays: decided once, at its first table (thread or channel)."""
+        where = self._where.get(game.id) or game.thread_id
+        if where:
+            self._where[game.id] = where
+            return where
+        if game.hand_no == 0:
+            return game.channel_id
+        lock = self._place_locks.setdefault(game.id, asyncio.Lock())
+        async with lock:
+            where = self._where.get(game.id)
+            if where:
+                return where
+            where = game.channel_id
+            if game.use_thread and self.may_thread(game.channel_id):
+                try:
+                    where = await self._open_thread(game)
+                except discord.HTTPException as error:
+                    log.warning(
+                        "game %s: no thread (%s %s); playing in the channel",
+                        game.id,
+                        error.status,
+                        error.code,
+                    )
+            self._where[game.id] = where
+            if self.service is not None:
+                await self.service.set_thread(game.id, where)
+            log.info(
+                "game %s plays in %s",
+                game.id,
+                "its thread" if where != game.channel_id else "the channel",
+            )
+        return where
+
+    async def _open_thread(self, game: GameSummary) -> int:
+        lang = await self.lang_for_guild(game.guild_id)  # type: ignore[attr-defined]
+        name = f"{variant_name(game.variant, lang)} #{game.id}"[:100]
+        lobby = self._lobby_id(game)
+        data: Any = None
+        if lobby is not None:
+            try:
+                data = await self.bot.http.start_thread_with_message(
+                    game.channel_id,
+                    lobby,
+                    name=name,
+                    auto_archive_duration=THREAD_ARCHIVE_MINUTES,  # type: ignore[arg-type]
+                )
+            except discord.NotFound:
+                data = None
+        if data is None:
+            data = await self.bot.http.start_thread_without_message(
+                game.channel_id,
+                name=name,
+                auto_archive_duration=THREAD_ARCHIVE_MINUTES,  # type: ignore[arg-type]
+                type=PUBLIC_THREAD,  # type: ignore[arg-type]
+            )
+        return int(data["id"])
+
+    def _lobby_id(self, game: GameSummary) -> int | None:
+        """The lobby message in the channel (before the first table it is the table id)."""
+        refs = self.refs(game)
+        if refs.get("lobby"):
+            return int(refs["lobby"])
+        if "table_at" not in refs:
+            return self._table_id(game)  # type: ignore[attr-defined]
+        return None
+
+    # ------------------------------------------------------------------ the table
+
+    async def put_hand_table(self, game: GameSummary, build: Any) -> None:
+        """Show the table of the hand in play: edit this hand's table message, or post a
+        fresh one (a new hand, an old message, a failed edit). ``build()`` gives
+        ``(embed, view, files)`` (called again for a fresh post: files are sent once)."""
+        where = await self.play_channel_id(game)
+        refs = self.refs(game)
+        at = refs.get("table_at")
+        current = self._table_id(game)  # type: ignore[attr-defined]
+        fresh = (
+            current is None
+            or not at
+            or at[0] != where
+            or at[1] != game.hand_no
+            or self.age(current) > TABLE_MAX_AGE
+        )
+        if not fresh:
+            embed, view, files = build()
+            try:
+                await self.partial(where, current).edit(
+                    embed=embed, view=view, attachments=files or []
+                )
+                return
+            except discord.HTTPException as error:
+                if self.closing:
+                    raise
+                log.info(
+                    "game %s: table edit refused (%s %s); posting a fresh table",
+                    game.id,
+                    error.status,
+                    error.code,
+                )
+        embed, view, files = build()
+        message = await self.place(where).send(embed=embed, view=view, files=files or [])
+        self.note_snowflake(message.id)
+        if self.service is not None:
+            await self.service.set_table_message(game.id, message.id)
+        old_at = at
+        refs["table_at"] = [where, game.hand_no]
+        if current is not None and current != message.id:
+            if not old_at:
+                if game.hand_no <= 1:
+                    refs["lobby"] = current
+                    await self._lobby_started(game, current, where)
+                else:  # a table from before this version, in the channel
+                    await self.retire(game.channel_id, current)
+            else:
+                await self.retire(int(old_at[0]), current)
+        await self.retire_result(game, before=game.hand_no)
+        await self.save_refs(game.id)
+
+    async def _lobby_started(self, game: GameSummary, lobby: int, where: int) -> None:
+        """The lobby, once the game started: its seats and rules, no buttons, and where the
+        game is played."""
+        from cogs.views import lobby_message
+
+        lang = await self.lang_for_guild(game.guild_id)  # type: ignore[attr-defined]
+        embed, _view = lobby_message(game, lang)
+        if where != game.channel_id:
+            embed.description = t("lobby_playing", lang, thread=f"<#{where}>")
+        try:
+            await self.partial(game.channel_id, lobby).edit(embed=embed, view=None)
+        except discord.HTTPException as error:
+            log.info("game %s: lobby not updated (%s %s)", game.id, error.status, error.code)
+
+    async def retire(self, channel_id: int, message_id: int) -> None:
+        """Take the buttons off an old message (best effort: it stays as it was)."""
+        try:
+            await self.partial(channel_id, message_id).edit(view=None)
+        except discord.HTTPException as error:
+            log.info("buttons of message %s stay (%s %s)", message_id, error.status, error.code)
+
+    async def retire_result(self, game: GameSummary, *, before: int | None = None) -> None:
+        """Take 下一局 / 结束对局 off the last result (of a hand before ``before``, or any)."""
+        refs = self.refs(game)
+        result = refs.get("result")
+        if not result or (before is not None and int(result[2]) >= before):
+            return
+        refs.pop("result", None)
+        await self.retire(int(result[0]), int(result[1]))
+
+    async def note_result(self, game: GameSummary, channel_id: int, message_id: int) -> None:
+        """The result message of the hand just ended (its buttons go when the next starts)."""
+        self.refs(game)["result"] = [channel_id, message_id, game.hand_no]
+        await self.save_refs(game.id)
+
+
+def _copy(data: Any) -> Any:
+    """A deep copy of JSON-like data (lists and dicts)."""
+    if isinstance(data, dict):
+        return {str(k): _copy(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [_copy(v) for v in data]
+    return data

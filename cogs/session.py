@@ -1,0 +1,534 @@
+"""The session on Discord: the 摊牌 result with 准备 / 解散, the 解散 vote message, the final
+standings with 再来一局, their buttons, ``/mahjong dissolve``, and the ready alerts.
+
+Buttons (``mj:<game>:<kind>[:<arg>]``, see :mod:`cogs.views`):
+
+- ``next:<hand>`` — 准备 after hand ``<hand>`` (the old 下一局 button presses it too);
+- ``dissolve`` — propose 解散 (the old ``end:<hand>`` 结束对局 button proposes it too);
+- ``agree:<vote>`` / ``refuse:<vote>`` — answer 解散 vote ``<vote>``;
+- ``rematch`` — 再来一局, on an ended game's standings.
+
+Ready alerts: a 准备 check asks every human for a decision, so each gets one short DM (a
+mention where the game plays when their DMs are closed), deleted once they press 准备 or the
+next hand starts — the same rules as :mod:`cogs.alerts` (``/mahjong alerts off`` or
+``claims`` turns them off). A vote mentions the players it asks in its own message.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import Any
+
+import discord
+
+from cogs.alerts import deadline_text
+from cogs.places import jump_url
+from cogs.session_text import (
+    names_of,
+    ready_text,
+    rematch_text,
+    result_bao,
+    session_of,
+    standings_lines,
+    standings_title,
+    vote_text,
+    wind,
+)
+from cogs.text import lang_of, t
+from services.delivery import GameSummary
+from services.errors import StaleButton
+from services.model import HandResult
+from services.showdown import pay_lines, sanbao_payer
+
+log = logging.getLogger(__name__)
+
+#: ``/mahjong new length:`` and ``/mahjong-admin config length:`` (hands, or rounds 圈).
+LENGTH_CHOICES = [
+    discord.app_commands.Choice(name=discord.app_commands.locale_str(en, zh=zh), value=value)
+    for value, zh, en in (
+        ("4", "4局", "4 hands"),
+        ("8", "8局", "8 hands"),
+        ("16", "16局", "16 hands"),
+        ("1圈", "1圈（庄家轮一圈）", "1 round (the deal goes round once)"),
+        ("2圈", "2圈", "2 rounds"),
+        ("4圈", "4圈", "4 rounds"),
+    )
+]
+#: Button kinds of the session (see the module docstring).
+SESSION_KINDS = ("next", "end", "dissolve", "agree", "refuse", "rematch")
+GREEN = discord.ButtonStyle.success
+GREY = discord.ButtonStyle.secondary
+BLUE = discord.ButtonStyle.primary
+RED = discord.ButtonStyle.danger
+DM_CLOSED = 50007
+
+
+def _button(game_id: int, kind: str, arg: str | None, label: str, style: Any) -> Any:
+    from cogs.views import GameButton
+
+    return GameButton(game_id, kind, arg, label=label, style=style)
+
+
+def session_buttons(view: discord.ui.View, game: GameSummary, lang: str) -> None:
+    """准备 (while the ready check is open) and 解散 (while the game is on)."""
+    info = session_of(game)
+    if game.status != "active" or (info is not None and info.complete):
+        return  # over, or its last hand just ended (the standings follow)
+    if info is None or info.ready_open:
+        hand = str(info.ready_hand if info is not None and info.ready_hand else game.hand_no)
+        view.add_item(_button(game.id, "next", hand, t("ready_button", lang), GREEN))
+    view.add_item(_button(game.id, "dissolve", None, t("dissolve_button", lang), RED))
+
+
+# ---------------------------------------------------------------------------- the result
+
+
+def result_parts(
+    game: GameSummary, result: HandResult, lang: str, commitment: str | None = None
+) -> tuple[str, discord.Embed, discord.ui.View | None, list[discord.File]]:
+    """The hand's result with every hand laid open: ``(content, embed, view, files)`` — the
+    content carries the 准备 line (edited as players press), the view 准备 / 解散."""
+    from cogs.views import result_message
+
+    embed, view = result_message(game, result, lang, commitment)
+    files = showdown_files(game, result)
+    if files:
+        embed.set_image(url=f"attachment://{files[0].filename}")
+    return ready_text(game, lang), embed, view, files
+
+
+def showdown_files(game: GameSummary, result: HandResult) -> list[discord.File]:
+    """The 摊牌 picture as ``result.png`` (empty when pictures are off or it fails)."""
+    from cogs import pictures
+
+    if not pictures.ENABLED:
+        return []
+    try:
+        from cogs.pictures import _melds
+        from render.models import ScoreItem
+        from render.showdown import ShowdownPicture, ShowdownSeat, render_showdown
+
+        names = names_of(game)
+        sanbao = sanbao_payer(result)
+        first = result.winners[0] if result.winners else None
+        seats = []
+        for hand in result.hands:
+            concealed = list(hand.concealed)
+            winning = None
+            if hand.seat == first and result.winning_tile in concealed:
+                concealed.remove(result.winning_tile)
+                winning = result.winning_tile
+            seats.append(
+                ShowdownSeat(
+                    name=names[hand.seat] if hand.seat < len(names) else "?",
+                    wind=wind(hand.seat, result.dealer, "zh"),
+                    dealer=hand.seat == result.dealer,
+                    concealed=tuple(concealed),
+                    melds=_melds(hand.melds, hand.seat),
+                    flowers=len(hand.flowers),
+                    winning_tile=winning,
+                    winner=hand.seat in result.winners,
+                    dealt_in=result.how in ("discard", "rob_kong")
+                    and hand.seat == result.discarder,
+                    sanbao=hand.seat == sanbao,
+                    delta=result.deltas[hand.seat] if hand.seat < len(result.deltas) else 0,
+                    total=result.scores[hand.seat] if hand.seat < len(result.scores) else None,
+                )
+            )
+        if result.winners:
+            who = "、".join(names[s] for s in result.winners if s < len(names))
+            how = {"self": "自摸", "discard": "点炮", "rob_kong": "抢杠"}.get(result.how, "")
+            headline = f"{who} 胡" + (f" · {how}" if how else "")
+        else:
+            headline = "流局 · 荒庄"
+        payments = tuple(_picture_pay(line, names) for line in pay_lines(result))
+        notes = ()
+        if result.value_per_pao > 1:
+            notes = (
+                f"每炮 ×{result.value_per_pao}（{'、'.join(result.raised_by) or '跟庄/黄庄'}）",
+            )
+        picture = ShowdownPicture(
+            seats=tuple(seats),
+            headline=headline,
+            items=tuple(ScoreItem(i.name, i.value) for i in result.items),
+            total=str(result.points) if result.winners else "",
+            bao=result_bao(result),
+            payments=payments,
+            title=f"第{result.hand_no}局 · 摊牌",
+            notes=notes,
+        )
+        return [discord.File(io.BytesIO(render_showdown(picture)), filename="result.png")]
+    except Exception:
+        log.exception("showdown picture failed")
+        return []
+
+
+def _picture_pay(line: Any, names: list[str]) -> str:
+    def name(seat: int | None) -> str:
+        return names[seat] if seat is not None and 0 <= seat < len(names) else "?"
+
+    why = {
+        "xing": "吃兴家",
+        "raise": f"{line.label}翻倍",
+        "kong": f"杠钱 · {line.label}",
+        "other": "其他",
+    }.get(line.kind, line.label)
+    if line.payer is None:
+        return f"{name(line.payee)} {line.amount:+d} · {why}"
+    return f"{name(line.payer)} → {name(line.payee)} {line.amount} · {why}"
+
+
+# ---------------------------------------------------------------------------- standings
+
+
+def standings_parts(
+    game: GameSummary, lang: str
+) -> tuple[str, discord.Embed, discord.ui.View | None, list[discord.File]]:
+    """The final standings: ``(content, embed, view, files)`` with 再来一局."""
+    embed = discord.Embed(
+        title=standings_title(game, lang),
+        description="\n".join(standings_lines(game, lang))[:4000],
+        colour=discord.Colour.greyple(),
+    )
+    embed.set_footer(text=f"#{game.id}")
+    files = standings_files(game)
+    if files:
+        embed.set_image(url=f"attachment://{files[0].filename}")
+    return rematch_text(game, lang), embed, rematch_view(game, lang), files
+
+
+def rematch_view(game: GameSummary, lang: str) -> discord.ui.View | None:
+    info = session_of(game)
+    if info is None or info.rematch_closed or game.hand_no == 0:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(_button(game.id, "rematch", None, t("rematch_button", lang), GREEN))
+    return view
+
+
+def standings_files(game: GameSummary) -> list[discord.File]:
+    from cogs import pictures
+
+    info = session_of(game)
+    if not pictures.ENABLED or info is None or not info.standings:
+        return []
+    try:
+        from render.showdown import StandingRow, StandingsPicture, render_standings
+
+        names = names_of(game)
+        board = sorted(info.standings, key=lambda s: (s.rank, s.seat))
+        someone = any(s.total for s in board)
+        rows = tuple(
+            StandingRow(
+                rank=s.rank,
+                name=names[s.seat] if s.seat < len(names) else "?",
+                total=s.total,
+                wins=s.wins,
+                self_draws=s.self_draws,
+                dealt_in=s.dealt_in,
+                biggest=s.biggest,
+                winner=someone and s.rank == 1,
+            )
+            for s in board
+        )
+        stamp = {"vote": "解散", "admin": "放弃"}.get(info.ended_by or "", "")
+        picture = StandingsPicture(
+            title=f"最终战绩 · 共{info.hands_played}局",
+            rows=rows,
+            footer=f"#{game.id}",
+            stamp=stamp,
+        )
+        return [discord.File(io.BytesIO(render_standings(picture)), filename="standings.png")]
+    except Exception:
+        log.exception("standings picture failed")
+        return []
+
+
+# ---------------------------------------------------------------------------- the vote
+
+
+def vote_parts(game: GameSummary, lang: str) -> tuple[str, discord.ui.View | None]:
+    """The vote message: its text (with the voters' mentions while it is open) and 同意 /
+    拒绝 while it is open."""
+    info = session_of(game)
+    text = vote_text(game, lang)
+    if info is None or info.vote is None or info.vote.result is not None:
+        return text, None
+    vote = info.vote
+    waiting = [
+        f"<@{game.seats[i].user_id}>"
+        for i in vote.voters
+        if i < len(vote.answers) and vote.answers[i] is None and game.seats[i].user_id
+    ]
+    if waiting:
+        text += "\n" + " ".join(waiting)
+    view = discord.ui.View(timeout=None)
+    no = str(vote.no)
+    view.add_item(_button(game.id, "agree", no, t("agree_button", lang), GREEN))
+    view.add_item(_button(game.id, "refuse", no, t("refuse_button", lang), RED))
+    return text, view
+
+
+# ---------------------------------------------------------------------------- buttons
+
+
+async def handle_session_button(
+    interaction: discord.Interaction, svc: Any, game_id: int, kind: str, arg: str | None
+) -> None:
+    """准备 / 解散 / 同意 / 拒绝 / 再来一局 (refusals are raised as ServiceError)."""
+    lang = lang_of(interaction.locale)
+    user = interaction.user
+    if kind == "next":
+        game = await svc.summary(game_id)
+        if arg is not None and arg.isdigit() and int(arg) != game.hand_no:
+            raise StaleButton("an earlier hand")
+        await svc.ready(game_id, user.id)
+        await interaction.response.defer()
+    elif kind in ("dissolve", "end"):
+        game = await svc.summary(game_id)
+        if kind == "end" and arg is not None and arg.isdigit() and int(arg) != game.hand_no:
+            raise StaleButton("an earlier hand")
+        await svc.propose_dissolve(game_id, user.id)
+        await _answer(interaction, t("vote_proposed", lang))
+    elif kind in ("agree", "refuse"):
+        no = int(arg) if arg is not None and arg.isdigit() else None
+        await svc.answer_dissolve(game_id, user.id, kind == "agree", no)
+        await _answer(interaction, t("vote_answered", lang))
+    elif kind == "rematch":
+        name = (getattr(user, "display_name", None) or user.name or str(user.id))[:100]
+        new = await svc.rematch(game_id, user.id, name, locale=str(interaction.locale))
+        await _answer(interaction, t("rematch_done", lang, game=new.id))
+
+
+async def _answer(interaction: discord.Interaction, text: str) -> None:
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+# ---------------------------------------------------------------------------- delivery
+
+
+class SessionDeliveryMixin:
+    """The session half of :class:`cogs.delivery.DiscordDelivery`: the result's 准备 line,
+    ready alerts, the vote message and the standings (remembered across restarts)."""
+
+    bot: discord.Client
+    service: Any
+    dm_closed: set[int]
+
+    async def session_changed(self, game: GameSummary, result: HandResult | None) -> None:
+        """See :meth:`services.delivery.Delivery.session_changed`."""
+        lang = await self.lang_for_guild(game.guild_id)  # type: ignore[attr-defined]
+        if game.status == "active":
+            await self._edit_result_ready(game, lang)
+            await self.update_ready_alerts(game)
+        else:
+            await self.clear_session_alerts(game)
+        await self._put_vote(game, lang)
+        if game.status in ("finished", "abandoned"):
+            await self._edit_standings(game, lang)
+
+    # -- 准备
+
+    async def _edit_result_ready(self, game: GameSummary, lang: str) -> None:
+        """The result message of the ready check's hand: its 准备 line and buttons."""
+        info = session_of(game)
+        held = self.refs(game).get("result")  # type: ignore[attr-defined]
+        if info is None or not held or int(held[2]) != info.ready_hand:
+            return
+        view = None
+        if info.ready_open:
+            view = discord.ui.View(timeout=None)
+            session_buttons(view, game, lang)
+        try:
+            await self.partial(int(held[0]), int(held[1])).edit(  # type: ignore[attr-defined]
+                content=ready_text(game, lang) or None, view=view
+            )
+        except discord.HTTPException as error:
+            log.info("game %s: result not updated (%s %s)", game.id, error.status, error.code)
+
+    def _session_alert_refs(self, game: GameSummary) -> dict[str, Any]:
+        refs = self.refs(game)  # type: ignore[attr-defined]
+        held = refs.get("session_alerts")
+        if not isinstance(held, dict):
+            held = refs["session_alerts"] = {}
+        return held
+
+    async def update_ready_alerts(self, game: GameSummary) -> None:
+        """One alert per human the 准备 check waits for (a decision like any other); taken
+        away once they are ready or the check is over."""
+        info = session_of(game)
+        held = self._session_alert_refs(game)
+        tag = f"r{info.ready_hand}" if info is not None else ""
+        wanted: dict[str, int] = {}
+        if info is not None and info.ready_open and game.status == "active":
+            for i, seat in enumerate(game.seats):
+                if seat.ai or seat.user_id is None or (i < len(info.ready) and info.ready[i]):
+                    continue
+                wanted[str(seat.user_id)] = seat.user_id
+        changed = False
+        for uid, entry in list(held.items()):
+            if uid in wanted and entry[2] == tag:
+                continue
+            if entry[1]:
+                await self._delete_session_alert(entry)
+            del held[uid]
+            changed = True
+        for uid, user_id in wanted.items():
+            if uid in held:
+                continue
+            entry = [0, 0, tag]
+            held[uid] = entry
+            changed = True
+            mode = await self.alerts_for_user(user_id)  # type: ignore[attr-defined]
+            if mode != "on":
+                continue
+            try:
+                sent = await self._send_ready_alert(game, user_id)
+            except discord.HTTPException as error:
+                log.warning("game %s: ready alert for %s not sent (%s)", game.id, uid, error)
+                sent = None
+            if sent is not None:
+                entry[0], entry[1] = sent.channel.id, sent.id
+                self.note_snowflake(sent.id)  # type: ignore[attr-defined]
+        if changed:
+            await self.save_refs(game.id)  # type: ignore[attr-defined]
+
+    async def _send_ready_alert(self, game: GameSummary, user_id: int) -> Any:
+        info = session_of(game)
+        deadline = info.ready_deadline if info is not None else None
+        held = self.refs(game).get("result")  # type: ignore[attr-defined]
+        link = jump_url(int(held[0]), int(held[1]), game.guild_id) if held else ""
+        if user_id not in self.dm_closed:
+            lang = await self.lang_for_user(user_id)  # type: ignore[attr-defined]
+            text = t(
+                "alert_ready",
+                lang,
+                hand=game.hand_no,
+                deadline=deadline_text(deadline, lang),
+                link=link,
+            )
+            try:
+                dm = await self.bot.create_dm(discord.Object(id=user_id))  # type: ignore[arg-type]
+                return await dm.send(text)
+            except discord.Forbidden as error:
+                if error.code != DM_CLOSED:
+                    raise
+                self.dm_closed.add(user_id)
+        lang = await self.lang_for_guild(game.guild_id)  # type: ignore[attr-defined]
+        where = await self.play_channel_id(game)  # type: ignore[attr-defined]
+        text = t(
+            "alert_ready_public",
+            lang,
+            mention=f"<@{user_id}>",
+            hand=game.hand_no,
+            deadline=deadline_text(deadline, lang),
+        )
+        return await self.place(
+            where
+        ).send(  # type: ignore[attr-defined]
+            text[:2000],
+            allowed_mentions=discord.AllowedMentions(
+                users=[discord.Object(id=user_id)], everyone=False, roles=False
+            ),
+        )
+
+    async def _delete_session_alert(self, entry: list[Any]) -> None:
+        try:
+            await self.partial(int(entry[0]), int(entry[1])).delete()  # type: ignore[attr-defined]
+        except discord.HTTPException as error:
+            log.info("ready alert %s not deleted (%s %s)", entry[1], error.status, error.code)
+
+    async def clear_session_alerts(self, game: GameSummary) -> None:
+        held = self._session_alert_refs(game)
+        if not held:
+            return
+        for entry in held.values():
+            if entry[1]:
+                await self._delete_session_alert(entry)
+        held.clear()
+        await self.save_refs(game.id)  # type: ignore[attr-defined]
+
+    # -- 解散
+
+    async def _put_vote(self, game: GameSummary, lang: str) -> None:
+        """Post the vote message when a vote opens (mentioning the players it asks), edit it
+        as they answer, take its buttons away once it is over."""
+        info = session_of(game)
+        if info is None or info.vote is None:
+            return
+        vote = info.vote
+        refs = self.refs(game)  # type: ignore[attr-defined]
+        held = refs.get("vote")
+        text, view = vote_parts(game, lang)
+        if held and int(held[2]) == vote.no:
+            try:
+                await self.partial(
+                    int(held[0]), int(held[1])
+                ).edit(  # type: ignore[attr-defined]
+                    content=text[:2000],
+                    view=view,
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+            except discord.HTTPException as error:
+                log.info("game %s: vote not updated (%s %s)", game.id, error.status, error.code)
+            return
+        voters = [
+            discord.Object(id=game.seats[i].user_id)
+            for i in vote.voters
+            if game.seats[i].user_id is not None
+        ]
+        where = await self.play_channel_id(game)  # type: ignore[attr-defined]
+        message = await self.place(
+            where
+        ).send(  # type: ignore[attr-defined]
+            text[:2000],
+            view=view,
+            allowed_mentions=discord.AllowedMentions(users=voters, everyone=False, roles=False),
+        )
+        self.note_snowflake(message.id)  # type: ignore[attr-defined]
+        refs["vote"] = [where, message.id, vote.no]
+        await self.save_refs(game.id)  # type: ignore[attr-defined]
+
+    # -- standings
+
+    async def post_standings(self, game: GameSummary) -> None:
+        """The final standings in the channel (picture, text, 再来一局), and the lobby
+        message pointing to them."""
+        lang = await self.lang_for_guild(game.guild_id)  # type: ignore[attr-defined]
+        await self.clear_session_alerts(game)
+        content, embed, view, files = standings_parts(game, lang)
+        message = await self.channel(game.channel_id).send(  # type: ignore[attr-defined]
+            content=content or None, embed=embed, view=view, files=files
+        )
+        self.note_snowflake(message.id)  # type: ignore[attr-defined]
+        refs = self.refs(game)  # type: ignore[attr-defined]
+        refs["standings"] = [game.channel_id, message.id]
+        await self.save_refs(game.id)  # type: ignore[attr-defined]
+        lobby = refs.get("lobby")
+        if lobby:
+            link = jump_url(game.channel_id, message.id, game.guild_id)
+            from cogs.views import lobby_message
+
+            lobby_embed, _view = lobby_message(game, lang)
+            lobby_embed.description = t("lobby_ended", lang, link=link)
+            try:
+                await self.partial(game.channel_id, int(lobby)).edit(  # type: ignore[attr-defined]
+                    embed=lobby_embed, view=None
+                )
+            except discord.HTTPException as error:
+                log.info("game %s: lobby not updated (%s %s)", game.id, error.status, error.code)
+
+    async def _edit_standings(self, game: GameSummary, lang: str) -> None:
+        held = self.refs(game).get("standings")  # type: ignore[attr-defined]
+        if not held:
+            return
+        try:
+            await self.partial(int(held[0]), int(held[1])).edit(  # type: ignore[attr-defined]
+                content=rematch_text(game, lang) or None, view=rematch_view(game, lang)
+            )
+        except discord.HTTPException as error:
+            log.info("game %s: standings not updated (%s %s)", game.id, error.status, error.code)

@@ -1,0 +1,597 @@
+"""The session around the hands, as Jiangxi room-card tables play it (房卡麻将).
+
+- **Length**: a game is opened for 4 / 8 / 16 hands or 1 / 2 / 4 rounds (圈) and ends by
+  itself when its last hand ends, with the final standings (:mod:`services.session_state`).
+- **准备**: after each hand every human presses 准备 (AI seats and seats on 托管 are ready at
+  once); the next hand is dealt when all are ready, or when the ready timeout passes — the
+  absent then go on 托管.
+- **解散**: ending a started game early takes a vote. Any seated human proposes; the other
+  humans agree or refuse; silence until the vote timeout agrees; one refusal keeps the game
+  going; AI seats agree; a proposer waits two minutes before proposing again. A server
+  manager still ends a game at once (:meth:`SessionMixin.abandon`, logged).
+- **再来一局**: an ended game's players press 再来一局 on its standings: the first press opens
+  a lobby with the same variant, options and length, the others join it, and it starts once
+  every human of the old game sits in it (or when its host starts it).
+
+Every press is a log entry written under the game's lock with the version check, so it is
+applied exactly once, and the session is part of every snapshot: after a restart a ready
+check or a vote goes on with the same deadline. One timer per game (besides the turn timer
+of :mod:`services.deadlines`) fires what the session waits for: the ready timeout, the vote
+timeout, the next hand once everyone is ready, the end of a finished session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+from dataclasses import replace
+from typing import Any
+
+from db.types import VersionConflict
+from services.delivery import GameSummary
+from services.errors import NoSuchGame, NotInGame, ServiceError, StaleButton, WrongPhase
+from services.gamelog import LiveGame
+from services.lobby import LobbyMixin
+from services.model import GameEvent, HandResult
+from services.play import PlayMixin
+from services.session_state import (
+    PROPOSE_COOLDOWN,
+    SessionInfo,
+    VoteInfo,
+    apply_entry,
+    complete,
+    open_ready_check,
+    progress,
+    standings,
+)
+
+log = logging.getLogger(__name__)
+
+
+class AlreadyReady(ServiceError):
+    """The seat pressed 准备 for this hand already."""
+
+    key = "already_ready"
+
+
+class VoteCooldown(ServiceError):
+    """The seat proposed 解散 less than two minutes ago (``when``: when it may again)."""
+
+    key = "vote_cooldown"
+
+
+class VoteOpen(ServiceError):
+    """A 解散 vote this seat proposed is still open."""
+
+    key = "vote_open"
+
+
+class AlreadyVoted(ServiceError):
+    """The seat answered this vote already (or proposed it)."""
+
+    key = "already_voted"
+
+
+class RematchClosed(ServiceError):
+    """The 再来一局 of this game has started (``game_id``) or the game has none."""
+
+    key = "rematch_closed"
+
+
+class AlreadyRematch(ServiceError):
+    """The user pressed 再来一局 already (``game_id``: the lobby it opened or joined)."""
+
+    key = "already_rematch"
+
+
+class SessionMixin(LobbyMixin, PlayMixin):
+    """Length, 准备, 解散 and 再来一局 for :class:`services.game.GameService`.
+
+    ``ready_timeout`` / ``vote_timeout`` (seconds) are the bot's defaults, used when the
+    server kept the built-in ones (the game's ``setup`` entry holds the server's own)."""
+
+    ready_timeout: float = 60.0
+    vote_timeout: float = 60.0
+    propose_cooldown: float = PROPOSE_COOLDOWN
+
+    # ------------------------------------------------------------------ queries
+
+    def _session_timers(self) -> dict[int, asyncio.Task[None]]:
+        timers = self.__dict__.get("_session_tasks")
+        if timers is None:
+            timers = self.__dict__["_session_tasks"] = {}
+        return timers
+
+    def _history(self, live: LiveGame) -> tuple[dict[str, Any], ...]:
+        """The ended hands of the game (the engine's summaries)."""
+        if live.state is None:
+            return ()
+        fn = getattr(self.engine, "hand_history", None)
+        return tuple(fn(live.state)) if fn is not None else ()
+
+    def _hand_over(self, live: LiveGame) -> bool:
+        return live.state is not None and self.engine.phase(live.state) in (
+            "hand_over",
+            "game_over",
+        )
+
+    def _complete(self, live: LiveGame) -> bool:
+        """The hand is over and it was the session's last."""
+        return self._hand_over(live) and complete(live.session.length, self._history(live))
+
+    def _ready_open(self, live: LiveGame) -> bool:
+        return (
+            live.status == "active"
+            and self._hand_over(live)
+            and live.session.ready_hand == live.hand_no
+            and not self._complete(live)
+        )
+
+    def _all_ready(self, live: LiveGame) -> bool:
+        ready = live.session.ready
+        return all(seat.robot or i in ready for i, seat in enumerate(live.seats))
+
+    def _may_deal(self, live: LiveGame) -> bool:
+        """Everyone ready deals the next hand — in an open-ended (old) game only once a
+        human pressed 准备 (a table left to 托管 would otherwise play on for ever)."""
+        return live.session.length is not None or bool(live.session.ready)
+
+    def _ready_deadline(self, live: LiveGame) -> float:
+        return live.session.ready_at + (live.session.ready_timeout or self.ready_timeout)
+
+    def _vote_deadline(self, live: LiveGame) -> float | None:
+        vote = live.session.vote
+        if vote is None:
+            return None
+        return vote.at + (live.session.vote_timeout or self.vote_timeout)
+
+    def _voters(self, live: LiveGame) -> list[int]:
+        """The human seats a 解散 vote asks (everyone but the proposer; AI seats agree)."""
+        vote = live.session.vote
+        by = vote.by if vote is not None else None
+        return [
+            i
+            for i, seat in enumerate(live.seats)
+            if not seat.ai and seat.user_id is not None and i != by
+        ]
+
+    def _summary(self, live: LiveGame) -> GameSummary:
+        return replace(super()._summary(live), session=self._session_info(live))
+
+    def _session_info(self, live: LiveGame) -> SessionInfo:
+        s = live.session
+        history = self._history(live)
+        done = self._hand_over(live) and complete(s.length, history)
+        vote = None
+        if s.vote is not None:
+            voters = tuple(self._voters(live))
+            answers = tuple(
+                True if seat.ai else s.vote.answers.get(i) for i, seat in enumerate(live.seats)
+            )
+            vote = VoteInfo(
+                no=s.vote.no,
+                by=s.vote.by,
+                deadline=self._vote_deadline(live) or 0.0,
+                answers=answers,
+                result=s.vote.result,
+                voters=voters,
+            )
+        totals = list(live.totals) if live.totals else [0] * len(live.seats)
+        target = self._games.get(s.rematch_game) if s.rematch_game is not None else None
+        closed = target is not None and (
+            target.status == "active" or (target.status != "lobby" and target.hand_no > 0)
+        )
+        return SessionInfo(
+            length=s.length,
+            progress=progress(s.length, live.hand_no, history) if live.hand_no else None,
+            complete=done,
+            hands_played=len(history),
+            ready_open=self._ready_open(live),
+            ready_hand=s.ready_hand,
+            ready_deadline=self._ready_deadline(live) if s.ready_hand else None,
+            ready=tuple(seat.robot or i in s.ready for i, seat in enumerate(live.seats)),
+            vote=vote,
+            ended_by=s.ended_by,
+            standings=standings(totals, history) if history else (),
+            rematch_of=s.rematch_of,
+            rematch_game=s.rematch_game,
+            rematch_users=tuple(s.rematch_users),
+            rematch_closed=closed,
+            propose_after=tuple(
+                s.proposed_at.get(i, -math.inf) + self.propose_cooldown
+                for i in range(len(live.seats))
+            ),
+        )
+
+    # ------------------------------------------------------------------ 准备
+
+    async def ready(self, game_id: int, user_id: int) -> GameSummary:
+        """The user presses 准备 after a hand; the next hand is dealt once every seat is
+        ready. A seat on 托管 pressing it comes back."""
+        live = await self._get(game_id)
+        async with live.lock, self._moved_on(live):
+            seat = live.seat_of(user_id)
+            if seat is None:
+                raise NotInGame()
+            self._need(live, "active")
+            if not self._ready_open(live):
+                raise StaleButton("the next hand is not waiting for 准备")
+            if seat in live.session.ready:
+                raise AlreadyReady()
+            events: list[GameEvent] = []
+            if live.seats[seat].auto:
+                events += await self._set_auto(live, seat, False)
+            entry = {"k": "rdy", "hand": live.hand_no}
+            await self._commit(live, seat, entry)
+            apply_entry(live.session, seat, entry, self.clock())
+            if self._all_ready(live):
+                if events:
+                    self._after_change(live, events, actor=seat)
+                await self._deal_next(live)
+            elif events:
+                self._after_change(live, events, actor=seat)
+            self._session_changed(live)
+            self._session_arm(live)
+        return self._summary(live)
+
+    async def next_hand(self, game_id: int, user_id: int) -> GameSummary:
+        """The 下一局 of before sessions: now 准备 (it deals at once when every other seat is
+        ready); pressing again changes nothing."""
+        try:
+            return await self.ready(game_id, user_id)
+        except AlreadyReady:
+            return await self.summary(game_id)
+
+    # ------------------------------------------------------------------ 解散
+
+    async def propose_dissolve(self, game_id: int, user_id: int) -> GameSummary:
+        """A seated human proposes ending the game (解散). While another seat's vote is open,
+        proposing agrees to it."""
+        live = await self._get(game_id)
+        async with live.lock, self._moved_on(live):
+            seat = live.seat_of(user_id)
+            if seat is None:
+                raise NotInGame()
+            self._need(live, "active")
+            s = live.session
+            if s.vote_open:
+                assert s.vote is not None
+                if seat == s.vote.by or seat in s.vote.answers:
+                    raise VoteOpen()
+                await self._answer(live, seat, True)
+                return self._summary(live)
+            now = self.clock()
+            last = s.proposed_at.get(seat)
+            if last is not None and now - last < self.propose_cooldown:
+                wait = last + self.propose_cooldown
+                raise VoteCooldown(seconds=math.ceil(wait - now), when=int(wait))
+            entry = {"k": "vote", "op": "propose", "no": s.votes + 1, "at": now}
+            await self._commit(live, seat, entry)
+            apply_entry(s, seat, entry, now)
+            log.info("game %s: seat %s proposed 解散 (vote %s)", live.id, seat, s.votes)
+            if not self._voters(live):
+                await self._vote_passed(live)
+            else:
+                self._session_changed(live)
+                self._session_arm(live)
+        return self._summary(live)
+
+    async def answer_dissolve(
+        self, game_id: int, user_id: int, agree: bool, vote_no: int | None = None
+    ) -> GameSummary:
+        """A human answers the open 解散 vote (``vote_no``: the vote its button was for)."""
+        live = await self._get(game_id)
+        async with live.lock, self._moved_on(live):
+            seat = live.seat_of(user_id)
+            if seat is None:
+                raise NotInGame()
+            self._need(live, "active")
+            vote = live.session.vote
+            if vote is None or not vote.open or (vote_no is not None and vote_no != vote.no):
+                raise StaleButton("that vote is over")
+            if seat == vote.by or seat in vote.answers:
+                raise AlreadyVoted()
+            await self._answer(live, seat, agree)
+        return self._summary(live)
+
+    async def _answer(self, live: LiveGame, seat: int, agree: bool) -> None:
+        vote = live.session.vote
+        assert vote is not None
+        entry = {"k": "vote", "op": "yes" if agree else "no", "no": vote.no}
+        await self._commit(live, seat, entry)
+        apply_entry(live.session, seat, entry, self.clock())
+        if not agree:
+            log.info("game %s: seat %s refused 解散 (vote %s)", live.id, seat, vote.no)
+        elif all(v in vote.answers for v in self._voters(live)):
+            await self._vote_passed(live)
+            return
+        self._session_changed(live)
+        self._session_arm(live)
+
+    async def _vote_passed(self, live: LiveGame, *, expired: bool = False) -> None:
+        """Everyone agreed (or kept silent until the deadline): the game ends, its standings
+        marked 解散."""
+        vote = live.session.vote
+        entry: dict[str, Any] = {"k": "end", "why": "vote"}
+        if vote is not None:
+            entry["no"] = vote.no
+        if expired:
+            entry["expired"] = True
+        await self._commit(live, None, entry)
+        apply_entry(live.session, None, entry, self.clock())
+        log.info("game %s: dissolved by vote%s", live.id, " (timed out)" if expired else "")
+        self._session_changed(live)
+        await self._close(live, "finished" if self._history(live) else "abandoned")
+
+    async def end_game(self, game_id: int, user_id: int) -> GameSummary:
+        """The 结束对局 of before sessions: now a 解散 proposal (it ends the game at once when
+        no other human is seated)."""
+        return await self.propose_dissolve(game_id, user_id)
+
+    async def abandon(self, game_id: int, user_id: int, *, admin: bool = False) -> GameSummary:
+        """A lobby: its host (or a server manager, ``admin``) closes it. A started game: a
+        server manager ends it at once (logged); its host proposes 解散 instead (the returned
+        game is still ``active`` then)."""
+        live = await self._get(game_id)
+        if live.status == "active" and not admin:
+            self._need_host(live, user_id)
+            return await self.propose_dissolve(game_id, user_id)
+        async with live.lock, self._moved_on(live):
+            if live.status not in ("lobby", "active"):
+                raise WrongPhase("the game is over")
+            if not admin:
+                self._need_host(live, user_id)
+            if live.status == "active":
+                entry = {"k": "end", "why": "admin", "by": user_id}
+                await self._commit(live, None, entry)
+                apply_entry(live.session, None, entry, self.clock())
+                log.info("game %s: ended at once by server manager %s", live.id, user_id)
+                self._session_changed(live)
+            elif admin:
+                log.info("game %s: lobby closed by server manager %s", live.id, user_id)
+            await self._close(live, "abandoned")
+        return self._summary(live)
+
+    # ------------------------------------------------------------------ the end
+
+    async def _end_by_length(self, live: LiveGame) -> None:
+        entry = {"k": "end", "why": "length"}
+        await self._commit(live, None, entry)
+        apply_entry(live.session, None, entry, self.clock())
+        log.info("game %s: its %s are played", live.id, live.session.length)
+        await self._close(live, "finished")
+
+    async def _close(self, live: LiveGame, status: str) -> None:
+        timer = self._session_timers().pop(live.id, None)
+        if timer is not None and timer is not asyncio.current_task():
+            timer.cancel()
+        await super()._close(live, status)
+
+    # ------------------------------------------------------------------ 再来一局
+
+    async def rematch(
+        self, game_id: int, user_id: int, name: str, *, locale: str | None = None
+    ) -> GameSummary:
+        """A player of the ended game ``game_id`` presses 再来一局: the first press opens the
+        new lobby (same variant, options and length), the others join it; it starts once
+        every human of the old game sits in it. Returns the new lobby."""
+        old = await self._get(game_id)
+        async with old.lock, self._moved_on(old):
+            if old.status not in ("finished", "abandoned"):
+                raise WrongPhase("the game is still on")
+            seat = old.seat_of(user_id)
+            if seat is None:
+                raise NotInGame()
+            s = old.session
+            if user_id in s.rematch_users:
+                raise AlreadyRematch(game_id=s.rematch_game)
+            target: LiveGame | None = None
+            if s.rematch_game is not None:
+                try:
+                    target = await self._get(s.rematch_game)
+                except NoSuchGame:
+                    target = None
+                if target is not None and target.status != "lobby":
+                    if target.status == "active" or target.hand_no > 0:
+                        raise RematchClosed(game_id=target.id)
+                    target = None  # the rematch lobby was closed: open another
+            if target is None:
+                made = await self.create_game(
+                    old.guild_id,
+                    old.channel_id,
+                    user_id,
+                    name,
+                    old.variant,
+                    dict(old.options),
+                    locale=locale,
+                    length=s.length,
+                    rematch_of=old.id,
+                )
+                target = await self._get(made.id)
+            else:
+                await LobbyMixin.join(self, target.id, user_id, name, locale=locale)
+            entry = {"k": "rematch", "game": target.id, "user": user_id}
+            await self._commit(old, seat, entry)
+            apply_entry(s, seat, entry, self.clock())
+            log.info("game %s: %s pressed 再来一局 (game %s)", old.id, user_id, target.id)
+            self._session_changed(old)
+        await self._start_rematch_if_all_in(target)
+        return await self.summary(target.id)
+
+    async def join(
+        self, game_id: int, user_id: int, name: str, *, locale: str | None = None
+    ) -> GameSummary:
+        summary = await super().join(game_id, user_id, name, locale=locale)
+        live = self._games.get(game_id)
+        if live is not None and live.session.rematch_of is not None:
+            await self._start_rematch_if_all_in(live)
+            return await self.summary(game_id)
+        return summary
+
+    async def start(self, game_id: int, user_id: int) -> GameSummary:
+        summary = await super().start(game_id, user_id)
+        live = self._games.get(game_id)
+        if live is not None and live.session.rematch_of is not None:
+            old = self._games.get(live.session.rematch_of)
+            if old is not None:
+                self._session_changed(old)  # its 再来一局 button goes
+        return summary
+
+    async def _start_rematch_if_all_in(self, new: LiveGame) -> None:
+        """Start the rematch lobby once every human of the old game sits in it."""
+        if new.status != "lobby" or new.session.rematch_of is None:
+            return
+        try:
+            old = await self._get(new.session.rematch_of)
+        except NoSuchGame:
+            return
+        humans = {s.user_id for s in old.seats if not s.ai and s.user_id is not None}
+        seated = {s.user_id for s in new.seats if not s.ai}
+        host = new.host_id
+        if humans and humans <= seated and host is not None:
+            with contextlib.suppress(WrongPhase):  # the host started it a moment ago
+                await self.start(new.id, host)
+
+    # ------------------------------------------------------------------ after a change
+
+    async def _record_if_over(self, live: LiveGame) -> None:
+        """The hand just ended (under the lock, after its commit): its 准备 check opens now,
+        so the snapshot that may follow holds it."""
+        if live.status == "active" and self._hand_over(live):
+            open_ready_check(live.session, live.hand_no, self.clock())
+        await super()._record_if_over(live)
+
+    def _after_change(
+        self,
+        live: LiveGame,
+        events: list[GameEvent],
+        *,
+        force_private: bool = False,
+        actor: int | None = None,
+    ) -> bool:
+        """The hand just ended: its 准备 check opens (shown with its result), and the session
+        timer is re-armed after every change."""
+        if live.status == "active" and self._hand_over(live):
+            open_ready_check(live.session, live.hand_no, self.clock())
+        shown = super()._after_change(live, events, force_private=force_private, actor=actor)
+        self._session_arm(live)
+        return shown
+
+    def _session_changed(self, live: LiveGame) -> None:
+        """Queue ``session_changed`` for delivery: the ready state on the result message, the
+        vote message, the standings' 再来一局."""
+        notify = getattr(self.delivery, "session_changed", None)
+        if notify is None:
+            return
+        summary = self._summary(live)
+        result: HandResult | None = None
+        if self._hand_over(live):
+            result = self.engine.hand_result(live.state)
+        self._enqueue(live, lambda: notify(summary, result))
+
+    def session_resumed(self, live: LiveGame) -> None:
+        """After a restart (under the lock): show the session as it is, re-arm its timer."""
+        if live.status == "active":
+            if live.session.vote is not None or self._hand_over(live):
+                self._session_changed(live)
+            self._session_arm(live)
+
+    # ------------------------------------------------------------------ the session timer
+
+    def _session_due(self, live: LiveGame) -> float | None:
+        """When the session must act next (epoch seconds), or None."""
+        if live.status != "active" or live.state is None:
+            return None
+        now = self.clock()
+        due: list[float] = []
+        if live.session.vote_open:
+            deadline = self._vote_deadline(live)
+            if deadline is not None:
+                due.append(deadline)
+        if self._complete(live):
+            due.append(now)
+        elif self._ready_open(live):
+            if not self._all_ready(live):
+                due.append(self._ready_deadline(live))
+            elif self._may_deal(live):
+                due.append(now)
+        return min(due) if due else None
+
+    def _session_arm(self, live: LiveGame) -> None:
+        timers = self._session_timers()
+        old = timers.pop(live.id, None)
+        if old is not None and old is not asyncio.current_task():
+            old.cancel()
+        if self._stopping.is_set():
+            return
+        due = self._session_due(live)
+        if due is None:
+            return
+        timers[live.id] = asyncio.create_task(
+            self._session_wait(live, due), name=f"mj-session-{live.id}"
+        )
+
+    async def _session_wait(self, live: LiveGame, due: float) -> None:
+        await asyncio.sleep(max(0.0, due - self.clock()))
+        try:
+            await self._session_fire(live)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("game %s: session timer failed", live.id)
+
+    async def _session_fire(self, live: LiveGame) -> None:
+        async with live.lock:
+            if self._session_timers().get(live.id) is asyncio.current_task():
+                self._session_timers().pop(live.id, None)
+            if live.status != "active" or self._stopping.is_set():
+                return
+            try:
+                await self._session_act(live)
+            except VersionConflict:
+                await self._reload(live)  # another process moved the game on
+            if live.status == "active":
+                self._session_arm(live)
+
+    async def _session_act(self, live: LiveGame) -> None:
+        """Whatever is due now: an expired vote passes, a finished session ends, a ready
+        check deals the next hand (the absent go on 托管 when it timed out)."""
+        now = self.clock()
+        s = live.session
+        deadline = self._vote_deadline(live)
+        if s.vote_open and deadline is not None and now >= deadline:
+            await self._vote_passed(live, expired=True)
+            return
+        if self._complete(live):
+            await self._end_by_length(live)
+            return
+        if not self._ready_open(live):
+            return
+        if self._all_ready(live):
+            if self._may_deal(live):
+                await self._deal_next(live)
+                self._session_changed(live)
+            return
+        if now < self._ready_deadline(live):
+            return
+        events: list[GameEvent] = []
+        for i, seat in enumerate(live.seats):
+            if not seat.robot and i not in s.ready:
+                events += await self._set_auto(live, i, True)
+        log.info("game %s: 准备 timed out; absent seats on 托管", live.id)
+        if events:
+            self._after_change(live, events)
+        if self._all_ready(live) and self._may_deal(live):
+            await self._deal_next(live)
+        self._session_changed(live)
+
+    def session_close(self) -> list[asyncio.Task[None]]:
+        """Shut-down: no session timer fires any more; returns the cancelled tasks."""
+        tasks = list(self._session_timers().values())
+        self._session_timers().clear()
+        for task in tasks:
+            if task is not asyncio.current_task():
+                task.cancel()
+        return tasks

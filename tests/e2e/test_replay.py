@@ -1,0 +1,140 @@
+"""End-to-end: /mahjong replay of a finished hand, its buttons after a restart, and a hand
+still being played refused through the command, the autocomplete and a forged custom_id;
+/mahjong review and /mahjong export on the same game."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from .fake_discord import FakeDiscord
+from .game_driver import click_ok, game_env, log_of, open_game, play_hand
+from .harness import BotProcess
+
+pytestmark = pytest.mark.e2e
+
+
+def recorded(proc: BotProcess, gid: int, hand_no: int) -> bool:
+    """Whether the bot's store recorded hand ``hand_no`` of game ``gid`` (it is over)."""
+    path = proc.database_url.split(":///", 1)[1]
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        row = db.execute(
+            "SELECT count(*) FROM hands WHERE game_id = ? AND hand_no = ?", (gid, hand_no)
+        ).fetchone()
+    return bool(row and row[0])
+
+
+async def followup(fake: FakeDiscord, ix) -> str:
+    """The text of the first follow-up answering a press (the pressed message is the
+    interaction's original, so ``wait_reply`` would find that)."""
+    msg = await fake.wait_for(
+        lambda: next((m for m in ix.followups if m.content or m.embeds), None),
+        10,
+        what="a follow-up",
+    )
+    assert msg.ephemeral
+    return msg.text()
+
+
+def step_of(fake: FakeDiscord, msg_id: int) -> str:
+    embed = fake.messages[msg_id].embeds[0]
+    return embed["footer"]["text"]
+
+
+async def test_replay_buttons_after_a_restart_and_hands_in_play_refused(
+    fake: FakeDiscord, bot_factory
+) -> None:
+    proc = bot_factory(env=game_env())
+    await proc.start_ready()
+    alice, bob = fake.user("alice"), fake.user("bob")
+    gid, _lobby = await open_game(fake, alice, [], variant="xinyu")
+    result = await play_hand(fake, [alice], gid)
+    assert f"#{gid}-1" in result.text()  # the code /mahjong replay takes
+    await fake.wait_for(lambda: recorded(proc, gid, 1), 20, what="hand 1 recorded")
+    await click_ok(fake, alice, fake.messages[result.id], f"mj:{gid}:next:1")
+    await fake.wait_for(
+        lambda: any(e.get("k") == "next" for _s, _seat, e in log_of(proc, gid)),
+        15,
+        what="hand 2 dealt",
+    )
+
+    # the hand in play: refused by the command ...
+    ix = await fake.slash(bob, "mahjong replay", {"hand": f"#{gid}-2"})
+    reply = await ix.wait_reply(10)
+    assert reply.ephemeral and "still being played" in reply.text()
+    assert not reply.attachments and not reply.custom_ids()
+    # ... never offered by the autocomplete ...
+    ix = await fake.autocomplete(bob, "mahjong replay", {"hand": f"#{gid}"}, "hand")
+    await ix.wait_ack()
+    offered = [c["value"] for c in ix.response_data["choices"]]
+    assert f"#{gid}-1" in offered and f"#{gid}-2" not in offered
+
+    # a finished hand: a private replay with the picture, the moves and the buttons
+    ix = await fake.slash(bob, "mahjong replay", {"hand": f"#{gid}-1"})
+    replay = await ix.wait_reply(15)
+    assert replay.ephemeral and replay.attachments[0].filename == "replay.png"
+    assert replay.attachments[0].data.startswith(b"\x89PNG")
+    assert f"#{gid}-1" in replay.text() and "step 0/" in step_of(fake, replay.id)
+    ids = replay.custom_ids()
+    forward = next(c for c in ids if c.startswith(f"mj:rp:{gid}:1:n:"))
+    await click_ok(fake, bob, fake.messages[replay.id], forward)
+    await fake.wait_for(
+        lambda: "step 1/" in step_of(fake, replay.id), 15, what="the replay at step 1"
+    )
+    assert "1. " in fake.messages[replay.id].text()
+
+    # ... and a forged custom_id for the hand in play changes nothing
+    before = len(fake.messages[replay.id].history)
+    forged = f"mj:rp:{gid}:2:n:1:4"
+    ix = await fake.click(bob, fake.messages[replay.id], forged, force=True)
+    await ix.wait_ack()
+    assert "still being played" in await followup(fake, ix)
+    assert len(fake.messages[replay.id].history) == before
+    forged_select = f"mj:rs:{gid}:2:0"
+    ix = await fake.click(bob, fake.messages[replay.id], forged_select, values=["4"], force=True)
+    await ix.wait_ack()
+    assert "still being played" in await followup(fake, ix)
+
+    # the buttons work after a restart (kill -9)
+    await proc.restart()
+    current = fake.messages[replay.id]
+    forward = next(c for c in current.custom_ids() if c.startswith(f"mj:rp:{gid}:1:n:"))
+    await click_ok(fake, bob, current, forward)
+    await fake.wait_for(
+        lambda: "step 2/" in step_of(fake, replay.id), 15, what="step 2 after the restart"
+    )
+    last = next(c for c in fake.messages[replay.id].custom_ids() if ":1:l:" in c)
+    await click_ok(fake, bob, fake.messages[replay.id], last)
+    await fake.wait_for(
+        lambda: "Result" in fake.messages[replay.id].text(), 15, what="the last step"
+    )
+    # the seat switch: seat 1 (alice) shown
+    select = next(c for c in fake.messages[replay.id].custom_ids() if c.startswith("mj:rs:"))
+    await click_ok(fake, bob, fake.messages[replay.id], select, values=["0"])
+    await fake.wait_for(lambda: "alice" in step_of(fake, replay.id), 15, what="alice's hand shown")
+
+    # 🎞: the whole hand as an animated picture, posted for the channel to see
+    animate = next(c for c in fake.messages[replay.id].custom_ids() if ":1:a:" in c)
+    ix = await click_ok(fake, bob, fake.messages[replay.id], animate)
+    gif = await fake.wait_for(
+        lambda: next((m for m in ix.followups if m.attachments), None), 60, what="the GIF"
+    )
+    assert not gif.ephemeral and gif.attachments[0].data.startswith(b"GIF8")
+    assert len(gif.attachments[0].data) < 10 * 1024 * 1024
+
+    # review and export of the same game
+    ix = await fake.slash(alice, "mahjong review", {"hand": f"#{gid}-1"})
+    review = await ix.wait_reply(15)
+    assert review.ephemeral and f"#{gid}-1" in review.text()
+    ix = await fake.slash(bob, "mahjong review", {"hand": f"#{gid}-2", "seat": 1})
+    assert "still being played" in (await ix.wait_reply(10)).text()
+    ix = await fake.slash(bob, "mahjong export game", {"id": gid})
+    export = await ix.wait_reply(15)
+    doc = json.loads(export.attachments[0].data)
+    assert doc["format"] == "jiangxi-mahjong-log" and doc["games"][0]["seed"] is None
+    assert [h["hand"] for h in doc["games"][0]["hands"]] == [1]
+    ix = await fake.slash(bob, "mahjong export server", {})
+    refused = await ix.wait_reply(10)
+    assert refused.ephemeral and "Manage Server" in refused.text() and not refused.attachments

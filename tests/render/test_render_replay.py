@@ -1,0 +1,54 @@
+"""Replay pictures (render.replay): a frame with open hands, and the animated hand."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+from render_fixtures import table_state
+
+from render.models import HandPicture
+from render.replay import (
+    FRAME_MS,
+    LAST_MS,
+    ReplayFrame,
+    frame_image,
+    frame_ms,
+    render_animation,
+    render_frame,
+)
+from render.table import HEIGHT, WIDTH
+
+
+def frame(n_hands: int, caption: str = "#1-1 · 第 3/40 步 · 上家 bob 打 八条") -> ReplayFrame:
+    hands = tuple(
+        (f"seat {i}", HandPicture(concealed=tuple(range(i, i + 13)), drawn=20 if i == 0 else None))
+        for i in range(n_hands)
+    )
+    return ReplayFrame(table=table_state(), caption=caption, hands=hands)
+
+
+def test_a_frame_is_the_table_with_the_open_hands_below():
+    one = frame_image(frame(1))
+    four = frame_image(frame(4))
+    bare = frame_image(frame(0, caption=""))
+    assert bare.width == WIDTH and bare.height > HEIGHT
+    assert one.height > bare.height and four.height > one.height
+    assert render_frame(frame(2)).startswith(b"\x89PNG")
+
+
+def test_frame_timing():
+    lo, hi = FRAME_MS
+    assert frame_ms(1) == hi and frame_ms(10_000) == lo
+    assert lo <= frame_ms(100) <= hi
+
+
+def test_the_animation_is_a_looping_gif_under_the_upload_limit():
+    frames = [frame(4, caption=f"step {i}") for i in range(12)]
+    data = render_animation(frames)
+    assert len(data) < 10 * 1024 * 1024
+    img = Image.open(io.BytesIO(data))
+    assert img.format == "GIF" and img.n_frames == 12
+    assert img.info.get("loop") == 0
+    img.seek(11)
+    assert img.info["duration"] == LAST_MS

@@ -588,10 +588,13 @@ def seven_pairs_flags(
         return []
     kind_mask: dict[int, int] = {}  # the real pairs and half-wild pairs of each kind
     used: dict[int, int] = {}  # pairs of each kind among the real tiles
+    twos: set[int] = set()  # kinds held as one real pair (wildcards may join them)
     local = [flags_of.for_suit(lo) for lo, _ in _SUIT_SPANS]
     for k, n in enumerate(counts):
         if n:
             mask = 0
+            if n == 2:
+                twos.add(k)
             if n >= 2:
                 mask |= _pair_mask(local[k // 9], k, 0)
             if n % 2:
@@ -607,7 +610,6 @@ def seven_pairs_flags(
     wk = ALL_KINDS if wild_kinds is None else tuple(sorted(set(wild_kinds) | set(used)))
     wild_masks = {k: _pair_mask(flags_of, k, 2) for k in wk} if rest else {}
     luxury = sum(1 for n in used.values() if n == 2)
-    twos = {k for k, n in used.items() if n == 1 and counts[k] == 2}  # real pairs
     found: dict[tuple[int, int], None] = {}
     for combo in combinations_with_replacement(wk, rest // 2):
         tally: dict[int, int] = {}  # pairs of the kinds the wildcard pairs stand for

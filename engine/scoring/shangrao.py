@@ -282,7 +282,12 @@ def _readings_flags(
     ]
     if not hand.melds:
         pairs = seven_pairs_flags(counts, w, flags_of, wild_kinds=wild_kinds)
-        if not pairs and more_pair_kinds is not None and w >= 2:
+        if (
+            not pairs
+            and more_pair_kinds is not None
+            and w >= 2
+            and counts.count(1) + counts.count(3) <= w  # else no 七对 with any kinds
+        ):
             pairs = seven_pairs_flags(counts, w, flags_of, wild_kinds=more_pair_kinds())
         for mask, lux in pairs:
             out.append((mask, True, lux))

@@ -29,7 +29,7 @@ async def test_help_pages_and_topic_menu(fake: FakeDiscord, bot_factory) -> None
     msg = await ix.wait_reply()
     assert msg.ephemeral and msg.visible_to is not None and msg.visible_to.id == alice.id
     assert "Getting started" in msg.text() and "/mahjong new" in msg.text()
-    assert "page 1/3" in msg.text()
+    assert "page 1/4" in msg.text()  # overview: start, playing, session, results
     assert msg.find_component(label="◀").get("disabled")
 
     # ▶ turns the page in place (the same ephemeral message is edited)
@@ -37,7 +37,7 @@ async def test_help_pages_and_topic_menu(fake: FakeDiscord, bot_factory) -> None
     await press.wait_ack()
     assert press.response_type == 7
     page2 = await fake.wait_for(
-        lambda: "page 2/3" in current(fake, msg).text() or None, what="page 2"
+        lambda: "page 2/4" in current(fake, msg).text() or None, what="page 2"
     )
     assert page2 and "托管" in current(fake, msg).text()
     assert "This server" in current(fake, msg).text()
@@ -105,7 +105,7 @@ async def test_help_shows_this_servers_settings(fake: FakeDiscord, bot_factory) 
     press = await fake.click(alice, msg, label="▶")
     await press.wait_ack()
     text = await fake.wait_for(
-        lambda: current(fake, msg).text() if "page 2/3" in current(fake, msg).text() else None,
+        lambda: current(fake, msg).text() if "page 2/4" in current(fake, msg).text() else None,
         what="page 2",
     )
     assert "97 s per turn" in text and "default variant Xinyu" in text

@@ -86,7 +86,8 @@ def test_wildcard_shortcuts_lose_nothing(seed: int, preset: str) -> None:
 
     readings_flags = sr._readings_flags
 
-    def every_reading(hand, bao, wild_kinds, counts, w, wild_runs=False):
+    def every_reading(hand, bao, wild_kinds, counts, w, wild_runs=False, more_pair_kinds=None):
+        # every kind for every group of wildcards alone: no fallback kinds needed
         return readings_flags(hand, bao, decompose.ALL_KINDS, counts, w, wild_runs=True)
 
     with pytest.MonkeyPatch.context() as mp:

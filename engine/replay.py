@@ -163,23 +163,30 @@ def replay_log(log: GameLog) -> list[dict[str, Any]]:
     return lines
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(
-        prog="python -m engine.replay",
-        description="Replay every hand of a game log (read from stdin or FILE); one JSON line "
-        "per hand. Exit 0: every hand matches its logged result.",
-    )
+def read_log_arg(prog: str, description: str, argv: list[str] | None) -> GameLog | None:
+    """The command line of a log tool: the log from ``FILE`` or standard input, or None
+    after saying on stderr why it cannot be read."""
+    p = argparse.ArgumentParser(prog=prog, description=description)
     p.add_argument("file", nargs="?", help="the log (default: standard input)")
     a = p.parse_args(argv)
     try:
         if a.file:
             with open(a.file, encoding="utf-8") as f:
-                text = f.read()
-        else:
-            text = sys.stdin.read()
-        log = loads(text)
+                return loads(f.read())
+        return loads(sys.stdin.read())
     except (OSError, LogError) as error:
         print(f"cannot read the log: {error}", file=sys.stderr)
+        return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    log = read_log_arg(
+        "python -m engine.replay",
+        "Replay every hand of a game log (read from stdin or FILE); one JSON line per hand. "
+        "Exit 0: every hand matches its logged result.",
+        argv,
+    )
+    if log is None:
         return 2
     ok = True
     for line in replay_log(log):

@@ -20,17 +20,15 @@ line ``{"hands": n, "ok": n_ok, "failed": n_failed}``; it exits 0 when every han
 
 from __future__ import annotations
 
-import argparse
 import hmac
 import json
-import sys
 from typing import Any
 
 from engine.game import wall as wall_
 from engine.game.rules import rules_of
-from engine.logformat import GameLog, LogError, LoggedGame, LoggedHand, loads
+from engine.logformat import GameLog, LoggedGame, LoggedHand
 from engine.options import make_options
-from engine.replay import ReplayError, hand_states
+from engine.replay import ReplayError, hand_states, read_log_arg
 
 
 def expected_wall(variant: str, options: Any, seed: str) -> list[int]:
@@ -97,22 +95,13 @@ def _verify_game(variant: str, opts: Any, game: LoggedGame) -> list[dict[str, An
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(
-        prog="python -m engine.verify",
-        description="Check every hand's revealed seed against its published commitment, and "
-        "that the wall dealt is the one the seed produces (log from stdin or FILE).",
+    log = read_log_arg(
+        "python -m engine.verify",
+        "Check every hand's revealed seed against its published commitment, and that the wall "
+        "dealt is the one the seed produces (log from stdin or FILE).",
+        argv,
     )
-    p.add_argument("file", nargs="?", help="the log (default: standard input)")
-    a = p.parse_args(argv)
-    try:
-        if a.file:
-            with open(a.file, encoding="utf-8") as f:
-                text = f.read()
-        else:
-            text = sys.stdin.read()
-        log = loads(text)
-    except (OSError, LogError) as error:
-        print(f"cannot read the log: {error}", file=sys.stderr)
+    if log is None:
         return 2
     lines = verify_log(log)
     for line in lines:

@@ -26,6 +26,7 @@ from engine.game.actions import (
 from engine.game.state import GameState
 from engine.options import VARIANT_NAMES
 from engine.review import tile_en, tile_zh
+from services.stats_text import pick
 
 STRINGS: dict[str, tuple[str, str]] = {
     # refusals
@@ -124,14 +125,6 @@ RELATIVE: dict[int, tuple[str, str]] = {
 }
 
 CODE_RX = re.compile(r"^\s*#?\s*(\d{1,18})\s*[-–/·.:#]\s*(\d{1,4})\s*$")
-
-
-def pick(pair: tuple[str, str], lang: str) -> str:
-    if lang == "en":
-        return pair[1]
-    if lang == "zh+en":
-        return pair[0] if pair[0] == pair[1] else f"{pair[0]} · {pair[1]}"
-    return pair[0]
 
 
 def t(key: str, lang: str = "zh", **params: Any) -> str:

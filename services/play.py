@@ -17,7 +17,6 @@ from services.core import GameCore
 from services.delivery import GameSummary, PrivateUpdate
 from services.errors import (
     IllegalMove,
-    NotInGame,
     NotYourTurn,
     ServiceError,
     StaleButton,
@@ -40,6 +39,14 @@ class ActResult:
 class PlayMixin(GameCore):
     """The play commands of :class:`services.game.GameService`."""
 
+    def _playing_seat(self, live: LiveGame, user_id: int) -> int:
+        """The seat of ``user_id`` in a game under way (NotInGame / WrongPhase otherwise)."""
+        seat = live.seat_of(user_id)
+        if seat is None:
+            raise NotInGame()
+        self._need(live, "active")
+        return seat
+
     @contextlib.asynccontextmanager
     async def _moved_on(self, live: LiveGame) -> AsyncIterator[None]:
         """Another process (shard) wrote first: reload the game and refuse as stale."""
@@ -59,10 +66,7 @@ class PlayMixin(GameCore):
         """
         live = await self._get(game_id)
         async with live.lock, self._moved_on(live):
-            seat = live.seat_of(user_id)
-            if seat is None:
-                raise NotInGame()
-            self._need(live, "active")
+            seat = self._playing_seat(live, user_id)
             events: list[GameEvent] = []
             if live.seats[seat].auto:
                 events += await self._set_auto(live, seat, False)
@@ -131,10 +135,7 @@ class PlayMixin(GameCore):
         """Turn 托管 (auto-play) on or off for the user's seat."""
         live = await self._get(game_id)
         async with live.lock, self._moved_on(live):
-            seat = live.seat_of(user_id)
-            if seat is None:
-                raise NotInGame()
-            self._need(live, "active")
+            seat = self._playing_seat(live, user_id)
             events: list[GameEvent] = []
             if live.seats[seat].auto != on:
                 events += await self._set_auto(live, seat, on)

@@ -212,10 +212,7 @@ class SessionMixin(LobbyMixin, PlayMixin):
         ready. A seat on 托管 pressing it comes back."""
         live = await self._get(game_id)
         async with live.lock, self._moved_on(live):
-            seat = live.seat_of(user_id)
-            if seat is None:
-                raise NotInGame()
-            self._need(live, "active")
+            seat = self._playing_seat(live, user_id)
             if not self._ready_open(live):
                 raise StaleButton("the next hand is not waiting for 准备")
             if seat in live.session.ready:
@@ -251,10 +248,7 @@ class SessionMixin(LobbyMixin, PlayMixin):
         proposing agrees to it."""
         live = await self._get(game_id)
         async with live.lock, self._moved_on(live):
-            seat = live.seat_of(user_id)
-            if seat is None:
-                raise NotInGame()
-            self._need(live, "active")
+            seat = self._playing_seat(live, user_id)
             s = live.session
             if s.vote_open:
                 assert s.vote is not None
@@ -284,10 +278,7 @@ class SessionMixin(LobbyMixin, PlayMixin):
         """A human answers the open 解散 vote (``vote_no``: the vote its button was for)."""
         live = await self._get(game_id)
         async with live.lock, self._moved_on(live):
-            seat = live.seat_of(user_id)
-            if seat is None:
-                raise NotInGame()
-            self._need(live, "active")
+            seat = self._playing_seat(live, user_id)
             vote = live.session.vote
             if vote is None or not vote.open or (vote_no is not None and vote_no != vote.no):
                 raise StaleButton("that vote is over")

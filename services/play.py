@@ -17,6 +17,7 @@ from services.core import GameCore
 from services.delivery import GameSummary, PrivateUpdate
 from services.errors import (
     IllegalMove,
+    NotInGame,
     NotYourTurn,
     ServiceError,
     StaleButton,

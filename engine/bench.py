@@ -17,6 +17,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from engine.agari import is_complete, winning_tiles
 from engine.shanten import clear_caches, shanten
@@ -36,12 +37,14 @@ class Bench:
         """A generator of its own for each hand set, so sections don't disturb each other."""
         return random.Random(f"{self.seed}:{name}")
 
-    def rate(self, fn: Callable[..., object], calls: Sequence[tuple]) -> float:
+    def rate(self, fn: Callable[..., object], calls: Sequence[tuple[Any, ...]]) -> float:
         """Calls per second of ``fn(*args)`` over ``calls``: the best of 5 rounds of
         ``min_time / 5`` each (the best round is the least disturbed by other processes)."""
         return self.rates([(fn, calls)])[0]
 
-    def rates(self, runs: Sequence[tuple[Callable[..., object], Sequence[tuple]]]) -> list[float]:
+    def rates(
+        self, runs: Sequence[tuple[Callable[..., object], Sequence[tuple[Any, ...]]]]
+    ) -> list[float]:
         """Like :meth:`rate` for several functions, their rounds interleaved, so that a
         ratio between them is measured under the same conditions."""
         best = [0.0] * len(runs)

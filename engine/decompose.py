@@ -25,7 +25,7 @@ readings (per-suit results cached), in the order the readings come.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations_with_replacement
@@ -332,10 +332,10 @@ def _finish(
 # distinct value once, never building the readings themselves.
 
 
-class GroupFlags(Protocol):
+class GroupFlags(Hashable, Protocol):
     """What a scorer asks of one group, as a bit mask (see :func:`standard_flags`). Must be
-    hashable: the per-suit caches are keyed by it (by identity is fine when equal flaggers
-    are shared objects)."""
+    hashable (hence the :class:`~collections.abc.Hashable` base): the per-suit caches are
+    keyed by it (by identity is fine when equal flaggers are shared objects)."""
 
     def __call__(self, group: Group, /) -> int:
         """The mask of one group; always the same for the same group."""

@@ -83,7 +83,8 @@ class HandReplay:
 
 
 def _events_json(events: list[Event]) -> list[dict[str, Any]]:
-    return json.loads(json.dumps([e.to_json() for e in events]))
+    out: list[dict[str, Any]] = json.loads(json.dumps([e.to_json() for e in events]))
+    return out
 
 
 def hand_states(

@@ -48,6 +48,7 @@ from engine.game.state import PHASE_CLAIM, PHASE_ROB, PHASE_TURN, GameState
 from engine.logformat import LoggedHand
 from engine.options import RuleOptions, make_options
 from engine.replay import hand_states
+from engine.scoring import WinKind
 from engine.shanten import shanten
 from engine.tiles import en_name, zh_name
 
@@ -228,8 +229,8 @@ def _win_points(state: GameState, seat: int) -> int | None:
         if h.phase == PHASE_TURN:
             won = evaluate_win(state, seat, "self", None)
         elif h.claim is not None:
-            how = "discard" if h.claim.kind == "discard" else "rob_kong"
-            extra = frozenset()
+            how: WinKind = "discard" if h.claim.kind == "discard" else "rob_kong"
+            extra: frozenset[str] = frozenset()
             if how == "discard" and h.bao is not None and h.claim.tile >> 2 == h.bao:
                 extra = frozenset({"jiebao"})
             won = evaluate_win(state, seat, how, h.claim.tile, extra)
@@ -355,7 +356,12 @@ def _claim_line(
 
 
 def _deal_in_line(
-    step: int, state: GameState, seat: int, action: Action, winners: list[int], kinds: list[int]
+    step: int,
+    state: GameState,
+    seat: int,
+    action: Discard | DeclareReady | KeepDrawing,
+    winners: list[int],
+    kinds: list[int],
 ) -> ReviewLine | None:
     """The discard that paid for a win, when a visible threat made a safer tile the play."""
     if not rules_of(state.variant, state.options).discard_win:
@@ -364,7 +370,7 @@ def _deal_in_line(
     threat = threats(sight)
     if max(threat) < THREAT_MIN:
         return None
-    played = action.tile  # type: ignore[union-attr]
+    played = action.tile
     risk = risks(sight, list(dict.fromkeys([*kinds, played])), threat)
     safest = min(risk, key=lambda k: (risk[k], k))
     if risk[safest] + SAFER_BY > risk[played]:

@@ -13,12 +13,12 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterable, Iterator
-from typing import TextIO
+from typing import Any, TextIO
 
 from engine.scoring import score_line
 
 
-def score_lines(lines: Iterable[str]) -> Iterator[dict]:
+def score_lines(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
     """One answer per non-blank input line (an ``error`` answer for a line that is no JSON)."""
     for n, line in enumerate(lines, 1):
         if not line.strip():

@@ -114,26 +114,32 @@ def settle_win(
         elif win == "self":
             pays += [Payment(s, winner, pts, "自摸 · self-draw") for s in _others(winner)]
         else:
+            assert payer is not None  # checked above: a discard or 抢杠 has a payer
             why = "抢杠 · robbed kong" if win == "rob_kong" else "点炮 · discard"
-            pays.append(Payment(payer, winner, 3 * pts, f"{why} pays three shares"))  # type: ignore[arg-type]
+            pays.append(Payment(payer, winner, 3 * pts, f"{why} pays three shares"))
     elif variant == "xinyu":
         if win == "self":
             pays += [Payment(s, winner, pts, "自摸 · self-draw") for s in _others(winner)]
         else:
-            pays.append(Payment(payer, winner, pts, "点胡 · discard"))  # type: ignore[arg-type]
+            assert payer is not None  # checked above: a discard has a payer
+            pays.append(Payment(payer, winner, pts, "点胡 · discard"))
     elif variant == "jiujiang":
         if len(loser_extras) != SEATS or any(x < 0 for x in loser_extras):
             raise ValueError("loser_extras needs 4 non-negative numbers, one per seat")
-        losers = _others(winner) if win == "self" else [payer]
+        if win == "self":
+            losers = _others(winner)
+        else:
+            assert payer is not None  # checked above: a discard or 抢杠 has a payer
+            losers = [payer]
         for s in losers:
-            amount = (result.points + loser_extras[s]) * value_per_pao  # type: ignore[index]
-            why = {
+            amount = (result.points + loser_extras[s]) * value_per_pao
+            why_of = {
                 "self": "自摸 · self-draw",
                 "discard": "放炮 · discard",
                 "rob_kong": "抢杠 · robbed kong",
             }
-            extra = f" + 吃兴家 {loser_extras[s]}" if loser_extras[s] else ""  # type: ignore[index]
-            pays.append(Payment(s, winner, amount, why[win] + extra))  # type: ignore[arg-type]
+            extra = f" + 吃兴家 {loser_extras[s]}" if loser_extras[s] else ""
+            pays.append(Payment(s, winner, amount, why_of[win] + extra))
     else:
         raise ValueError(f"unknown variant {variant!r}")
     return Settlement.of(pays)

@@ -125,7 +125,7 @@ Action = (
     | NextHand
 )
 
-ACTION_TYPES: dict[str, type] = {
+ACTION_TYPES: dict[str, type[Action]] = {
     c.type: c
     for c in (
         Discard,

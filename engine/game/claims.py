@@ -40,7 +40,7 @@ def settled(c: ClaimWindow, rules: TableRules) -> bool:
     def can(seat: int, *types: str) -> bool:
         return any(o["type"] in types for o in c.options[seat] or ())
 
-    answered = {s: c.responses[s]["type"] for s in order if c.responses[s] is not None}  # type: ignore[index]
+    answered = {s: r["type"] for s in order if (r := c.responses[s]) is not None}
     wins = [s for s in order if answered.get(s) == "win"]
     if wins:
         if rules.multi_win:
@@ -63,8 +63,8 @@ def decide(c: ClaimWindow, rules: TableRules) -> ClaimOutcome:
         missed = [
             s
             for s in order
-            if c.options[s]
-            and {"type": "win"} in c.options[s]
+            if (opts := c.options[s])
+            and {"type": "win"} in opts
             and not isinstance(answers.get(s), Win)
         ]
     winners = [s for s in order if isinstance(answers.get(s), Win)]

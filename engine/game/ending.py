@@ -12,13 +12,15 @@ from engine.game.events import Event
 from engine.game.rules import to_meld
 from engine.game.state import PHASE_OVER, GameState, HandState
 from engine.notation import format_hand, format_tiles
+from engine.options import XinyuOptions
+from engine.scoring.types import ScoreResult, WinContext, WinKind
 from engine.settle import jiujiang_extras, next_pao_value, sanbao_feeder, settle_multi, settle_win
 
 
 def finish_win(
     g: GameState,
-    won: list[tuple[int, Any]],
-    how: str,
+    won: list[tuple[int, tuple[ScoreResult, WinContext]]],
+    how: WinKind,
     payer: int | None,
     tile: int | None,
     events: list[Event],
@@ -29,9 +31,9 @@ def finish_win(
     """
     h = g.hand
     melds = [[to_meld(m) for m in s.melds] for s in h.seats]
-    extras = (0, 0, 0, 0)
+    extras: tuple[int, ...] = (0, 0, 0, 0)
     if g.variant == "jiujiang":
-        extras = tuple(jiujiang_extras(melds[i], len(h.seats[i].flowers)) for i in range(4))  # type: ignore[assignment]
+        extras = tuple(jiujiang_extras(melds[i], len(h.seats[i].flowers)) for i in range(4))
     if len(won) == 1:
         seat, (result, _ctx) = won[0]
         feeder = sanbao_feeder(melds[seat]) if g.variant == "shangrao" else None
@@ -40,7 +42,7 @@ def finish_win(
             g.options,
             winner=seat,
             result=result,
-            win=how,  # type: ignore[arg-type]
+            win=how,
             payer=payer,
             dealer=h.dealer,
             sanbao_feeder=feeder,
@@ -48,13 +50,14 @@ def finish_win(
             value_per_pao=g.value_per_pao,
         )
     else:
+        assert payer is not None  # several winners only on a discard: the discarder pays
         st = settle_multi(
             g.variant,
             g.options,
             winners=[(s, r) for s, (r, _c) in won],
-            payer=payer,  # type: ignore[arg-type]
+            payer=payer,
             dealer=h.dealer,
-            win=how,  # type: ignore[arg-type]
+            win=how,
             loser_extras=extras,
             value_per_pao=g.value_per_pao,
         )
@@ -91,7 +94,8 @@ def dealer_after(g: GameState, winner: int | None) -> int:
         if g.variant == "shangrao":
             return (d + 1) % 4
         if g.variant == "xinyu":
-            return d if g.options.draw_dealer == "stay" else (d + 1) % 4  # type: ignore[union-attr]
+            assert isinstance(g.options, XinyuOptions)
+            return d if g.options.draw_dealer == "stay" else (d + 1) % 4
         return d
     return winner
 

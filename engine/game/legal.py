@@ -30,9 +30,12 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         return [NextHand()]
     if h.phase in (PHASE_CLAIM, PHASE_ROB):
         c = h.claim
-        if c is None or c.options[seat] is None or c.responses[seat] is not None:
+        if c is None:
             return []
-        return [action_from_json(o) for o in c.options[seat]]  # type: ignore[union-attr]
+        options = c.options[seat]
+        if options is None or c.responses[seat] is not None:
+            return []
+        return [action_from_json(o) for o in options]
     if seat != h.turn:
         return []
     return _turn_actions(state, seat)

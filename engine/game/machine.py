@@ -50,6 +50,7 @@ from engine.game.state import (
     SeatState,
 )
 from engine.options import RuleOptions, make_options
+from engine.scoring import WinKind
 from engine.settle import (
     kong_money,
 )
@@ -303,7 +304,8 @@ def _turn_action(g: GameState, seat: int, action: Action, events: list[Event]) -
         else:
             _complete_added_kong(g, seat, t, events)
     elif isinstance(action, IndicatorKong):
-        k = h.indicator >> 2  # type: ignore[operator]
+        assert h.indicator is not None  # legal only where there is a 跌宝牌 (上饶)
+        k = h.indicator >> 2
         ids = [t for t in s.hand if t >> 2 == k]
         for t in ids:
             s.hand.remove(t)
@@ -355,10 +357,12 @@ def _pay_kong_money(g: GameState, seat: int, concealed: bool, events: list[Event
     )
 
 
-def _discard(g: GameState, seat: int, action: Action, events: list[Event]) -> None:
+def _discard(
+    g: GameState, seat: int, action: Discard | KeepDrawing | DeclareReady, events: list[Event]
+) -> None:
     h = g.hand
     s = h.seats[seat]
-    k = action.tile  # type: ignore[union-attr]
+    k = action.tile
     if s.drawn is not None and s.drawn >> 2 == k and s.drawn in s.hand:
         t = s.drawn
     else:
@@ -478,11 +482,11 @@ def _resolve(g: GameState, events: list[Event]) -> None:
     for s in outcome.missed:
         h.seats[s].missed_win = True
     winners = outcome.winners
-    how = "discard" if c.kind == "discard" else "rob_kong"
+    how: WinKind = "discard" if c.kind == "discard" else "rob_kong"
     if winners:
         won = []
         for s in winners:
-            extra = frozenset()
+            extra: frozenset[str] = frozenset()
             if how == "discard" and h.bao is not None and c.tile >> 2 == h.bao:
                 extra = frozenset({"jiebao"})
             r = evaluate_win(g, s, how, c.tile, extra)

@@ -14,7 +14,7 @@ from engine.game.state import GameState, HandState, MeldRec, SeatState
 from engine.game.variants import TableRules, table_rules
 from engine.notation import Hand, Meld, MeldKind
 from engine.options import RuleOptions
-from engine.scoring import ScoreResult, WinContext, score
+from engine.scoring import ScoreResult, WinContext, WinKind, score
 from engine.tiles import is_terminal_or_honor
 
 #: Flags each variant's scorer uses (others are not passed).
@@ -72,7 +72,7 @@ def _maybe_special(variant: str, counts: list[int], wilds: int, melds: list[Meld
 
 
 def win_flags(
-    g: GameState, seat: int, how: str, extra: frozenset[str] = frozenset()
+    g: GameState, seat: int, how: WinKind, extra: frozenset[str] = frozenset()
 ) -> frozenset[str]:
     """The RULES §6 flags of a win by ``seat`` now (``how``: self / discard / rob_kong)."""
     h = g.hand
@@ -109,7 +109,11 @@ def win_flags(
 
 
 def evaluate_win(
-    g: GameState, seat: int, how: str, tile: int | None = None, extra: frozenset[str] = frozenset()
+    g: GameState,
+    seat: int,
+    how: WinKind,
+    tile: int | None = None,
+    extra: frozenset[str] = frozenset(),
 ) -> tuple[ScoreResult, WinContext] | None:
     """Score a win by ``seat`` (``tile``: the claimed physical tile for discard / rob_kong).
 
@@ -136,7 +140,7 @@ def evaluate_win(
         g.variant,
         g.options,
         hand,
-        how,  # type: ignore[arg-type]
+        how,
         bao=h.bao,
         flown=s.flown,
         kong_draws=s.kong_chain if how == "self" else 0,

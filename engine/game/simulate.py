@@ -21,7 +21,7 @@ import argparse
 import json
 import sys
 import time
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from engine.game.actions import Action
 from engine.game.ai import choose_action
@@ -34,6 +34,28 @@ from engine.options import RuleOptions, make_options, options_to_dict
 
 #: Safety net: a hand never needs this many actions.
 MAX_ACTIONS_PER_HAND = 2000
+
+
+class SimulationResult(TypedDict):
+    """What :func:`simulate` returns (the JSON object ``python -m engine.simulate`` prints)."""
+
+    variant: str
+    hands: int
+    wins: int
+    self_draws: int
+    discard_wins: int
+    draws: int
+    seconds: float
+    hands_per_sec: float
+    zero_sum_violations: int
+    replay_mismatches: int
+    errors: int
+    defend: str
+    seat_wins: list[int]
+    seat_deal_ins: list[int]
+    seat_points: list[int]
+    ai_ms: float
+    verify_seconds: NotRequired[float]
 
 
 def _acting_seat(g: GameState) -> int:
@@ -86,15 +108,15 @@ def simulate(
     defend: tuple[bool, ...] = (True, True, True, True),
     record: list[LoggedGame] | None = None,
     record_events: bool = True,
-) -> dict[str, Any]:
+) -> SimulationResult:
     """Play ``hands`` hands (games of up to 16 hands each) and check every one.
 
     ``defend[seat]``: whether that seat's AI defends (守牌). ``record`` (if given) gets
     every game appended as a :class:`engine.logformat.LoggedGame` (finished hands).
     """
-    if not isinstance(options, RuleOptions.__args__):  # type: ignore[attr-defined]
+    if not isinstance(options, RuleOptions):
         options = make_options(variant, options or {})
-    out = {
+    out: SimulationResult = {
         "variant": variant,
         "hands": 0,
         "wins": 0,
@@ -186,7 +208,7 @@ def _verify(
     options: RuleOptions,
     seed: str,
     log: list[tuple[int, Action]],
-    ends: list[tuple[int, dict]],
+    ends: list[tuple[int, dict[str, Any]]],
 ) -> int:
     """Replay the log from the seed; count hands whose end state differs (or fails JSON)."""
     bad = 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.options import RuleOptions
+from engine.options import JiujiangOptions, RuleOptions, ShangraoOptions, XinyuOptions
 from engine.tiles import GREEN, N_KINDS, WINDS
 
 
@@ -36,6 +36,7 @@ def table_rules(variant: str, options: RuleOptions) -> TableRules:
     """The table rules of ``variant`` under ``options``."""
     all_kinds = tuple(range(N_KINDS))
     if variant == "shangrao":
+        assert isinstance(options, ShangraoOptions)
         return TableRules(
             variant,
             all_kinds,
@@ -53,6 +54,7 @@ def table_rules(variant: str, options: RuleOptions) -> TableRules:
             dealer_dice=2,
         )
     if variant == "xinyu":
+        assert isinstance(options, XinyuOptions)
         return TableRules(
             variant,
             all_kinds,
@@ -70,6 +72,7 @@ def table_rules(variant: str, options: RuleOptions) -> TableRules:
             dealer_dice=2,
         )
     if variant == "jiujiang":
+        assert isinstance(options, JiujiangOptions)
         return TableRules(
             variant,
             tuple(k for k in all_kinds if k not in WINDS),

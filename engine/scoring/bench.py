@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 from engine.notation import Hand, Meld, MeldKind
 from engine.options import make_options
 from engine.scoring.entry import score
-from engine.scoring.types import WinContext
+from engine.scoring.types import WinContext, WinKind
 from engine.tiles import DRAGONS, GREEN, RED, WHITE
 
 POOL = 2000
@@ -93,19 +94,19 @@ def _with_bao(rng: random.Random, hand: Hand, weights: tuple[int, ...]) -> tuple
 
 
 def contexts(
-    variant: str, options: dict, seed: int = 7, bao_weights: tuple[int, ...] = REAL_BAO
+    variant: str, options: dict[str, Any], seed: int = 7, bao_weights: tuple[int, ...] = REAL_BAO
 ) -> list[WinContext]:
     """A pool of finished hands of one variant to score."""
     rng = random.Random(seed)
     opts = make_options(variant, options)
-    out = []
+    out: list[WinContext] = []
     kinds = [*range(27), RED, WHITE] if variant == "jiujiang" else list(range(34))
     while len(out) < POOL:
         hand = random_hand(rng, kinds)
         bao = None
         if variant == "shangrao":
             hand, bao = _with_bao(rng, hand, bao_weights)
-        win = "self" if variant != "jiujiang" or rng.random() < 0.5 else "discard"
+        win: WinKind = "self" if variant != "jiujiang" or rng.random() < 0.5 else "discard"
         flowers = rng.randrange(3) if variant == "jiujiang" else 0
         out.append(WinContext(variant, opts, hand, win, bao=bao, flowers=flowers))
     assert all(k != GREEN for c in out if c.variant == "jiujiang" for k in c.hand.all_tiles())

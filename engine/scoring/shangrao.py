@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
+from typing import cast
 
 from engine.decompose import (
     PAIR,
@@ -24,6 +25,7 @@ from engine.decompose import (
     standard_readings,
 )
 from engine.notation import Hand
+from engine.options import ShangraoOptions
 from engine.scoring.common import NOT_COMPLETE, Best, Candidate, best, result, times
 from engine.scoring.types import ScoreItem, ScoreResult, WinContext
 from engine.special import QIXING_SHISANLAN, JiuYao, jiuyao, shisanlan
@@ -106,10 +108,11 @@ def score_shangrao(ctx: WinContext) -> ScoreResult:
     """Score a 上饶 hand under the ``classic`` or ``xingchen`` preset."""
     if ctx.bao is None:
         raise ValueError("a shangrao hand needs its 宝 kind")
+    opts = cast(ShangraoOptions, ctx.options)  # score() checked they are shangrao options
     flags = ctx.flags
     jiebao = "jiebao" in flags or "four_bao" in flags
     floor_name = "天胡" if "heaven" in flags else "地胡" if "earth" in flags else ""
-    if ctx.win == "discard" and not (jiebao or "earth" in flags or ctx.options.discard_win):
+    if ctx.win == "discard" and not (jiebao or "earth" in flags or opts.discard_win):
         return result(
             False,
             0,
@@ -117,7 +120,7 @@ def score_shangrao(ctx: WinContext) -> ScoreResult:
             "点炮不能胡：只有地胡、抢杠、接宝可胡别人的牌 · "
             "a discard is won only by 地胡, robbing a kong or 接宝 (discard_win is off)",
         )
-    classic = ctx.options.scoring == "classic"
+    classic = opts.scoring == "classic"
     cands = _classic(ctx) if classic else _xingchen(ctx)
     own = best(cands)
     floored = jiebao or bool(floor_name)
@@ -134,7 +137,7 @@ def score_shangrao(ctx: WinContext) -> ScoreResult:
         # 天胡 / 地胡 / 接宝 / 四个宝: max(floor, own incl. 杠上开花 and 抢杠), RULES §7
         if jiebao:
             name, en = ("四个宝", "Four 宝") if "four_bao" in flags else ("接宝", "Took the 4th 宝")
-            floor = ctx.options.jiebao()
+            floor = opts.jiebao()
         else:
             name, en = floor_name, "Heavenly hand" if floor_name == "天胡" else "Earthly hand"
             floor = 16 if classic else 10
@@ -369,7 +372,9 @@ def _classic(ctx: WinContext) -> list[Candidate]:
     out: list[Candidate] = []
     if best_key is not None:
         name, mode, lux = rows[best_key]
-        extra = [ScoreItem("豪华", "Luxury (four of a kind)", times(2**lux))] if lux else []
+        extra: list[ScoreItem] = (
+            [ScoreItem("豪华", "Luxury (four of a kind)", times(2**lux))] if lux else []
+        )
         out.append(_classic_cand(name, mode, extra, 2**lux))
     # 十三烂 / 九幺: no pair to 吊, so a 宝 in them is 有宝.
     mode = "无宝" if no_bao else "有宝"
@@ -380,7 +385,7 @@ def _classic(ctx: WinContext) -> list[Candidate]:
     jiuyao_ways = jiuyao(_with_melds(hand, counts), counts, w) if real_yao else []
     for jy in jiuyao_ways:
         name = "七星九幺" if jy.qixing else "九幺"
-        extra: list[ScoreItem] = []
+        extra = []
         mult = 1
         if not hand.melds:
             extra.append(ScoreItem("长九幺", "九幺 with no pong or kong", times(2)))

@@ -7,7 +7,7 @@ The game state machine, the ``/mahjong score`` calculator and the tests all buil
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from engine.notation import Hand
 from engine.options import RuleOptions
@@ -54,9 +54,9 @@ class ScoreResult:
     items: tuple[ScoreItem, ...]
     reason: str = ""
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """JSON-ready form (without id): ``{"legal", "points", "items": [...]}``."""
-        out: dict = {
+        out: dict[str, Any] = {
             "legal": self.legal,
             "points": self.points,
             "items": [{"name": i.name, "en": i.en, "value": i.value} for i in self.items],

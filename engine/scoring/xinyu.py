@@ -3,8 +3,11 @@ group (pairs: 七小对 / 豪华七小对; colour: 混一色 / 清一色 / 全�
 
 from __future__ import annotations
 
+from typing import cast
+
 from engine.decompose import readings
 from engine.notation import MeldKind
+from engine.options import XinyuOptions
 from engine.scoring.common import NOT_COMPLETE, Candidate, best, colour, result, times
 from engine.scoring.types import ScoreItem, ScoreResult, WinContext
 
@@ -12,7 +15,8 @@ from engine.scoring.types import ScoreItem, ScoreResult, WinContext
 def score_xinyu(ctx: WinContext) -> ScoreResult:
     """Score a 新余 hand: 1 × the product of its items' multipliers."""
     hand = ctx.hand
-    if ctx.win != "self" and not ctx.options.discard_win:
+    # score() checked that the options are xinyu's
+    if ctx.win != "self" and not cast(XinyuOptions, ctx.options).discard_win:
         what = "抢杠" if ctx.win == "rob_kong" else "点炮"
         return result(
             False,
@@ -42,7 +46,7 @@ def score_xinyu(ctx: WinContext) -> ScoreResult:
         common.append(("杠上开花", "Win on a kong replacement", 2))
     exposed = [m for m in hand.melds if m.kind in (MeldKind.PONG, MeldKind.KONG)]
     cands: list[Candidate] = []
-    for r in rs or [None]:
+    for r in rs or (None,):
         own: list[tuple[str, str, int]] = []
         if r is not None and r.form == "pairs":
             if r.luxury():

@@ -233,9 +233,12 @@ class DiscordDelivery(SessionDeliveryMixin, AlertsMixin, PlacesMixin):
             await self._edit_ephemeral(key, embed, view)
             return False
         images = await self.images_for_user(update.user_id)
+        png = await pictures.hand_png(update.hand) if images else None  # off the loop
+        if self.rendered.get(key) != (game.version, update.hand):
+            return False  # a press's answer showed a newer hand meanwhile
 
         def files() -> list[discord.File]:
-            made = pictures.hand_files(update.hand) if images else []
+            made = pictures.files_of(png, "hand.png")
             if made:
                 embed.set_image(url=f"attachment://{made[0].filename}")
             return made
@@ -354,22 +357,28 @@ class DiscordDelivery(SessionDeliveryMixin, AlertsMixin, PlacesMixin):
         )
 
     async def _table_later(self, game_id: int) -> None:
-        wait = self._last_edit.get(game_id, 0.0) + self.table_interval - time.monotonic()
-        if wait > 0:
-            await asyncio.sleep(wait)
-        latest = self._latest_table.get(game_id)
-        if latest is None:
-            return
-        self._writing.add(game_id)
-        try:
-            await self._write_table(*latest)
-        except Exception:
-            if self.closing or self.bot.is_closed():
-                log.info("game %s: table edit dropped at shut-down", game_id)
-            else:
-                log.exception("game %s: table edit failed", game_id)
-        finally:
-            self._writing.discard(game_id)
+        """Write the newest table, then again while newer ones came in meanwhile (only the
+        newest is ever rendered: a table superseded while waiting is skipped)."""
+        written = None
+        while self._table_tasks.get(game_id) is asyncio.current_task():
+            wait = self._last_edit.get(game_id, 0.0) + self.table_interval - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            latest = self._latest_table.get(game_id)
+            if latest is None or latest is written:
+                return
+            self._writing.add(game_id)
+            try:
+                await self._write_table(*latest)
+            except Exception:
+                if self.closing or self.bot.is_closed():
+                    log.info("game %s: table edit dropped at shut-down", game_id)
+                else:
+                    log.exception("game %s: table edit failed", game_id)
+                return
+            finally:
+                self._writing.discard(game_id)
+            written = latest
 
     async def _stop_table_task(self, game_id: int) -> None:
         """No coalesced edit pending any more: one still waiting is dropped, one already
@@ -393,10 +402,13 @@ class DiscordDelivery(SessionDeliveryMixin, AlertsMixin, PlacesMixin):
             embed, view = table_message(game, table, lang)
             await self._put_lobby(game, embed, view)
         else:
+            # rendered off the loop, after waiting answers and hands; under load the text is
+            # written without a new picture rather than late (the next edit brings it)
+            png = await pictures.table_png(game, table)
 
             def build() -> tuple[discord.Embed, discord.ui.View | None, list[discord.File]]:
                 embed, view = table_message(game, table, lang)
-                files = pictures.table_files(game, table)
+                files = pictures.files_of(png, "table.png")
                 if files:
                     embed.set_image(url=f"attachment://{files[0].filename}")
                 return embed, view, files

@@ -182,9 +182,14 @@ async def _hand_button(
         embed, view = hand_message(result.game, result.hand, lang)
         delivery = delivery_of(interaction.client)
         live = delivery.is_live_hand_message(game_id, user.id, message)
+        shown = (result.game.version, result.hand.hand)
         if live:
-            delivery.note_rendered(game_id, user.id, result.game.version, result.hand.hand)
-        await _redraw_hand(interaction, embed, view, result.hand.hand)
+            delivery.note_rendered(game_id, user.id, *shown)
+
+        def still_current() -> bool:  # no newer hand reached this message meanwhile
+            return not live or delivery.rendered.get((game_id, user.id)) == shown
+
+        await _redraw_hand(interaction, embed, view, result.hand.hand, still_current)
         if live:
             _renew_ephemeral(interaction, game_id)
     elif message is not None and message.flags.ephemeral:
@@ -193,21 +198,56 @@ async def _hand_button(
         await interaction.response.defer()
 
 
+#: pictures that follow an answer given without them (kept referenced until done)
+_LATE_PICTURES: set[asyncio.Task[None]] = set()
+
+
 async def _redraw_hand(
-    interaction: discord.Interaction, embed: discord.Embed, view: Any, hand: Any
+    interaction: discord.Interaction,
+    embed: discord.Embed,
+    view: Any,
+    hand: Any,
+    still_current: Any = None,
 ) -> None:
     """Answer a press by editing the pressed hand message; a message that carried a picture
-    gets the new picture (a text-only one stays text)."""
-    message = interaction.message
-    if message is not None and message.attachments:
-        from cogs import pictures
+    gets the new picture (a text-only one stays text).
 
-        files = pictures.hand_files(hand)
-        if files:
-            embed.set_image(url=f"attachment://{files[0].filename}")
-        await interaction.response.edit_message(embed=embed, view=view, attachments=files)
-    else:
+    The picture is rendered off the loop, before any DM or table picture; when it is not
+    ready within :data:`cogs.pictures.ANSWER_PICTURE_BUDGET` the press is acknowledged at
+    once (it is committed) and the picture follows, unless ``still_current()`` says a newer
+    hand reached the message meanwhile."""
+    message = interaction.message
+    if message is None or not message.attachments:
         await interaction.response.edit_message(embed=embed, view=view)
+        return
+    if not pictures.ENABLED:
+        await interaction.response.edit_message(embed=embed, view=view, attachments=[])
+        return
+    png = await pictures.hand_png(hand, urgent=True, budget=pictures.ANSWER_PICTURE_BUDGET)
+    if png is not None:
+        files = pictures.files_of(png, "hand.png")
+        embed.set_image(url=f"attachment://{files[0].filename}")
+        await interaction.response.edit_message(embed=embed, view=view, attachments=files)
+        return
+    await interaction.response.defer()  # answered; the picture follows
+    task = asyncio.create_task(_picture_later(interaction, embed, view, hand, still_current))
+    _LATE_PICTURES.add(task)
+    task.add_done_callback(_LATE_PICTURES.discard)
+
+
+async def _picture_later(
+    interaction: discord.Interaction, embed: discord.Embed, view: Any, hand: Any, current: Any
+) -> None:
+    png = await pictures.hand_png(hand, urgent=True, budget=None)
+    if current is not None and not current():
+        return
+    files = pictures.files_of(png, "hand.png")
+    if files:
+        embed.set_image(url=f"attachment://{files[0].filename}")
+    try:
+        await interaction.edit_original_response(embed=embed, view=view, attachments=files)
+    except discord.HTTPException as error:
+        log.info("hand picture after the answer not shown (%s %s)", error.status, error.code)
 
 
 async def _refresh_stale(
@@ -285,6 +325,7 @@ class Game(commands.Cog):
             await asyncio.gather(self._resume_task, return_exceptions=True)
         await self.service.close()
         await self.delivery.close()
+        await pictures.close_pool()
         if self._owns_store:
             await self.service.store.close()  # type: ignore[attr-defined]
 
@@ -785,6 +826,7 @@ async def setup(bot: commands.Bot) -> None:
     from cogs import pictures
 
     pictures.ENABLED = bool(getattr(settings, "mahjong_pictures", pictures.ENABLED))
+    pictures.start_pool()  # the worker processes that render pictures off the event loop
     delivery = DiscordDelivery(
         bot, ephemeral_lifetime=getattr(settings, "ephemeral_lifetime_seconds", None)
     )

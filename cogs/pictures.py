@@ -2,10 +2,15 @@
 switched off); the text beside them is always sent, so a picture is never the only copy.
 
 The table picture takes the public view only: concealed tiles as counts.
+
+Game pictures are rendered off the event loop (:func:`hand_png`, :func:`table_png`: worker
+processes of :mod:`render.pool`, a press's answer first, tables last); the ``*_files``
+helpers render in the caller (commands that are not on a game's hot path).
 """
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import os
@@ -47,21 +52,102 @@ def _file(data: bytes, name: str) -> list[discord.File]:
     return [discord.File(io.BytesIO(data), filename=name)]
 
 
+def files_of(data: bytes | None, name: str) -> list[discord.File]:
+    """``data`` (PNG bytes from :func:`hand_png` / :func:`table_png`) as a fresh file list
+    (a ``discord.File`` is spent once sent); empty without data."""
+    return _file(data, name) if data else []
+
+
+# ---------------------------------------------------------------------------- off the loop
+#
+# The event loop never renders a game picture: :mod:`render.pool` does, in worker processes,
+# by priority — the answer to a press first, then hand DMs, then tables (which may lag).
+
+#: seconds a press's answer waits for its hand picture before it answers without it
+ANSWER_PICTURE_BUDGET = 0.25
+#: seconds a hand DM waits for its picture before it is sent with the text alone
+PRIVATE_PICTURE_BUDGET = 3.0
+#: seconds a table edit waits for its picture before it shows the text alone (under load
+#: the picture lags, the text never does; the next edit brings the picture back)
+TABLE_PICTURE_BUDGET = 8.0
+
+
+def start_pool() -> None:
+    """Start the picture workers (at start-up, so the first picture does not wait)."""
+    if ENABLED:
+        from render import pool
+
+        pool.shared().start()
+
+
+async def close_pool() -> None:
+    from render import pool
+
+    await pool.close_shared()
+
+
+async def _render(fn: Any, model: Any, priority: int, budget: float | None) -> bytes | None:
+    from render import pool
+
+    job = pool.shared().render(fn, model, priority=priority)
+    try:
+        return await (job if budget is None else asyncio.wait_for(job, budget))
+    except TimeoutError:
+        return None
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("picture failed (%s)", getattr(fn, "__name__", fn))
+        return None
+
+
+def hand_picture(hand: HandView) -> Any:
+    """What the hand picture shows (:class:`render.HandPicture`)."""
+    from render import HandPicture
+
+    return HandPicture(
+        concealed=tuple(hand.concealed),
+        drawn=hand.drawn,
+        melds=_melds(hand.melds, hand.seat),
+        bao=hand.bao,
+        flowers=hand.flowers,
+    )
+
+
+async def hand_png(
+    hand: HandView, *, urgent: bool = False, budget: float | None = PRIVATE_PICTURE_BUDGET
+) -> bytes | None:
+    """The player's hand as PNG bytes, rendered off the loop (None when pictures are off,
+    the render failed, or it took longer than ``budget`` seconds). ``urgent``: a press's
+    answer waits for it (before any DM or table picture)."""
+    if not ENABLED:
+        return None
+    from render import pool, render_hand
+
+    priority = pool.URGENT if urgent else pool.PRIVATE
+    return await _render(render_hand, hand_picture(hand), priority, budget)
+
+
+async def table_png(
+    game: GameSummary, table: TableView | None, *, budget: float | None = TABLE_PICTURE_BUDGET
+) -> bytes | None:
+    """The public table as PNG bytes, rendered off the loop, after every waiting answer and
+    hand picture (None when off, failed, or later than ``budget`` seconds)."""
+    if not ENABLED or table is None:
+        return None
+    from render import pool, render_table
+
+    return await _render(render_table, table_picture(game, table), pool.TABLE, budget)
+
+
 def hand_files(hand: HandView) -> list[discord.File]:
     """The player's own hand as ``hand.png`` (private: DMs and ephemeral replies only)."""
     if not ENABLED:
         return []
     try:
-        from render import HandPicture, render_hand
+        from render import render_hand
 
-        picture = HandPicture(
-            concealed=tuple(hand.concealed),
-            drawn=hand.drawn,
-            melds=_melds(hand.melds, hand.seat),
-            bao=hand.bao,
-            flowers=hand.flowers,
-        )
-        return _file(render_hand(picture), "hand.png")
+        return _file(render_hand(hand_picture(hand)), "hand.png")
     except Exception:
         log.exception("hand picture failed")
         return []

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from render import fonts, tiles
 from render.models import DUIJIA, SHANGJIA, XIAJIA, MeldView
@@ -66,24 +69,63 @@ def text(
     limit: int | None = None,
 ) -> float:
     """Draw ``s`` (unknown glyphs become ``?``); return its width in pixels."""
-    font = fonts.sans(size)
     s = fonts.safe_text(s, limit)
-    draw.text(xy, s, font=font, fill=fill, anchor=anchor)
-    return font.getlength(s)
+    draw_text(draw, xy, s, fonts.sans(size), fill, anchor)
+    return sans_length(s, size)
+
+
+#: glyph masks kept by :func:`draw_text` (labels repeat: names, scores, counts, badges)
+MASK_CACHE_SIZE = 4096
+_masks: dict[tuple[Any, ...], tuple[Any, tuple[int, int]]] = {}
+
+
+def draw_text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    s: str,
+    font: ImageFont.FreeTypeFont,
+    fill: Any = TEXT,
+    anchor: str = "la",
+) -> None:
+    """``draw.text(xy, s, font=font, fill=fill, anchor=anchor)`` for one line, with the
+    glyph mask rendered once and kept: the same pixels, without FreeType's work each time
+    the same label is drawn again (the table redraws the same names and scores)."""
+    if not s or "\n" in s or draw.fontmode != "L" or not isinstance(font, ImageFont.FreeTypeFont):
+        draw.text(xy, s, font=font, fill=fill, anchor=anchor)
+        return
+    ink, fill_ink = draw._getink(fill)
+    if ink is None:
+        ink = fill_ink
+    x, y = xy
+    start = (math.modf(x)[0], math.modf(y)[0])
+    key = (id(font), s, anchor, start, ink)
+    hit = _masks.get(key)
+    if hit is None:
+        if len(_masks) >= MASK_CACHE_SIZE:
+            _masks.clear()
+        hit = font.getmask2(s, "L", None, None, None, 0, anchor, ink, start, stroke_filled=True)
+        _masks[key] = hit
+    mask, offset = hit
+    draw.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, ink)
+
+
+@lru_cache(maxsize=8192)
+def sans_length(s: str, size: int) -> float:
+    """``fonts.sans(size).getlength(s)``, kept (labels are measured again and again)."""
+    return fonts.sans(size).getlength(s)
 
 
 def text_width(s: str, size: int, limit: int | None = None) -> float:
     """Width of ``s`` as :func:`text` would draw it."""
-    return fonts.sans(size).getlength(fonts.safe_text(s, limit))
+    return sans_length(fonts.safe_text(s, limit), size)
 
 
 def fit_text(s: str, size: int, max_width: float) -> str:
     """``s`` made safe and cut with ``…`` so it fits ``max_width`` pixels."""
     s = fonts.safe_text(s)
-    font = fonts.sans(size)
-    if font.getlength(s) <= max_width:
+    if sans_length(s, size) <= max_width:
         return s
-    while s and font.getlength(s + "…") > max_width:
+    while s and sans_length(s + "…", size) > max_width:
         s = s[:-1]
     return s + "…"
 
@@ -100,10 +142,10 @@ def badge(
     """A rounded label such as 庄 or 托管 with its top-left at (x, y); returns its width."""
     font = fonts.sans(size)
     label = fonts.safe_text(label)
-    w = font.getlength(label) + size * 0.6
+    w = sans_length(label, size) + size * 0.6
     h = size * 1.35
     draw.rounded_rectangle((x, y, x + w, y + h), radius=size * 0.3, fill=fill)
-    draw.text((x + w / 2, y + h / 2), label, font=font, fill=fg, anchor="mm")
+    draw_text(draw, (x + w / 2, y + h / 2), label, font, fg, "mm")
     return w
 
 

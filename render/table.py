@@ -24,6 +24,7 @@ Layout (fixed size, ``WIDTH`` × ``HEIGHT``)::
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -91,8 +92,8 @@ def _header(
         badges.append(("托管", (110, 110, 110)))
     badge_w = sum(d.text_width(b, SMALL) + SMALL * 0.6 + 4 for b, _ in badges)
     name = d.fit_text(seat.name, NAME_SIZE, right - x - badge_w)
-    draw.text((x, y - 1), name, font=d.fonts.sans(NAME_SIZE), fill=d.GOLD if turn else d.TEXT)
-    x += int(d.fonts.sans(NAME_SIZE).getlength(name)) + 6
+    d.draw_text(draw, (x, y - 1), name, d.fonts.sans(NAME_SIZE), d.GOLD if turn else d.TEXT)
+    x += int(d.sans_length(name, NAME_SIZE)) + 6
     for label, colour in badges:
         x += int(d.badge(draw, x, y, label, SMALL, colour)) + 4
 
@@ -178,7 +179,7 @@ def _tall_seat(
     d.text(draw, (x1 - 8, y + 1), _score(seat), SMALL, fill=d.MUTED, anchor="ra")
     y += 24
     name = d.fit_text(seat.name, NAME_SIZE, name_box_w)
-    draw.text((x0 + 8, y), name, font=d.fonts.sans(NAME_SIZE), fill=d.GOLD if turn else d.TEXT)
+    d.draw_text(draw, (x0 + 8, y), name, d.fonts.sans(NAME_SIZE), d.GOLD if turn else d.TEXT)
     y += 28
     backs = min(seat.concealed_count, 21)
     per_row = 7
@@ -224,11 +225,12 @@ def _river(
     y0: int,
     bao: int | None,
     last: bool,
+    panel: bool = True,
 ) -> None:
-    """Discards in rows of 6 (牌河); rows stack closer when there are more than fit."""
-    draw.rounded_rectangle(
-        (x0 - 4, y0 - 4, x0 + RIVER_W + 3, y0 + RIVER_H + 3), radius=6, fill=d.PANEL
-    )
+    """Discards in rows of 6 (牌河); rows stack closer when there are more than fit.
+    ``panel``: draw the river's panel first (:func:`_background` has it already)."""
+    if panel:
+        _river_panel(draw, x0, y0)
     if not river:
         return
     rows = math.ceil(len(river) / RIVER_COLS)
@@ -240,12 +242,60 @@ def _river(
         d.paste(canvas, img, x0 + c * PITCH_X, y0 + r * pitch)
 
 
-def _centre(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TablePicture, pos_of) -> None:
+def _river_panel(draw: ImageDraw.ImageDraw, x0: int, y0: int) -> None:
+    draw.rounded_rectangle(
+        (x0 - 4, y0 - 4, x0 + RIVER_W + 3, y0 + RIVER_H + 3), radius=6, fill=d.PANEL
+    )
+
+
+def _centre_panel(draw: ImageDraw.ImageDraw) -> None:
+    x0, y0 = CENTRE_X, MID_Y
+    draw.rounded_rectangle(
+        (x0, y0, x0 + CENTRE_W, y0 + RIVER_H),
+        radius=10,
+        fill=(14, 44, 36),
+        outline=d.PANEL_EDGE,
+        width=2,
+    )
+
+
+def _seat_panel(draw: ImageDraw.ImageDraw, pos: int, turn: bool) -> None:
+    draw.rounded_rectangle(
+        INFO_BOX[pos],
+        radius=8,
+        fill=d.PANEL,
+        outline=d.GOLD if turn else d.PANEL_EDGE,
+        width=3 if turn else 1,
+    )
+
+
+@lru_cache(maxsize=8)
+def _background(turn_pos: int | None) -> Image.Image:
+    """The static layer of every table (felt, the four seat panels — the one at
+    ``turn_pos`` outlined in gold —, the river panels and the centre's panel), drawn once
+    per turn position and copied for each picture. The parts never overlap, so drawing
+    them first draws the same pixels as drawing each with its seat. Do not modify."""
+    img = d.new_canvas(WIDTH, HEIGHT)
+    draw = ImageDraw.Draw(img)
+    for pos in range(4):
+        _seat_panel(draw, pos, pos == turn_pos)
+    for x0, y0 in RIVER_XY.values():
+        _river_panel(draw, x0, y0)
+    _centre_panel(draw)
+    return img
+
+
+def _centre(
+    canvas: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: TablePicture,
+    pos_of,
+    panel: bool = True,
+) -> None:
     x0, y0 = CENTRE_X, MID_Y
     x1, y1 = x0 + CENTRE_W, y0 + RIVER_H
-    draw.rounded_rectangle(
-        (x0, y0, x1, y1), radius=10, fill=(14, 44, 36), outline=d.PANEL_EDGE, width=2
-    )
+    if panel:
+        _centre_panel(draw)
     cx = (x0 + x1) // 2
     # whose turn: a gold triangle on the edge facing that seat
     if view.turn is not None:
@@ -314,24 +364,16 @@ def table_image(view: TablePicture) -> Image.Image:
     """Render ``view`` as a PIL image (RGB, ``WIDTH`` × ``HEIGHT``)."""
     if len(view.seats) != 4:
         raise ValueError("a table has four seats")
-    img = d.new_canvas(WIDTH, HEIGHT)
-    draw = ImageDraw.Draw(img)
     dealer = next((i for i, s in enumerate(view.seats) if s.dealer), None)
 
     def pos_of(seat: int) -> int:
         return (seat - view.viewer) % 4
 
+    img = _background(None if view.turn is None else pos_of(view.turn)).copy()
+    draw = ImageDraw.Draw(img)
     for seat_index in range(4):
         pos = pos_of(seat_index)
         box = INFO_BOX[pos]
-        turn = view.turn == seat_index
-        draw.rounded_rectangle(
-            box,
-            radius=8,
-            fill=d.PANEL,
-            outline=d.GOLD if turn else d.PANEL_EDGE,
-            width=3 if turn else 1,
-        )
         if pos in (0, 2):
             _wide_seat(img, draw, view, seat_index, box, dealer)
         else:
@@ -345,8 +387,9 @@ def table_image(view: TablePicture) -> Image.Image:
             ry,
             view.bao,
             view.last_discard == seat_index,
+            panel=False,
         )
-    _centre(img, draw, view, pos_of)
+    _centre(img, draw, view, pos_of, panel=False)
     return img
 
 

@@ -28,6 +28,7 @@ from services.delivery import Delivery, GameSummary, NullDelivery, PrivateUpdate
 from services.engine_adapter import EngineIllegal, GameEngine
 from services.errors import IllegalMove, NoSuchGame, NotHost, NotInGame, WrongPhase
 from services.gamelog import LiveGame
+from services.held import HeldGames
 from services.hints import wait_hints
 from services.model import ActionKey, GameEvent, TableView
 from services.recording import hand_input
@@ -73,7 +74,7 @@ class GameCore:
         self.new_seed = new_seed
         self.ai_pace = max(0.0, ai_pace)
         self._stopping = asyncio.Event()
-        self._games: dict[int, LiveGame] = {}
+        self._games = HeldGames()  # indexed by channel and player; finished games leave
         self._index_lock = asyncio.Lock()
         self._write_lock = asyncio.Lock()
         self._deadlines = Deadlines(lambda: self.clock(), self._on_timeout)
@@ -82,24 +83,11 @@ class GameCore:
 
     def game_in_channel(self, channel_id: int) -> int | None:
         """The unfinished game of a channel (or of its thread), or None."""
-        for live in self._games.values():
-            if channel_id in (live.channel_id, live.thread_id) and live.status in (
-                "lobby",
-                "active",
-            ):
-                return live.id
-        return None
+        return self._games.in_channel(channel_id)
 
     def game_of_player(self, guild_id: int, user_id: int) -> int | None:
         """The unfinished game of this server the user sits in, or None."""
-        for live in self._games.values():
-            if (
-                live.guild_id == guild_id
-                and live.status in ("lobby", "active")
-                and live.seat_of(user_id) is not None
-            ):
-                return live.id
-        return None
+        return self._games.of_player(guild_id, user_id)
 
     def games(self) -> list[GameSummary]:
         """Every game held in memory."""
@@ -271,6 +259,7 @@ class GameCore:
         await self.store.update_game(live.id, status=status)
         log.info("game %s: %s after %d hand(s)", live.id, status, live.hand_no)
         live.status = status
+        self._games.finished(live)  # kept a while, then let go (services.held)
         if live.timer is not None:
             live.timer.cancel()
             live.timer = None
@@ -287,6 +276,8 @@ class GameCore:
         live.episodes = fresh.episodes
         live.steps.clear()
         live.recorded = max(live.recorded, fresh.recorded)
+        if self._games.get(live.id) is live:
+            self._games.reindex(live)  # its seats may have changed
 
     # ------------------------------------------------------------------ after a change
 

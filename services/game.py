@@ -127,6 +127,7 @@ class GameService(SessionMixin):
         live = self._games.get(game_id)
         if live is not None:
             live.thread_id = thread_id
+            self._games.reindex(live)  # look-ups by channel find it from its thread
         async with self._write_lock:
             await self.store.update_game(game_id, thread_id=thread_id)
 

@@ -182,6 +182,8 @@ class LobbyMixin(GameCore):
     async def _save_seats(self, live: LiveGame, seats: list[Seat]) -> None:
         await self.store.update_game(live.id, seats=[s.to_json() for s in seats])
         live.seats = seats
+        if self._games.get(live.id) is live:
+            self._games.reindex(live)  # who sits here (look-ups by player)
 
     @staticmethod
     def _ai_seat(seats: list[Seat]) -> Seat:

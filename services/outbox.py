@@ -59,3 +59,9 @@ async def stop(games: Iterable[LiveGame]) -> None:
             live.pump.cancel()
             pumps.append(live.pump)
     await asyncio.gather(*pumps, return_exceptions=True)
+
+
+def busy(live: LiveGame) -> bool:
+    """Whether deliveries of this game are queued or running."""
+    queue = live.queue
+    return queue is not None and (not queue.empty() or queue._unfinished_tasks > 0)  # type: ignore[attr-defined]

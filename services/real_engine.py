@@ -119,6 +119,30 @@ def chi_arg(tiles: tuple[int, ...]) -> str:
     return "".join(tile_str(t)[0] for t in sorted(tiles)) + tile_str(tiles[0])[1]
 
 
+#: how many (state, seat) results :func:`_legal` keeps (the states of the last few changes)
+LEGAL_MEMO_SIZE = 64
+_legal_memo: dict[tuple[int, int], tuple[GameState, tuple[Any, ...]]] = {}
+_keys_memo: dict[tuple[int, int], tuple[GameState, tuple[ActionKey, ...]]] = {}
+
+
+def _legal(state: GameState, seat: int) -> tuple[Any, ...]:
+    """``legal_actions(state, seat)``, worked out once per state and seat.
+
+    States are immutable, so one press — validating it, the AI's choice, the hands and
+    prompts drawn after it — asks the engine once per seat and state, not once per
+    question. Keyed by the state's identity (the state is kept beside the result, so the
+    key is never reused while held)."""
+    key = (id(state), seat)
+    hit = _legal_memo.get(key)
+    if hit is not None and hit[0] is state:
+        return hit[1]
+    if len(_legal_memo) >= LEGAL_MEMO_SIZE:
+        _legal_memo.clear()
+    found = tuple(legal_actions(state, seat))
+    _legal_memo[key] = (state, found)
+    return found
+
+
 def _find_ai() -> Callable[[GameState, int], Any] | None:
     """The engine's AI ``choose_action(state, seat)``, wherever it lives."""
     for module_name in ("engine.ai", "engine.game.ai", "engine.ai.player"):
@@ -135,7 +159,7 @@ def _find_ai() -> Callable[[GameState, int], Any] | None:
 def _fallback_choice(state: GameState, seat: int) -> Any:
     """A plain legal choice when the engine's AI is missing: win, else pass, else discard
     the drawn tile (or the first legal discard)."""
-    legal = legal_actions(state, seat)
+    legal = _legal(state, seat)
     for action in legal:
         if isinstance(action, Win | NextHand):
             return action
@@ -201,14 +225,22 @@ class RealEngine:
     def legal_actions(self, state: GameState, seat: int) -> tuple[ActionKey, ...]:
         if state.hand.phase == "over":
             return ()
-        return tuple(key_of(a, state) for a in legal_actions(state, seat))
+        key = (id(state), seat)
+        hit = _keys_memo.get(key)
+        if hit is not None and hit[0] is state:
+            return hit[1]
+        if len(_keys_memo) >= LEGAL_MEMO_SIZE:
+            _keys_memo.clear()
+        keys = tuple(key_of(a, state) for a in _legal(state, seat))
+        _keys_memo[key] = (state, keys)
+        return keys
 
     def _action_for(self, state: GameState, seat: int, key: ActionKey) -> Any:
         """The engine action a key names (the engine checks that it is legal)."""
         direct = self._parse(key, state)
         if direct is not None and not isinstance(direct, ConcealedKong):
             return direct
-        for action in legal_actions(state, seat):  # a kong: concealed, added or indicator
+        for action in _legal(state, seat):  # a kong: concealed, added or indicator
             if key_of(action, state) == key:
                 return action
         return None
@@ -264,12 +296,12 @@ class RealEngine:
                 action = self._ai(state, seat)
             except Exception:
                 log.exception("engine AI failed; using the plain choice")
-        if action is None or action not in legal_actions(state, seat):
+        if action is None or action not in _legal(state, seat):
             action = _fallback_choice(state, seat)
         return key_of(action, state)
 
     def timeout_action(self, state: GameState, seat: int) -> ActionKey:
-        legal = legal_actions(state, seat)
+        legal = _legal(state, seat)
         if state.hand.phase in ("claim", "rob"):
             for action in legal:
                 if isinstance(action, Pass):

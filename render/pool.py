@@ -1,0 +1,232 @@
+"""Pictures rendered off the event loop, in a pool of worker processes.
+
+:class:`PicturePool` runs a renderer (a top-level function of :mod:`render` taking one frozen
+picture model, returning PNG bytes) in a ``ProcessPoolExecutor``, so pictures render in
+parallel with the bot's event loop instead of on it. Jobs wait in the loop by priority —
+:data:`URGENT` (a press is being answered), :data:`PRIVATE` (a hand DM), :data:`TABLE` (the
+public table, which may lag) — and only ``workers`` are handed to the processes at a time, so
+an urgent picture never queues behind a backlog of tables. Workers run at a lower CPU
+priority (``nice``) than the bot: under load the loop's answers come first.
+
+When the pool cannot run (no processes allowed, a worker died) the picture is rendered in a
+thread instead, and the pool is rebuilt on the next call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import heapq
+import itertools
+import logging
+import multiprocessing
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+URGENT = 0  # the answer to a press waits for it
+PRIVATE = 1  # a player's hand DM
+TABLE = 2  # the public table (coalesced; may lag under load)
+
+#: ``nice`` increment of the worker processes (answers on the loop come first)
+WORKER_NICE = 5
+#: after this many broken pools (a worker that cannot start or dies), render in threads
+MAX_BREAKS = 3
+
+Renderer = Callable[[Any], bytes]
+
+
+def _worker_init(nice: int, owner: int) -> None:
+    """In each worker: a lower CPU priority, the tile cache and palette built once, and a
+    watch on ``owner`` (the bot's process): a worker whose bot was killed (``kill -9``)
+    exits too (its forkserver then follows)."""
+    if nice:
+        with contextlib.suppress(OSError, AttributeError):
+            os.nice(nice)
+    threading.Thread(target=_exit_with_owner, args=(owner,), daemon=True).start()
+    import render
+
+    render.warm_up()
+
+
+def _exit_with_owner(owner: int) -> None:
+    while True:
+        time.sleep(1.0)
+        try:
+            os.kill(owner, 0)
+        except ProcessLookupError:
+            os._exit(0)
+        except OSError:
+            pass
+
+
+def default_workers() -> int:
+    """One worker per core, at least one, at most four (``PICTURE_WORKERS`` overrides)."""
+    raw = os.environ.get("PICTURE_WORKERS", "").strip()
+    if raw.isdigit():
+        return max(0, int(raw))
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+class PicturePool:
+    """Render pictures in worker processes, by priority (see the module docstring).
+
+    ``workers=0`` renders in a thread of this process (no pool)."""
+
+    def __init__(self, workers: int | None = None, *, nice: int = WORKER_NICE) -> None:
+        self.workers = default_workers() if workers is None else max(0, workers)
+        self.nice = nice
+        self._executor: Executor | None = None
+        self._heap: list[tuple[int, int, Renderer, Any, asyncio.Future[bytes]]] = []
+        self._seq = itertools.count()
+        self._running = 0
+        self._closed = False
+        self._breaks = 0
+        #: figures for benchmarks: pictures rendered, and rendered in a thread instead
+        self.rendered = 0
+        self.fallbacks = 0
+
+    # ------------------------------------------------------------------ the executor
+
+    def _pool(self) -> Executor | None:
+        if self.workers <= 0 or self._closed:
+            return None
+        if self._executor is None:
+            try:
+                context = multiprocessing.get_context("forkserver")
+                with contextlib.suppress(ValueError, RuntimeError):
+                    context.set_forkserver_preload(["render"])
+                self._executor = ProcessPoolExecutor(
+                    self.workers,
+                    mp_context=context,
+                    initializer=_worker_init,
+                    initargs=(self.nice, os.getpid()),
+                )
+                with _without_main():  # every worker now: they need ``render``, not the bot
+                    for _ in range(self.workers):
+                        self._executor.submit(_noop)
+            except (OSError, ValueError, NotImplementedError) as error:
+                log.warning("no picture worker processes (%s); rendering in a thread", error)
+                self.workers = 0
+                return None
+        return self._executor
+
+    def start(self) -> None:
+        """Start the workers now (each builds its tile cache) rather than on first use."""
+        self._pool()
+
+    async def close(self) -> None:
+        """Stop the workers; pictures still waiting are cancelled."""
+        self._closed = True
+        while self._heap:
+            *_, future = heapq.heappop(self._heap)
+            future.cancel()
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            await asyncio.to_thread(executor.shutdown, True, cancel_futures=True)
+
+    # ------------------------------------------------------------------ rendering
+
+    @property
+    def waiting(self) -> int:
+        """Pictures queued, not yet handed to a worker."""
+        return len(self._heap)
+
+    async def render(self, fn: Renderer, model: Any, *, priority: int = TABLE) -> bytes:
+        """``fn(model)`` (PNG bytes) in a worker; lower ``priority`` values go first."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[bytes] = loop.create_future()
+        heapq.heappush(self._heap, (priority, next(self._seq), fn, model, future))
+        self._dispatch()
+        return await future
+
+    def _dispatch(self) -> None:
+        limit = max(1, self.workers)
+        while self._heap and self._running < limit:
+            _priority, _seq, fn, model, future = heapq.heappop(self._heap)
+            if future.done():  # its caller gave up
+                continue
+            self._running += 1
+            task = asyncio.ensure_future(self._run(fn, model))
+            task.add_done_callback(lambda t, f=future: self._finished(t, f))
+
+    def _finished(self, task: asyncio.Future[bytes], future: asyncio.Future[bytes]) -> None:
+        self._running -= 1
+        if not future.done():
+            if task.cancelled():
+                future.cancel()
+            elif task.exception() is not None:
+                future.set_exception(task.exception())  # type: ignore[arg-type]
+            else:
+                future.set_result(task.result())
+        self._dispatch()
+
+    async def _run(self, fn: Renderer, model: Any) -> bytes:
+        loop = asyncio.get_running_loop()
+        pool = self._pool()
+        if pool is not None:
+            try:
+                data = await loop.run_in_executor(pool, fn, model)
+                self.rendered += 1
+                return data
+            except BrokenProcessPool:
+                broken, self._executor = self._executor, None
+                if broken is pool:  # (the first job to notice rebuilds it, once)
+                    self._breaks += 1
+                    if self._breaks >= MAX_BREAKS:
+                        log.error("picture workers keep failing; rendering in threads")
+                        self.workers = 0
+                    else:
+                        log.warning("a picture worker died; rebuilding the pool")
+                    broken.shutdown(wait=False, cancel_futures=True)
+                elif broken is not None:
+                    self._executor = broken
+        self.fallbacks += 1
+        return await asyncio.to_thread(fn, model)
+
+
+def _noop() -> None:
+    return None
+
+
+@contextlib.contextmanager
+def _without_main() -> Iterator[None]:
+    """Start processes without the main script: a new process of the ``forkserver`` method
+    otherwise imports the program's ``__main__`` (the whole bot) before its first job."""
+    main = sys.modules.get("__main__")
+    saved = {k: main.__dict__[k] for k in ("__file__", "__spec__") if k in vars(main or object)}
+    try:
+        if main is not None:
+            if "__file__" in saved:
+                del main.__file__
+            main.__spec__ = None
+        yield
+    finally:
+        if main is not None:
+            vars(main).update(saved)
+
+
+_shared: PicturePool | None = None
+
+
+def shared() -> PicturePool:
+    """The process's pool (made on first use)."""
+    global _shared
+    if _shared is None or _shared._closed:
+        _shared = PicturePool()
+    return _shared
+
+
+async def close_shared() -> None:
+    """Stop the process's pool (shut-down)."""
+    global _shared
+    pool, _shared = _shared, None
+    if pool is not None:
+        await pool.close()

@@ -199,7 +199,9 @@ async def test_two_players_claim_the_same_discard_at_once(fake: FakeDiscord, bot
             result = next(
                 m for m in fake.guild_messages() if f"mj:{gid}:next:{hand_no}" in m.custom_ids()
             )
-            await click_ok(fake, users[0], result, f"mj:{gid}:next:{hand_no}")
+            # every human presses 准备 (an absent one would go on 托管 and stop being asked)
+            for u in users:
+                await click_ok(fake, u, fake.messages[result.id], f"mj:{gid}:next:{hand_no}")
             hand_no += 1
             await asyncio.sleep(0.3)
         if not acted:

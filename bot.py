@@ -16,7 +16,7 @@ import sys
 import discord
 from pydantic import ValidationError
 
-from botcore.client import MahjongBot
+from botcore.client import make_bot
 from botcore.discord_urls import apply_discord_urls
 from botcore.logging import setup_logging
 from botcore.settings import TOKEN_HELP, TOKEN_WHERE, Settings, ensure_sqlite_dir
@@ -29,7 +29,7 @@ EXIT_NO_TOKEN = 2
 
 async def run_bot(settings: Settings, token: str) -> int:
     """Log in, load cogs, sync commands and serve until stopped (SIGINT/SIGTERM)."""
-    bot = MahjongBot(settings)
+    bot = make_bot(settings)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):

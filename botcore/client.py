@@ -1,16 +1,41 @@
-"""The Bot class: intents, extensions, command sync. No game logic here."""
+"""The Bot class: intents, extensions, command sync, and the composition root. No game
+logic here.
+
+:meth:`MahjongBot.setup_hook` builds the store, the services and their Discord delivery once,
+from the settings, before any cog loads; the cogs reach them as the bot's typed attributes
+(:func:`bot_of` turns an interaction's ``client`` into the bot). :meth:`MahjongBot.close`
+closes them in the reverse order once the cogs are unloaded, before it disconnects.
+
+:func:`make_bot` picks the class: with ``SHARD_COUNT`` set, :class:`ShardedMahjongBot` runs
+discord.py's ``AutoShardedBot`` on the process's shards (``SHARD_IDS``). On PostgreSQL the game
+service shares the database with any other process (:mod:`services.cluster`): a press for a
+game another process holds is applied here (DM presses all arrive on shard 0), deadlines fire
+once, and changes made elsewhere are heard.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
 
 import discord
 from discord.ext import commands
 
 from botcore.invite import invite_url
 from botcore.settings import Settings
-from botcore.translator import ZhTranslator
+from botcore.shards import ShardSet
+from botcore.translator import CatalogueTranslator
+from cogs import pictures
+from cogs.delivery import DiscordDelivery
+from db.store import Store
+from services.engine_adapter import default_engine
+from services.game import GameService
+from services.records import RecordService
+from services.replay import ReplayService
+from services.stats import StatsService
 
 log = logging.getLogger(__name__)
 
@@ -37,28 +62,127 @@ def bot_intents() -> discord.Intents:
 
 
 class MahjongBot(commands.Bot):
-    """The bot: loads the cogs and syncs the ``/mahjong`` commands in ``setup_hook``."""
+    """The bot: builds the store and the services, loads the cogs and syncs the
+    ``/mahjong`` commands in ``setup_hook``.
 
-    def __init__(self, settings: Settings, extensions: Sequence[str] = DEFAULT_EXTENSIONS) -> None:
+    The attributes below exist once ``setup_hook`` ran (every cog loads after that)."""
+
+    #: the database (:class:`db.store.Store`), shared by every service
+    store: Store
+    #: the game service (lobby, play, session, timers) and its Discord delivery
+    game_service: GameService
+    game_delivery: DiscordDelivery
+    #: leaderboards, stats, history, seasons
+    stats_service: StatsService
+    #: hand replays and exports
+    replay_service: ReplayService
+    #: the scoring desk's reported results (报分)
+    record_service: RecordService
+
+    #: the shards this process runs (None: one unsharded connection)
+    shard_set: ShardSet | None = None
+
+    def __init__(
+        self,
+        settings: Settings,
+        extensions: Sequence[str] = DEFAULT_EXTENSIONS,
+        **options: Any,
+    ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=bot_intents(),
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **options,
         )
         self.settings = settings
         self._invite_logged = False
+        #: what ``setup_hook`` opened, closed by ``close`` in the reverse order
+        self._opened = contextlib.AsyncExitStack()
         # In order, each once (an extension listed in both places loads once).
         self.extensions_to_load: list[str] = list(
             dict.fromkeys([*extensions, *settings.extension_list])
         )
 
     async def setup_hook(self) -> None:
-        await self.tree.set_translator(ZhTranslator())
+        await self.tree.set_translator(CatalogueTranslator())
+        await self.compose()
         for name in self.extensions_to_load:
             await self.load_extension(name)
             log.info("Loaded extension %s", name)
         await self.sync_commands()
+
+    async def compose(self) -> None:
+        """The composition root: open the store and build every service once, from the
+        settings (the picture workers start here too)."""
+        settings = self.settings
+        timeout = settings.database_lock_timeout_seconds
+        self.store = await Store.open(
+            settings.database_url, busy_timeout=timeout, lock_timeout=timeout
+        )
+        self._opened.push_async_callback(self.store.close)
+        pictures.ENABLED = settings.mahjong_pictures
+        pictures.start_pool()  # the worker processes that render pictures off the event loop
+        self._opened.push_async_callback(pictures.close_pool)
+        delivery = DiscordDelivery(
+            self, store=self.store, ephemeral_lifetime=settings.ephemeral_lifetime_seconds
+        )
+        service = GameService(
+            self.store,
+            default_engine(),
+            delivery,
+            turn_timeout=float(settings.turn_timeout_seconds),
+            claim_timeout=float(settings.claim_timeout_seconds),
+            ai_pace=settings.ai_pace_seconds,
+        )
+        service.ready_timeout = float(settings.ready_timeout_seconds)
+        service.vote_timeout = float(settings.vote_timeout_seconds)
+        delivery.service = service
+        self._opened.push_async_callback(delivery.close)
+        self._opened.push_async_callback(service.close)
+        self.game_service = service
+        self.game_delivery = delivery
+        self.stats_service = StatsService(self.store)
+        self.replay_service = ReplayService(self.store)
+        self.record_service = RecordService(
+            self.store, default_expiry=timedelta(hours=settings.record_expiry_hours)
+        )
+        shards = self.shard_set
+        if (
+            shards is not None
+            and len(shards.ids) < shards.count
+            and self.store.dialect != "postgresql"
+        ):
+            log.warning(
+                "This process runs shards %s of %d on %s: the processes of the other shards "
+                "cannot share it (their servers' games and DM presses need one database); "
+                "use PostgreSQL (docs/deploy.md)",
+                sorted(shards.ids),
+                shards.count,
+                self.store.dialect,
+            )
+        if self.store.dialect == "postgresql":
+            # other processes (shards, or the next version during a rolling deploy) may use
+            # this database: versioned writes, deadlines fired once, changes heard
+            await service.join_cluster()
+
+    def serves_guild(self, guild_id: int) -> bool:
+        """Whether this process receives server ``guild_id``'s events — and so resumes its
+        games after a restart (every server when the bot is not sharded)."""
+        return self.shard_set is None or self.shard_set.serves_guild(guild_id)
+
+    async def close(self) -> None:
+        """Unload the cogs, close the services and the store, then disconnect: the services'
+        last deliveries (queued before the stop) still reach Discord."""
+        for name in tuple(self.extensions):
+            try:
+                await self.unload_extension(name)
+            except Exception:
+                log.exception("could not unload extension %s", name)
+        try:
+            await self._opened.aclose()
+        finally:
+            await super().close()
 
     async def sync_commands(self) -> None:
         """Sync app commands: to ``DEV_GUILD_ID`` if set (instant), else globally."""
@@ -88,3 +212,35 @@ class MahjongBot(commands.Bot):
                 "channel permissions it needs): %s",
                 invite_url(app_id),
             )
+
+
+class ShardedMahjongBot(MahjongBot, commands.AutoShardedBot):
+    """The bot on some of its gateway shards (``SHARD_COUNT``, ``SHARD_IDS``): discord.py's
+    ``AutoShardedBot`` running those shards in this process."""
+
+    def __init__(self, settings: Settings, extensions: Sequence[str] = DEFAULT_EXTENSIONS) -> None:
+        shards = settings.shards
+        if shards is None or settings.shard_count is None:
+            raise ValueError("a sharded bot needs SHARD_COUNT")
+        super().__init__(
+            settings, extensions, shard_count=settings.shard_count, shard_ids=list(shards)
+        )
+        self.shard_set = ShardSet.of(settings.shard_count, shards)
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        log.info("Shard %d of %d ready", shard_id, self.shard_count)
+
+
+def make_bot(settings: Settings, extensions: Sequence[str] = DEFAULT_EXTENSIONS) -> MahjongBot:
+    """The bot the settings ask for: sharded when ``SHARD_COUNT`` is set, else one
+    connection."""
+    if settings.shard_count is not None:
+        return ShardedMahjongBot(settings, extensions)
+    return MahjongBot(settings, extensions)
+
+
+def bot_of(client: discord.Client) -> MahjongBot:
+    """The bot behind an interaction (``interaction.client``), with its services."""
+    if not isinstance(client, MahjongBot):
+        raise TypeError(f"expected the MahjongBot, not {type(client).__name__}")
+    return client

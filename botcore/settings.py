@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///data/mahjong.db"
@@ -33,6 +33,9 @@ class Settings(BaseSettings):
 
     discord_token: SecretStr | None = None
     database_url: str = DEFAULT_DATABASE_URL
+    #: seconds a write waits for a lock held elsewhere before the press is refused as busy
+    #: (db.errors.StoreBusy: "not recorded, press again") — under Discord's 3 s answer limit
+    database_lock_timeout_seconds: float = Field(default=2.5, gt=0, le=600)
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
     dev_guild_id: int | None = None
@@ -47,6 +50,11 @@ class Settings(BaseSettings):
     ready_timeout_seconds: int = Field(default=60, gt=0, le=3600)
     vote_timeout_seconds: int = Field(default=60, gt=0, le=3600)
     extra_extensions: str = ""
+    #: Discord gateway shards: how many the bot has in all (``SHARD_COUNT``) and which of them
+    #: this process runs (``SHARD_IDS``, comma-separated; empty = all). None = one unsharded
+    #: connection (the default).
+    shard_count: int | None = Field(default=None, ge=1, le=100_000)
+    shard_ids: str = ""
 
     @field_validator("discord_token", mode="before")
     @classmethod
@@ -56,7 +64,9 @@ class Settings(BaseSettings):
             return None
         return value
 
-    @field_validator("discord_api_base", "discord_gateway_url", "dev_guild_id", mode="before")
+    @field_validator(
+        "discord_api_base", "discord_gateway_url", "dev_guild_id", "shard_count", mode="before"
+    )
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         if isinstance(value, str) and not value.strip():
@@ -89,6 +99,27 @@ class Settings(BaseSettings):
             raise ValueError(f"LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR; got {value!r}")
         return level
 
+    @model_validator(mode="after")
+    def _check_shards(self) -> Settings:
+        ids = _parse_shard_ids(self.shard_ids)
+        if ids and self.shard_count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT (how many shards the bot has in all)")
+        wrong = [i for i in ids if self.shard_count is not None and i >= self.shard_count]
+        if wrong:
+            raise ValueError(
+                f"SHARD_IDS {wrong} out of range: shard ids run from 0 to SHARD_COUNT - 1 "
+                f"({self.shard_count} shards)"
+            )
+        return self
+
+    @property
+    def shards(self) -> tuple[int, ...] | None:
+        """The shard ids this process runs (all of ``SHARD_COUNT`` when ``SHARD_IDS`` is
+        empty), or None when the bot is not sharded."""
+        if self.shard_count is None:
+            return None
+        return _parse_shard_ids(self.shard_ids) or tuple(range(self.shard_count))
+
     @property
     def token(self) -> str | None:
         """The token as plain text (only for logging in; never log it)."""
@@ -100,6 +131,19 @@ class Settings(BaseSettings):
     def extension_list(self) -> list[str]:
         """``EXTRA_EXTENSIONS`` split on commas: extra discord.py extensions to load."""
         return [name.strip() for name in self.extra_extensions.split(",") if name.strip()]
+
+
+def _parse_shard_ids(text: str) -> tuple[int, ...]:
+    """``"0, 2,3"`` → ``(0, 2, 3)`` (sorted, each once); ValueError on anything else."""
+    ids: set[int] = set()
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        if not part.isdigit():
+            raise ValueError(f"SHARD_IDS must be shard numbers separated by commas; got {text!r}")
+        ids.add(int(part))
+    return tuple(sorted(ids))
 
 
 def ensure_sqlite_dir(database_url: str) -> None:

@@ -30,6 +30,7 @@ import discord
 
 from cogs.places import jump_url
 from cogs.text import t
+from db.store import Store
 from services.delivery import GameSummary, PrivateUpdate
 
 log = logging.getLogger(__name__)
@@ -45,7 +46,7 @@ def wanted(mode: str, kind: str) -> bool:
 
 
 def deadline_text(deadline: float | None, lang: str) -> str:
-    return t("alert_deadline", lang, when=f"<t:{int(deadline)}:R>") if deadline else ""
+    return t("game.alert_deadline", lang, when=f"<t:{int(deadline)}:R>") if deadline else ""
 
 
 class AlertsMixin:
@@ -53,6 +54,7 @@ class AlertsMixin:
 
     bot: discord.Client
     service: Any
+    store: Store | None
     dm_closed: set[int]
     dm_messages: dict[tuple[int, int], tuple[int, Any]]
 
@@ -72,10 +74,9 @@ class AlertsMixin:
         """The player's alert choice (``on`` unless they chose otherwise)."""
         if user_id not in self._user_alerts:
             mode = "on"
-            store = getattr(self.service, "store", None)
-            if store is not None:
+            if self.store is not None:
                 try:
-                    player = await store.get_player(user_id)
+                    player = await self.store.players.get(user_id)
                     if player is not None:
                         mode = getattr(player, "alerts", "on") or "on"
                 except Exception:
@@ -155,7 +156,7 @@ class AlertsMixin:
                 lang = await self.lang_for_user(uid)  # type: ignore[attr-defined]
                 message = known[1]
                 link = jump_url(message.channel.id, message.id)
-                key = "alert_turn" if update.alert_kind == "turn" else "alert_claim"
+                key = "game.alert_turn" if update.alert_kind == "turn" else "game.alert_claim"
                 text = t(
                     key,
                     lang,
@@ -176,7 +177,7 @@ class AlertsMixin:
         lang = await self.lang_for_guild(game.guild_id)  # type: ignore[attr-defined]
         where = await self.play_channel_id(game)  # type: ignore[attr-defined]
         text = t(
-            "alert_turn_public",
+            "game.alert_turn_public",
             lang,
             mention=f"<@{uid}>",
             hand=game.hand_no,

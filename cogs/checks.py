@@ -25,6 +25,7 @@ import discord
 from discord import app_commands
 
 from botcore.invite import GAME_PERMISSIONS, THREAD_PERMISSIONS
+from cogs.text import lang_of, t, word
 from cogs.user_error import UserError
 
 #: Discord's limit for a message's text.
@@ -32,55 +33,14 @@ MAX_CONTENT = 2000
 #: The longest piece of user input an answer quotes.
 MAX_ECHO = 60
 
-PERMISSION_NAMES: dict[str, tuple[str, str]] = {
-    "view_channel": ("查看频道", "View Channel"),
-    "send_messages": ("发送消息", "Send Messages"),
-    "embed_links": ("嵌入链接", "Embed Links"),
-    "attach_files": ("附加文件", "Attach Files"),
-    "read_message_history": ("阅读消息历史记录", "Read Message History"),
-    "create_public_threads": ("创建公开子区", "Create Public Threads"),
-    "send_messages_in_threads": ("在子区中发送消息", "Send Messages in Threads"),
-    "manage_guild": ("管理服务器", "Manage Server"),
-}
-
-TEXT: dict[str, tuple[str, str]] = {
-    "not_manager": (
-        "只有拥有「管理服务器」权限的成员可以使用这个命令，什么都没有改变。",
-        "Only members with the Manage Server permission can use this command; nothing changed.",
-    ),
-    "bot_missing": (
-        "机器人在这个频道缺少权限：{perms}。请服务器管理员在频道设置 → 权限里给机器人"
-        "（或它的身份组）加上这些权限，然后再试。",
-        "The bot is missing permissions in this channel: {perms}. Ask a server admin to grant "
-        "them to the bot (or its role) in the channel's settings → Permissions, then try again.",
-    ),
-    "choice": (
-        "`{name}` 只能是 {allowed} 之一，不能是 {value}。",
-        "`{name}` must be one of {allowed}, not {value}.",
-    ),
-    "range": (
-        "`{name}` 必须在 {low} 到 {high} 之间，不能是 {value}。",
-        "`{name}` must be between {low} and {high}, not {value}.",
-    ),
-    "length": (
-        "`{name}` 的长度必须在 {low} 到 {high} 个字符之间（收到 {length} 个）。",
-        "`{name}` must be {low} to {high} characters long (got {length}).",
-    ),
-    "type": (
-        "`{name}` 的值类型不对：{value}。",
-        "`{name}` has a value of the wrong type: {value}.",
-    ),
-    "refused": ("命令被拒绝，什么都没有改变：", "Refused, nothing changed: "),
-}
-
 
 def _lang(interaction: discord.Interaction) -> str:
-    return "zh" if str(interaction.locale).startswith("zh") else "en"
+    return lang_of(interaction.locale)
 
 
 def say(key: str, lang: str, **params: Any) -> str:
-    zh, en = TEXT[key]
-    return (zh if lang == "zh" else en).format(**params)
+    """The sentence ``errors.<key>`` in ``lang``."""
+    return t(f"errors.{key}", lang, **params)
 
 
 def clip(text: str, limit: int = MAX_CONTENT) -> str:
@@ -108,26 +68,28 @@ def _option_problem(param: app_commands.Parameter, value: object, lang: str) -> 
         allowed = [c.value for c in param.choices]
         if value not in allowed:
             shown = ", ".join(f"`{v}`" for v in allowed)
-            return say("choice", lang, name=name, allowed=shown, value=echo(value))
+            return say("option_choice", lang, name=name, allowed=shown, value=echo(value))
         return None
     if kind is discord.AppCommandOptionType.string:
         if not isinstance(value, str):
-            return say("type", lang, name=name, value=echo(value))
+            return say("option_type", lang, name=name, value=echo(value))
         low = param.min_value if param.min_value is not None else 0
         high = param.max_value if param.max_value is not None else 6000
         if not low <= len(value) <= high:
-            return say("length", lang, name=name, low=low, high=high, length=len(value))
+            return say("option_length", lang, name=name, low=low, high=high, length=len(value))
     elif kind in (discord.AppCommandOptionType.integer, discord.AppCommandOptionType.number):
         integer = kind is discord.AppCommandOptionType.integer
         if not _number(value) or (integer and not isinstance(value, int)):
-            return say("type", lang, name=name, value=echo(value))
+            return say("option_type", lang, name=name, value=echo(value))
         low, high = param.min_value, param.max_value
         if (low is not None and value < low) or (high is not None and value > high):  # type: ignore[operator]
             shown_low = "−∞" if low is None else low
             shown_high = "∞" if high is None else high
-            return say("range", lang, name=name, low=shown_low, high=shown_high, value=echo(value))
+            return say(
+                "option_range", lang, name=name, low=shown_low, high=shown_high, value=echo(value)
+            )
     elif kind is discord.AppCommandOptionType.boolean and not isinstance(value, bool):
-        return say("type", lang, name=name, value=echo(value))
+        return say("option_type", lang, name=name, value=echo(value))
     return None
 
 
@@ -191,9 +153,7 @@ def threads_allowed(perms: discord.Permissions) -> bool:
 
 def permission_names(names: list[str], lang: str) -> str:
     """``Attach Files, Embed Links`` (or the Chinese names), as Discord's settings show them."""
-    index = 0 if lang == "zh" else 1
-    joiner = "、" if lang == "zh" else ", "
-    return joiner.join(PERMISSION_NAMES.get(n, (n, n))[index] for n in names)
+    return t("errors.word_separator", lang).join(word("permission", n, lang) for n in names)
 
 
 def bot_missing_text(missing: list[str], lang: str) -> str:

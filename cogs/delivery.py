@@ -28,11 +28,16 @@ import discord
 from cogs import pictures
 from cogs.alerts import AlertsMixin
 from cogs.places import TABLE_MAX_AGE, PlacesMixin, jump_url
+from cogs.resend import resend_delay
 from cogs.session import SessionDeliveryMixin, result_parts
 from cogs.session_text import dealer_choice_line
-from cogs.text import CLAIM_WORDS, TIMEOUT_WORDS, lang_of, pick, t, tile_name
+from cogs.text import lang_of, t, tile_name, word
 from cogs.views import hand_message, lobby_message, table_message
+from db.store import Store
+from i18n import BOTH, LOCALES
+from services import outbox
 from services.delivery import GameSummary, PrivateUpdate
+from services.game import GameService
 from services.model import GameEvent, HandResult, HandView, TableView
 
 log = logging.getLogger(__name__)
@@ -65,10 +70,14 @@ class DiscordDelivery(SessionDeliveryMixin, AlertsMixin, PlacesMixin):
         self,
         bot: discord.Client,
         *,
+        store: Store | None = None,
         table_interval: float = TABLE_EDIT_INTERVAL,
         ephemeral_lifetime: float | None = None,
     ) -> None:
         self.bot = bot
+        #: the servers' and players' stored choices (language, pictures, alerts); without
+        #: a store every choice is the default
+        self.store = store
         self.table_interval = table_interval
         self.ephemeral_lifetime = (
             ephemeral_lifetime if ephemeral_lifetime is not None else lifetime_from_env()
@@ -87,7 +96,8 @@ class DiscordDelivery(SessionDeliveryMixin, AlertsMixin, PlacesMixin):
         self._guild_lang: dict[int, str] = {}
         self._user_lang: dict[int, str] = {}
         self._user_images: dict[int, bool] = {}
-        self.service: Any = None
+        #: the game service this delivery reports for (set by the composition root)
+        self.service: GameService | None = None
         self.closing = False
         self._init_places()
         self._init_alerts()
@@ -95,16 +105,16 @@ class DiscordDelivery(SessionDeliveryMixin, AlertsMixin, PlacesMixin):
     # ------------------------------------------------------------------ helpers
 
     async def lang_for_guild(self, guild_id: int) -> str:
-        """The server's language for public messages (``zh`` unless set to ``en``)."""
+        """The server's language for public messages: ``zh`` unless set to ``zh-TW``, ``en``
+        or ``zh+en``."""
         if guild_id not in self._guild_lang:
             lang = "zh"
-            store = getattr(self.service, "store", None)
-            if store is not None:
+            if self.store is not None:
                 try:
-                    lang = (await store.get_guild_settings(guild_id)).language or "zh"
+                    lang = (await self.store.guilds.settings(guild_id)).language or "zh"
                 except Exception:
                     log.exception("could not read the language of guild %s", guild_id)
-            self._guild_lang[guild_id] = lang if lang in ("zh", "en", "zh+en") else "zh"
+            self._guild_lang[guild_id] = lang if lang in (*LOCALES, BOTH) else "zh"
         return self._guild_lang[guild_id]
 
     async def close(self) -> None:
@@ -114,6 +124,13 @@ class DiscordDelivery(SessionDeliveryMixin, AlertsMixin, PlacesMixin):
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+    def resend_delay(self, error: BaseException) -> float | None:
+        """At least how many seconds before a failed send is made again (a 429, a 5xx, a
+        network error), or None: it cannot succeed (403, 404…), or the bot is closing."""
+        if self.closing or self.bot.is_closed():
+            return None
+        return resend_delay(error)
 
     def note_user(self, user_id: int, locale: Any) -> None:
         """The user's Discord language, seen on their latest interaction."""
@@ -138,10 +155,9 @@ class DiscordDelivery(SessionDeliveryMixin, AlertsMixin, PlacesMixin):
         if user_id in self._user_lang and user_id in self._user_images:
             return
         lang, images = "zh", True
-        store = getattr(self.service, "store", None)
-        if store is not None:
+        if self.store is not None:
             try:
-                player = await store.get_player(user_id)
+                player = await self.store.players.get(user_id)
                 if player is not None:
                     lang = lang_of(player.locale) if player.locale else lang
                     images = player.prefers_images
@@ -197,7 +213,7 @@ class DiscordDelivery(SessionDeliveryMixin, AlertsMixin, PlacesMixin):
         embed, view = lobby_message(game, lang)
         await self._put_lobby(game, embed, view)
         if game.status == "abandoned":
-            await self._say(game, t("line_abandoned", lang))
+            await self._say(game, t("game.line_abandoned", lang))
 
     async def table_changed(
         self, game: GameSummary, table: TableView, events: list[GameEvent]
@@ -216,9 +232,35 @@ class DiscordDelivery(SessionDeliveryMixin, AlertsMixin, PlacesMixin):
         try:
             notified = await self._update_hand(game, update)
         except Exception:
+            key = (game.id, update.user_id)
+            if self.rendered.get(key) == (game.version, update.hand):
+                del self.rendered[key]  # not shown: sending it again must not be skipped
             await self.update_alert(game, update)
             raise
         await self.update_alert(game, update, notified=notified)
+
+    async def _adopt_stored(self, game: GameSummary, user_id: int) -> None:
+        """Several processes on one database: the hand DM (and its alert) another process
+        sent this player for this hand — the game's owner, while this one serves a press
+        (DM buttons all arrive on shard 0) — is edited from now on, not sent a second time."""
+        if self.service is None or not self.service.shared:
+            return
+        if (game.id, user_id) in self.dm_messages:
+            return
+        stored = await self.service.stored_messages(game.id)
+        if stored is None:
+            return
+        messages, uid = stored[1], str(user_id)
+        refs = self.refs(game)
+        dm = (messages.get("dm") or {}).get(uid)
+        with contextlib.suppress(TypeError, ValueError, IndexError):
+            if dm and int(dm[2]) == game.hand_no and (game.id, user_id) not in self.dm_messages:
+                message = self.partial(int(dm[0]), int(dm[1]))
+                self.dm_messages[(game.id, user_id)] = (game.hand_no, message)
+                refs.setdefault("dm", {})[uid] = list(dm)
+        alert = (messages.get("alerts") or {}).get(uid)
+        if isinstance(alert, list) and uid not in self._alert_refs(game):
+            self._alert_refs(game)[uid] = list(alert)
 
     async def _update_hand(self, game: GameSummary, update: PrivateUpdate) -> bool:
         """Edit the player's hand DM (or ephemeral reply), or send one; True when a new
@@ -227,13 +269,14 @@ class DiscordDelivery(SessionDeliveryMixin, AlertsMixin, PlacesMixin):
         if self.rendered.get(key) == (game.version, update.hand):
             return False
         self.rendered[key] = (game.version, update.hand)
+        await self._adopt_stored(game, update.user_id)
         lang = await self.lang_for_user(update.user_id)
         embed, view = hand_message(game, update, lang)
         if update.user_id in self.dm_closed:
             await self._edit_ephemeral(key, embed, view)
             return False
         images = await self.images_for_user(update.user_id)
-        png = await pictures.hand_png(update.hand) if images else None  # off the loop
+        png = await pictures.hand_png(update.hand, lang=lang) if images else None  # off the loop
         if self.rendered.get(key) != (game.version, update.hand):
             return False  # a press's answer showed a newer hand meanwhile
 
@@ -285,7 +328,7 @@ class DiscordDelivery(SessionDeliveryMixin, AlertsMixin, PlacesMixin):
     async def _point_to(self, old: Any, new: Any, lang: str) -> None:
         """An old hand DM replaced by a new one: it says where the hand went (best effort)."""
         embed = discord.Embed(
-            description=t("hand_moved", lang, link=jump_url(new.channel.id, new.id)),
+            description=t("game.hand_moved", lang, link=jump_url(new.channel.id, new.id)),
             colour=discord.Colour.blue(),
         )
         try:
@@ -293,11 +336,26 @@ class DiscordDelivery(SessionDeliveryMixin, AlertsMixin, PlacesMixin):
         except discord.HTTPException as error:
             log.info("old hand DM %s not updated (%s %s)", old.id, error.status, error.code)
 
+    def result_shown(self, game: GameSummary) -> bool:
+        """Whether this hand's result was posted (remembered across restarts)."""
+        refs = self.refs(game)
+        posted = refs.get("result_posted")
+        held = refs.get("result")
+        return (isinstance(posted, int) and posted >= game.hand_no) or bool(
+            held and int(held[2]) >= game.hand_no
+        )
+
     async def hand_ended(self, game: GameSummary, result: HandResult, table: TableView) -> None:
+        """The result with every hand laid open and the seed reveal, posted once per hand:
+        called again (a send made again, a restart that finds the hand over), it only brings
+        the table and the alerts up to date."""
         lang = await self.lang_for_guild(game.guild_id)
         await self._flush_table(game, table)
+        if self.result_shown(game):
+            await self.update_ready_alerts(game)
+            return
         # 摊牌: every hand laid open, every payment, the 准备 line (cogs.session)
-        content, embed, view, files = result_parts(
+        content, embed, view, files = await result_parts(
             game, result, lang, self.commitments.get(game.id)
         )
         where = await self.play_channel_id(game)
@@ -305,8 +363,11 @@ class DiscordDelivery(SessionDeliveryMixin, AlertsMixin, PlacesMixin):
             content=content or None, embed=embed, view=view, files=files
         )
         self.note_snowflake(message.id)
+        self.refs(game)["result_posted"] = game.hand_no
         if view is not None:
             await self.note_result(game, where, message.id)
+        else:
+            await self.save_refs(game.id)
         await self.update_ready_alerts(game)
 
     async def game_ended(self, game: GameSummary, reason: str) -> None:
@@ -321,8 +382,8 @@ class DiscordDelivery(SessionDeliveryMixin, AlertsMixin, PlacesMixin):
             await self.retire(int(at[0]) if at else game.channel_id, message_id)
         await self.retire_result(game)
         await self.close_alerts(game)
-        if game.hand_no:  # the final standings with 再来一局 (cogs.session)
-            await self.post_standings(game)
+        if game.hand_no and not self.refs(game).get("standings"):
+            await self.post_standings(game)  # the final standings with 再来一局 (cogs.session)
         for key in [k for k in self.dm_messages if k[0] == game.id]:
             self.dm_messages.pop(key, None)
         await self.save_refs(game.id)
@@ -358,8 +419,11 @@ class DiscordDelivery(SessionDeliveryMixin, AlertsMixin, PlacesMixin):
 
     async def _table_later(self, game_id: int) -> None:
         """Write the newest table, then again while newer ones came in meanwhile (only the
-        newest is ever rendered: a table superseded while waiting is skipped)."""
+        newest is ever rendered: a table superseded while waiting is skipped). A write that
+        failed for a reason that may pass (:meth:`resend_delay`) is made again after a
+        back-off, with the newest table then."""
         written = None
+        failures = 0
         while self._table_tasks.get(game_id) is asyncio.current_task():
             wait = self._last_edit.get(game_id, 0.0) + self.table_interval - time.monotonic()
             if wait > 0:
@@ -370,15 +434,27 @@ class DiscordDelivery(SessionDeliveryMixin, AlertsMixin, PlacesMixin):
             self._writing.add(game_id)
             try:
                 await self._write_table(*latest)
-            except Exception:
+            except Exception as error:
                 if self.closing or self.bot.is_closed():
                     log.info("game %s: table edit dropped at shut-down", game_id)
-                else:
+                    return
+                wait = self.resend_delay(error)
+                if wait is None:
                     log.exception("game %s: table edit failed", game_id)
-                return
+                    return
+                failures += 1
+                seconds = outbox.backoff(failures, wait)
+                log.warning(
+                    "game %s: table edit failed (%s); the newest table goes in %.1f s",
+                    game_id,
+                    error,
+                    seconds,
+                )
+                self._last_edit[game_id] = time.monotonic() + seconds - self.table_interval
+                continue  # the newest table then (a newer one supersedes the failed one)
             finally:
                 self._writing.discard(game_id)
-            written = latest
+            written, failures = latest, 0
 
     async def _stop_table_task(self, game_id: int) -> None:
         """No coalesced edit pending any more: one still waiting is dropped, one already
@@ -404,7 +480,7 @@ class DiscordDelivery(SessionDeliveryMixin, AlertsMixin, PlacesMixin):
         else:
             # rendered off the loop, after waiting answers and hands; under load the text is
             # written without a new picture rather than late (the next edit brings it)
-            png = await pictures.table_png(game, table)
+            png = await pictures.table_png(game, table, lang=lang)
 
             def build() -> tuple[discord.Embed, discord.ui.View | None, list[discord.File]]:
                 embed, view = table_message(game, table, lang)
@@ -436,9 +512,7 @@ class DiscordDelivery(SessionDeliveryMixin, AlertsMixin, PlacesMixin):
 
     def _table_id(self, game: GameSummary) -> int | None:
         if self.service is not None:
-            live = getattr(self.service, "_games", {}).get(game.id)
-            if live is not None:
-                return live.table_message_id
+            return self.service.table_message_id(game)
         return game.table_message_id
 
     # ------------------------------------------------------------------ closed DMs
@@ -452,7 +526,7 @@ class DiscordDelivery(SessionDeliveryMixin, AlertsMixin, PlacesMixin):
         lang = await self.lang_for_guild(game.guild_id)
         where = await self.play_channel_id(game)
         await self.place(where).send(
-            t("line_dm_closed", lang, mention=f"<@{user_id}>"),
+            t("game.line_dm_closed", lang, mention=f"<@{user_id}>"),
             allowed_mentions=discord.AllowedMentions(
                 users=[discord.Object(id=user_id)], everyone=False, roles=False
             ),
@@ -497,7 +571,7 @@ class DiscordDelivery(SessionDeliveryMixin, AlertsMixin, PlacesMixin):
         kind = event.kind
         if kind == "hand_started":
             line = t(
-                "line_hand_started",
+                "game.line_hand_started",
                 lang,
                 hand=int(d.get("hand", 0)) + 1,
                 dealer=name(d.get("dealer")),
@@ -510,15 +584,15 @@ class DiscordDelivery(SessionDeliveryMixin, AlertsMixin, PlacesMixin):
             ]
             rolled = [f"{'+'.join(str(v) for v in vs)}" for vs in dice if vs]
             if rolled:
-                line += "\n" + t("line_dice", lang, dice=" / ".join(rolled))
+                line += "\n" + t("game.line_dice", lang, dice=" / ".join(rolled))
             first = dealer_choice_line(game, events, lang)  # how the first dealer was chosen
             if first:
                 line = first + "\n" + line
             return line
         if kind == "claimed":
-            what = pick(CLAIM_WORDS.get(d.get("kind", ""), ("?", "?")), lang)
+            what = word("claim", d.get("kind") or "?", lang, both=True)
             return t(
-                "line_claimed",
+                "game.line_claimed",
                 lang,
                 name=name(d.get("seat")),
                 what=what,
@@ -526,36 +600,42 @@ class DiscordDelivery(SessionDeliveryMixin, AlertsMixin, PlacesMixin):
             )
         if kind == "kong":
             if d.get("kind") == "concealed_kong":
-                return t("line_concealed_kong", lang, name=name(d.get("seat")))
-            return t("line_kong", lang, name=name(d.get("seat")), tile=_tile(d.get("tile"), lang))
+                return t("game.line_concealed_kong", lang, name=name(d.get("seat")))
+            return t(
+                "game.line_kong", lang, name=name(d.get("seat")), tile=_tile(d.get("tile"), lang)
+            )
         if kind == "ready":
-            return t("line_ready", lang, name=name(d.get("seat")))
+            return t("game.line_ready", lang, name=name(d.get("seat")))
         if kind == "touji":
-            return t("line_touji", lang, name=name(d.get("seat")))
+            return t("game.line_touji", lang, name=name(d.get("seat")))
         if kind == "flower":
-            return t("line_flower", lang, name=name(d.get("seat")), tile=_tile(d.get("tile"), lang))
+            return t(
+                "game.line_flower", lang, name=name(d.get("seat")), tile=_tile(d.get("tile"), lang)
+            )
         if kind == "won":
             out = []
             for w in d.get("winners", []):
                 who = name(w.get("seat"))
                 if d.get("how") == "self":
-                    out.append(t("line_won_self", lang, name=who))
+                    out.append(t("game.line_won_self", lang, name=who))
                 elif d.get("how") == "rob_kong":
-                    out.append(t("line_won_rob", lang, name=who))
+                    out.append(t("game.line_won_rob", lang, name=who))
                 else:
-                    out.append(t("line_won_discard", lang, name=who, payer=name(d.get("payer"))))
+                    out.append(
+                        t("game.line_won_discard", lang, name=who, payer=name(d.get("payer")))
+                    )
             return "\n".join(out) or None
         if kind == "drawn_hand":
-            return t("line_drawn", lang)
+            return t("game.line_drawn", lang)
         if kind == "timeout":
-            what = pick(TIMEOUT_WORDS.get(d.get("kind", ""), TIMEOUT_WORDS[""]), lang)
-            return t("line_timeout", lang, name=name(event.seat), what=what)
+            what = word("timeout", d.get("kind") or "play", lang, both=True)
+            return t("game.line_timeout", lang, name=name(event.seat), what=what)
         if kind == "auto":
             if d.get("on"):
                 if any(e.kind == "timeout" and e.seat == event.seat for e in events):
                     return None
-                return t("line_auto_on", lang, name=name(event.seat))
-            return t("line_auto_off", lang, name=name(event.seat))
+                return t("game.line_auto_on", lang, name=name(event.seat))
+            return t("game.line_auto_off", lang, name=name(event.seat))
         return None
 
 

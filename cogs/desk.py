@@ -13,17 +13,16 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import os
 from datetime import timedelta
-from typing import Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
 from discord.ext import commands
 
+from botcore.client import MahjongBot
 from cogs.checks import require_manager
-from cogs.desk_answer import answer_embed, guild_lang, hand_picture, lang_of
+from cogs.desk_answer import answer_embed, hand_picture, lang_of
 from cogs.desk_choices import (
     flag_choices,
     hand_choices,
@@ -48,20 +47,20 @@ from cogs.desk_records import (
     record_embed,
     record_error_text,
     record_view,
+    server_lang,
 )
-from cogs.desk_text import input_error_text, mention, t
+from cogs.desk_text import input_error_text, mention
 from cogs.group import admin, bind_cog_commands, mahjong
-from db.leaderboard_extra import display_names
+from engine import variants
+from i18n import t
 from render import render_hand
 from services.desk import DeskInputError, DeskQuery, score_desk
 from services.records import (
-    DEFAULT_EXPIRY,
     BadReport,
     ExtraWinner,
     NoSuchRecord,
     RecordError,
     RecordReport,
-    RecordService,
     attach_message,
     message_of,
     waiting_for,
@@ -73,45 +72,38 @@ Count = app_commands.Range[int, 0, 16]
 #: The record's table options (as ``/mahjong score``'s, but naming players) and 一炮多响.
 DESCRIBE_RECORD_TABLE = {
     "feeder": locale_str(
-        "Shangrao 叁包: the player who fed 3–4 of the winner's melds (pays everything)",
-        zh="上饶叁包：喂了赢家三四组吃碰杠的玩家（一人全付）",
+        t("commands.mahjong.record.param.feeder.description", "en"),
     ),
     "others": locale_str(
-        "Others' 发/kongs/中白 (吃兴家, 杠钱), seen from the winner or @name: 下家 发2 [7777m]",
-        zh="其他家的发、杠、中白（吃兴家、杠钱），按赢家的下家/对家/上家或 @玩家：下家 发2 [7777m]",
+        t("commands.mahjong.record.param.others.description", "en"),
     ),
     "streak": DESCRIBE_SCORE["streak"],
     "winner2": locale_str(
-        "Second winner on the same discard (一炮多响, Xinyu with discard_win)",
-        zh="同一张牌的第二位赢家（一炮多响，新余 discard_win）",
+        t("commands.mahjong.record.param.winner2.description", "en"),
     ),
     "hand2": locale_str(
         "The second winner's hand, or the points the discarder pays them",
-        zh="第二位赢家的牌，或点炮者付给他的分数",
     ),
-    "winner3": locale_str("Third winner on the same discard", zh="同一张牌的第三位赢家"),
+    "winner3": locale_str("Third winner on the same discard"),
     "hand3": locale_str(
         "The third winner's hand, or the points the discarder pays them",
-        zh="第三位赢家的牌，或点炮者付给他的分数",
     ),
 }
 RENAME_RECORD_TABLE = {
     "feeder": RENAME_SCORE["feeder"],
     "others": RENAME_SCORE["others"],
     "streak": RENAME_SCORE["streak"],
-    "winner2": locale_str("winner2", zh="赢家2"),
-    "hand2": locale_str("hand2", zh="手牌2"),
-    "winner3": locale_str("winner3", zh="赢家3"),
-    "hand3": locale_str("hand3", zh="手牌3"),
+    "winner2": locale_str("winner2"),
+    "hand2": locale_str("hand2"),
+    "winner3": locale_str("winner3"),
+    "hand3": locale_str("hand3"),
 }
 
 
 def warm_up() -> None:
     """Import every variant's scorer and build the picture palette now, so the first
     ``/mahjong score`` answers as fast as the others."""
-    import engine.scoring.jiujiang
-    import engine.scoring.shangrao
-    import engine.scoring.xinyu  # noqa: F401
+    variants.all()  # imports every variant's package, its scorer included
     from render import warm_up as warm_render
 
     warm_render()
@@ -120,20 +112,11 @@ def warm_up() -> None:
 class Desk(commands.Cog):
     """``/mahjong score`` and ``/mahjong record``."""
 
-    def __init__(
-        self,
-        bot: commands.Bot,
-        store: Any,
-        records: RecordService,
-        *,
-        sweep_seconds: float = 60.0,
-        owns_store: bool = False,
-    ) -> None:
+    def __init__(self, bot: MahjongBot) -> None:
         self.bot = bot
-        self.store = store
-        self.records = records
-        self.sweep_seconds = sweep_seconds
-        self._owns_store = owns_store
+        self.store = bot.store
+        self.records = bot.record_service
+        self.sweep_seconds = bot.settings.record_sweep_seconds
         self._sweeper: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
@@ -148,25 +131,20 @@ class Desk(commands.Cog):
         if self._sweeper is not None:
             self._sweeper.cancel()
             await asyncio.gather(self._sweeper, return_exceptions=True)
-        if self._owns_store:
-            await self.store.close()
 
     async def guild_lang(self, guild_id: int | None) -> str:
-        if guild_id is None:
-            return "zh"
-        settings = await self.store.get_guild_settings(guild_id)
-        return guild_lang(settings.language)
+        return await server_lang(self.store, guild_id)
 
     async def remember_names(self, users: list[discord.abc.User]) -> None:
         """Keep the server display names of the people a record names, so leaderboards and
         their pictures show names (not ids) for players known only from records."""
         people = {u.id: u for u in users if not u.bot}
         try:
-            known = await display_names(self.store, people)
+            known = await self.store.players.display_names(people)
             for uid, user in people.items():
                 name = (getattr(user, "display_name", None) or user.name)[:100]
                 if name and known.get(uid) != name:
-                    await self.store.upsert_player(uid, display_name=name)
+                    await self.store.players.upsert(uid, display_name=name)
         except Exception:  # a name is a nicety; the record itself is what matters
             log.exception("could not remember the names of a record's players")
 
@@ -203,10 +181,9 @@ class Desk(commands.Cog):
     # -- /mahjong score
 
     @mahjong.command(
-        name=locale_str("score", zh="算分"),
+        name=locale_str("score"),
         description=locale_str(
             "Score a hand played with real tiles: items, total, who pays",
-            zh="实体牌算分：计分项、总分、谁付多少",
         ),
     )
     @app_commands.describe(**DESCRIBE_SCORE)
@@ -257,9 +234,9 @@ class Desk(commands.Cog):
             others=others,
             streak=streak,
         )
-        default_variant, house = "shangrao", {}
+        default_variant, house = variants.default().name, {}
         if interaction.guild_id is not None:
-            settings = await self.store.get_guild_settings(interaction.guild_id)
+            settings = await self.store.guilds.settings(interaction.guild_id)
             default_variant, house = settings.default_variant, settings.rule_options
         try:
             answer = score_desk(query, default_variant=default_variant, house_rules=house)
@@ -301,21 +278,22 @@ class Desk(commands.Cog):
     async def _score_others(
         self, interaction: discord.Interaction, current: str
     ) -> list[Choice[str]]:
-        return others_choices(getattr(interaction.namespace, "variant", None), current)
+        variant = getattr(interaction.namespace, "variant", None)
+        return others_choices(variant, current, lang_of(interaction.locale))
 
     @score.autocomplete("streak")
     async def _score_streak(
         self, interaction: discord.Interaction, current: str
     ) -> list[Choice[str]]:
-        return streak_choices(getattr(interaction.namespace, "variant", None), current)
+        variant = getattr(interaction.namespace, "variant", None)
+        return streak_choices(variant, current, lang_of(interaction.locale))
 
     # -- /mahjong record
 
     @mahjong.command(
-        name=locale_str("record", zh="记录"),
+        name=locale_str("record"),
         description=locale_str(
             "Record a hand played with real tiles; all four players confirm",
-            zh="记录一局实体牌，四位玩家确认后计入排行榜",
         ),
     )
     @app_commands.describe(**DESCRIBE_RECORD, **DESCRIBE_RECORD_TABLE)
@@ -355,13 +333,15 @@ class Desk(commands.Cog):
         next); ``others`` names seats as seen from the winner, or by @mention."""
         lang = lang_of(interaction.locale)
         if interaction.guild_id is None or interaction.channel_id is None:
-            await interaction.response.send_message(t("guild_only", lang), ephemeral=True)
+            await interaction.response.send_message(t("desk.guild_only", lang), ephemeral=True)
             return
         players = (player1, player2, player3, player4)
         bots = [u for u in players if u.bot]
         if bots:
             who = ", ".join(mention(u.id) for u in bots)
-            await interaction.response.send_message(t("no_bots", lang, who=who), ephemeral=True)
+            await interaction.response.send_message(
+                t("desk.no_bots", lang, who=who), ephemeral=True
+            )
             return
         query = None
         if hand is not None:
@@ -427,7 +407,7 @@ class Desk(commands.Cog):
         glang = await self.guild_lang(interaction.guild_id)
         waiting = " ".join(mention(uid) for uid in waiting_for(record))
         await interaction.response.send_message(
-            content=t("record_ask", glang, mentions=waiting) if waiting else None,
+            content=t("desk.record_ask", glang, mentions=waiting) if waiting else None,
             embed=record_embed(record, glang),
             view=record_view(record, glang),
             allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
@@ -439,22 +419,18 @@ class Desk(commands.Cog):
             log.info("could not remember the message of record %s: %s", record.id, exc)
 
     @mahjong.command(
-        name=locale_str("record_expiry", zh="记录时限"),
+        name=locale_str("record_expiry"),
         description=locale_str(
             "How long a table record waits for confirmations (Manage Server to change)",
-            zh="实体牌记录等待确认的时间（修改需管理服务器权限）",
         ),
     )
     @app_commands.describe(
         hours=locale_str(
             "Hours, 1–720; leave empty to see the current time",
-            zh="小时数，1–720；留空查看当前设置",
         ),
-        reset=locale_str("Back to the bot's default", zh="恢复默认"),
+        reset=locale_str("Back to the bot's default"),
     )
-    @app_commands.rename(
-        hours=locale_str("hours", zh="小时"), reset=locale_str("reset", zh="恢复默认")
-    )
+    @app_commands.rename(hours=locale_str("hours"), reset=locale_str("reset"))
     @app_commands.guild_only()
     async def record_expiry(
         self,
@@ -465,7 +441,7 @@ class Desk(commands.Cog):
         """Show or set the server's expiry time of pending records."""
         lang = lang_of(interaction.locale)
         if interaction.guild_id is None:
-            await interaction.response.send_message(t("guild_only", lang), ephemeral=True)
+            await interaction.response.send_message(t("desk.guild_only", lang), ephemeral=True)
             return
         if hours is None and not reset:
             current = await self.records.expiry_for(interaction.guild_id)
@@ -473,7 +449,7 @@ class Desk(commands.Cog):
             perms = interaction.permissions
             if not (perms.manage_guild or perms.administrator):
                 await interaction.response.send_message(
-                    t("not_admin_setting", lang), ephemeral=True
+                    t("desk.not_admin_setting", lang), ephemeral=True
                 )
                 return
             try:
@@ -486,19 +462,18 @@ class Desk(commands.Cog):
                 )
                 return
         shown = f"{current / timedelta(hours=1):g}"
-        await interaction.response.send_message(t("expiry_now", lang, hours=shown), ephemeral=True)
+        await interaction.response.send_message(
+            t("desk.expiry_now", lang, hours=shown), ephemeral=True
+        )
 
     @admin.command(
-        name=locale_str("void", zh="作废记录"),
+        name=locale_str("void"),
         description=locale_str(
             "Void a table record by its number; it leaves the ratings (Manage Server)",
-            zh="按编号作废一条实体牌记录，并移出排行榜（需管理服务器权限）",
         ),
     )
-    @app_commands.describe(
-        record=locale_str("The record's number (#… on its message)", zh="记录编号（消息上的 #…）")
-    )
-    @app_commands.rename(record=locale_str("record", zh="记录"))
+    @app_commands.describe(record=locale_str("The record's number (#… on its message)"))
+    @app_commands.rename(record=locale_str("record"))
     async def void(
         self, interaction: discord.Interaction, record: app_commands.Range[int, 1, 2**53]
     ) -> None:
@@ -527,7 +502,7 @@ class Desk(commands.Cog):
             except discord.HTTPException as exc:
                 log.info("could not update voided record %s: %s", voided.id, exc)
         log.info("record %s voided by %s", voided.id, interaction.user.id)
-        await interaction.followup.send(t("voided", lang, id=voided.id), ephemeral=True)
+        await interaction.followup.send(t("desk.voided", lang, id=voided.id), ephemeral=True)
 
     @record.autocomplete("hand")
     async def _record_hand(
@@ -557,56 +532,23 @@ class Desk(commands.Cog):
     async def _record_others(
         self, interaction: discord.Interaction, current: str
     ) -> list[Choice[str]]:
-        return others_choices(getattr(interaction.namespace, "variant", None), current)
+        variant = getattr(interaction.namespace, "variant", None)
+        return others_choices(variant, current, lang_of(interaction.locale))
 
     @record.autocomplete("streak")
     async def _record_streak(
         self, interaction: discord.Interaction, current: str
     ) -> list[Choice[str]]:
-        return streak_choices(getattr(interaction.namespace, "variant", None), current)
+        variant = getattr(interaction.namespace, "variant", None)
+        return streak_choices(variant, current, lang_of(interaction.locale))
 
 
-def _setting(bot: commands.Bot, name: str, default: float) -> float:
-    """A positive number from the bot's settings (``Settings.<name>`` when it has that field),
-    else from the environment variable ``NAME``, else ``default``."""
-    value = getattr(getattr(bot, "settings", None), name, None)
-    if value is None:
-        raw = os.environ.get(name.upper(), "").strip()
-        try:
-            value = float(raw) if raw else None
-        except ValueError:
-            log.warning("%s=%r is not a number; using %s", name.upper(), raw, default)
-    if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
-        return float(value)
-    return default
-
-
-async def setup(bot: commands.Bot) -> None:
-    """Extension entry point: share (or open) the store, register the record buttons, add
-    the cog. ``RECORD_EXPIRY_HOURS`` (default 24) and ``RECORD_SWEEP_SECONDS`` (default 60)
-    come from the settings (``.env`` or the environment)."""
-    from db.store import Store
-
-    store = getattr(bot, "store", None)
-    owns = False
-    if store is None:
-        url = getattr(getattr(bot, "settings", None), "database_url", None)
-        store = await Store.open(url)
-        bot.store = store  # type: ignore[attr-defined]
-        owns = True
-    hours = _setting(bot, "record_expiry_hours", DEFAULT_EXPIRY / timedelta(hours=1))
-    expiry = timedelta(hours=hours)
-    records = RecordService(store, default_expiry=expiry)
+async def setup(bot: MahjongBot) -> None:
+    """Extension entry point: register the record buttons and add the cog over the bot's
+    store and record service (``RECORD_EXPIRY_HOURS`` and ``RECORD_SWEEP_SECONDS`` are
+    settings, :class:`botcore.settings.Settings`)."""
     bot.add_dynamic_items(RecordButton)
-    await bot.add_cog(
-        Desk(
-            bot,
-            store,
-            records,
-            sweep_seconds=_setting(bot, "record_sweep_seconds", 60.0),
-            owns_store=owns,
-        )
-    )
+    await bot.add_cog(Desk(bot))
 
 
 __all__ = [

@@ -12,9 +12,9 @@ from cogs.desk_text import (
     context_lines,
     item_line,
     payment_lines,
-    t,
     total_line,
 )
+from i18n import LOCALES, locale_for, t
 from render.models import HandPicture, MeldView
 from services.desk import DeskAnswer
 
@@ -24,13 +24,14 @@ COLOUR_PENDING = discord.Colour.gold()
 
 
 def lang_of(locale: Any) -> str:
-    """``zh`` for a Chinese Discord locale, else ``en``."""
-    return "zh" if str(locale or "").startswith("zh") else "en"
+    """``zh`` (简体) or ``zh-TW`` (繁體) for a Chinese Discord locale, else ``en``."""
+    return locale_for(locale, "en")
 
 
 def guild_lang(language: str | None) -> str:
-    """The server's ``language`` setting as ``zh`` / ``en``."""
-    return "en" if language == "en" else "zh"
+    """The server's ``language`` setting as one of :data:`i18n.LOCALES` (``zh+en`` and
+    unknown values show Chinese: record embeds are written in one language)."""
+    return language if language in LOCALES else "zh"
 
 
 # ----------------------------------------------------------------------------- pictures
@@ -48,7 +49,7 @@ def hand_picture(answer: DeskAnswer) -> HandPicture:
         concealed=tuple(concealed),
         drawn=winning,
         melds=melds,
-        bao=ctx.bao,
+        wildcards=ctx.wildcards,
         flowers=ctx.flowers,
     )
 
@@ -60,17 +61,19 @@ def answer_embed(answer: DeskAnswer, lang: str) -> discord.Embed:
         description="\n".join(context_lines(answer, lang)),
         colour=COLOUR_WIN if answer.legal else COLOUR_NO,
     )
-    items = "\n".join(item_line(i) for i in answer.items) or t("no_items", lang)
-    embed.add_field(name=t("items", lang), value=items[:1024], inline=False)
+    items = "\n".join(item_line(i) for i in answer.items) or t("desk.no_items", lang)
+    embed.add_field(name=t("desk.items", lang), value=items[:1024], inline=False)
     if answer.legal:
         embed.add_field(
-            name=t("total", lang), value=total_line(answer.points, answer.unit, lang), inline=False
+            name=t("desk.total", lang),
+            value=total_line(answer.points, answer.unit, lang),
+            inline=False,
         )
         embed.add_field(
-            name=t("payments", lang),
+            name=t("desk.payments", lang),
             value="\n".join(payment_lines(answer, lang))[:1024],
             inline=False,
         )
     else:
-        embed.add_field(name=t("why", lang), value=(answer.reason or "—")[:1024], inline=False)
+        embed.add_field(name=t("desk.why", lang), value=(answer.reason or "—")[:1024], inline=False)
     return embed

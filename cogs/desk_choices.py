@@ -5,42 +5,45 @@ from __future__ import annotations
 
 from discord.app_commands import Choice
 
+from cogs.desk_text import raise_names, role_name
+from engine import variants
 from engine.notation import format_hand
-from engine.options import OPTION_CLASSES, VARIANT_NAMES, VARIANTS
+from i18n import BOTH, short, t
 from services.desk import (
     FLAG_NAMES,
     HAND_EXAMPLE_LIST,
-    VARIANT_WORDS,
     DeskInputError,
     read_hand,
+    variant_words,
 )
-from services.desk_table import ROLE_NAMES, SEAT_ROLES, parse_others, parse_streak, raise_names
+from services.desk_table import SEAT_ROLES, STREAK_SUGGESTIONS, parse_others, parse_streak
 
 
 def variant_choices(current: str) -> list[Choice[str]]:
     """Variants whose names contain what was typed."""
     cur = current.strip().lower()
+    words_of = variant_words()
     out = []
-    for code in VARIANTS:
-        zh, en = VARIANT_NAMES[code]
-        words = [w for w, c in VARIANT_WORDS.items() if c == code]
+    for v in variants.all():
+        zh, en = v.title.zh, v.title.en
+        words = [w for w, c in words_of.items() if c == v.name]
         if not cur or any(cur in w for w in words) or cur in en.lower():
-            out.append(Choice(name=f"{zh} {en}", value=code))
+            out.append(Choice(name=f"{zh} {en}", value=v.name))
     return out
 
 
 def option_choices(variant: str | None, current: str) -> list[Choice[str]]:
     """Complete the last ``key=value`` pair of the options text for the chosen variant."""
-    code = VARIANT_WORDS.get((variant or "").strip().lower(), variant or "")
-    variants = [code] if code in OPTION_CLASSES else list(VARIANTS)
+    code = variant_words().get((variant or "").strip().lower(), variant or "")
+    chosen = [code] if variants.is_known(code) else list(variants.names())
     text = current[:200]
     head, _, last = text.rpartition(" ")
     prefix = f"{head} " if head else ""
     used = {p.split("=")[0] for p in head.split()}
     out: list[Choice[str]] = []
     seen: set[str] = set()
-    for v in variants:
-        for name, info in OPTION_CLASSES[v].INFO.items():
+    for v in chosen:
+        for name, info in variants.get(v).options_class.INFO.items():
             if name in used:
                 continue
             values = [c for c in info.choices if c is not None]
@@ -85,15 +88,15 @@ def flag_choices(current: str) -> list[Choice[str]]:
 
 
 def _variant_code(variant: str | None) -> str | None:
-    code = VARIANT_WORDS.get((variant or "").strip().lower())
-    return code if code in VARIANTS else None
+    code = variant_words().get((variant or "").strip().lower())
+    return code if code is not None and variants.is_known(code) else None
 
 
-OTHERS_SUGGESTIONS: dict[str, tuple[str, ...]] = {
-    "jiujiang": ("下家 发2 [7777m]; 对家 (5555p) [中中中]", "对家 发 [白白白]", "上家 [5555s]"),
-    "xinyu": ("对家 (5555p); 上家 [1111s]", "下家 [7777m]"),
-}
-STREAK_SUGGESTIONS = ("黄庄", "跟庄", "黄庄 黄庄", "黄庄 跟庄", "跟庄中", "双跟", "×2", "×4")
+def _others_examples(code: str | None) -> tuple[str, ...]:
+    """The variant's examples of the others' melds (its desk fields), or every variant's."""
+    if code is not None:
+        return variants.get(code).desk.others_example
+    return tuple(e for v in variants.all() for e in v.desk.others_example)
 
 
 def _not_here(what: str, where: str, current: str) -> list[Choice[str]]:
@@ -103,17 +106,18 @@ def _not_here(what: str, where: str, current: str) -> list[Choice[str]]:
     return [Choice(name=f"⚠ {what}: {where}"[:100], value=text)]
 
 
-def others_choices(variant: str | None, current: str) -> list[Choice[str]]:
+def others_choices(variant: str | None, current: str, lang: str = BOTH) -> list[Choice[str]]:
     """Live check of the others' melds (九江 吃兴家, 新余 杠钱): read back (✓) or what is
-    wrong (⚠); examples while empty. Shangrao has neither rule."""
+    wrong (⚠); examples while empty. Shangrao has neither rule. ``lang``: the asker's
+    locale (both languages by default)."""
     code = _variant_code(variant)
-    if code == "shangrao":
-        return _not_here("上饶没有吃兴家/杠钱 · not a Shangrao rule", "叁包 → feeder", current)
+    if code is not None and not variants.get(code).desk.others:
+        return _not_here(
+            t("desk.choice.no_others", lang), t("desk.choice.use_feeder", lang), current
+        )
     text = current.strip()
     if not text:
-        shown = OTHERS_SUGGESTIONS.get(code or "", ()) or tuple(
-            e for v in OTHERS_SUGGESTIONS.values() for e in v
-        )
+        shown = _others_examples(code) or _others_examples(None)
         return [Choice(name=e[:100], value=e[:100]) for e in shown]
     if len(text) > 100:
         return []
@@ -124,24 +128,25 @@ def others_choices(variant: str | None, current: str) -> list[Choice[str]]:
     parts = []
     for seat in sorted(others):
         sm = others[seat]
-        bits = [f"发{sm.flowers}"] if sm.flowers else []
+        bits = [t("desk.choice.flowers", short(lang), n=sm.flowers)] if sm.flowers else []
         bits += [m.text() for m in sm.melds]
-        parts.append(f"{ROLE_NAMES[SEAT_ROLES[seat]][0]} {' '.join(bits) or '—'}")
+        parts.append(f"{role_name(SEAT_ROLES[seat], short(lang))} {' '.join(bits) or '—'}")
     return [Choice(name=f"✓ {' · '.join(parts)}"[:100], value=text)]
 
 
-def streak_choices(variant: str | None, current: str) -> list[Choice[str]]:
+def streak_choices(variant: str | None, current: str, lang: str = BOTH) -> list[Choice[str]]:
     """九江 跟庄 / 黄庄: suggestions with the value per 炮 they give, or the typed text read
-    back; other variants have no such rule."""
+    back; other variants have no such rule. ``lang``: the asker's locale (both by default)."""
     code = _variant_code(variant)
-    if code is not None and code != "jiujiang":
-        return _not_here("跟庄/黄庄 只在九江 · Jiujiang only", code, current)
+    if code is not None and not variants.get(code).desk.streak:
+        return _not_here(t("desk.choice.streak_only", lang), code, current)
     text = current.strip()
     if not text:
         out = []
         for s in STREAK_SUGGESTIONS:
             value, _ = parse_streak(s)
-            out.append(Choice(name=f"{s} — 每炮 ×{value} · ×{value} per pao", value=s))
+            label = t("desk.choice.streak_value", lang, value=value, why="")
+            out.append(Choice(name=f"{s} — {label}", value=s))
         return out
     if len(text) > 100:
         return []
@@ -149,5 +154,6 @@ def streak_choices(variant: str | None, current: str) -> list[Choice[str]]:
         value, raises = parse_streak(text)
     except DeskInputError as error:
         return [Choice(name=f"⚠ {error.problem}"[:100], value=text)]
-    why = f" ({raise_names(raises, 'zh')})" if raises else ""
-    return [Choice(name=f"✓ 每炮 ×{value}{why} · ×{value} per pao"[:100], value=text)]
+    why = f" ({raise_names(raises, short(lang))})" if raises else ""
+    label = t("desk.choice.streak_value", lang, value=value, why=why)
+    return [Choice(name=f"✓ {label}"[:100], value=text)]

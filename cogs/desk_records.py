@@ -6,48 +6,50 @@ from __future__ import annotations
 
 import contextlib
 import re
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 
-from cogs.desk_answer import COLOUR_NO, COLOUR_PENDING, COLOUR_WIN, lang_of
+from botcore.client import bot_of
+from cogs.desk_answer import COLOUR_NO, COLOUR_PENDING, COLOUR_WIN, guild_lang, lang_of
 from cogs.desk_text import (
-    STATUS_ZH,
+    RECORD_STATUSES,
     item_line,
     mention,
     player_lines,
     record_lines,
     status_text,
-    t,
+    variant_label,
 )
+from db.store import Store
 from db.types import PhysicalRecordInfo
-from engine.options import VARIANT_NAMES
-from services.records import NoSuchRecord, RecordError, RecordNotPending, RecordService
+from i18n import t
+from services.records import NoSuchRecord, RecordError, RecordNotPending
 
 RECORD_ID = r"mj:rec:(?P<rid>[0-9]{1,20}):(?P<action>confirm|void)"
 
 
-class DeskCog(Protocol):
-    """What a button press needs of the desk cog (:class:`cogs.desk.Desk`)."""
-
-    records: RecordService
-
-    async def guild_lang(self, guild_id: int | None) -> str: ...
+async def server_lang(store: Store, guild_id: int | None) -> str:
+    """The language of a server's public desk messages (its ``language`` setting)."""
+    if guild_id is None:
+        return "zh"
+    settings = await store.guilds.settings(guild_id)
+    return guild_lang(settings.language)
 
 
 def record_embed(record: PhysicalRecordInfo, lang: str) -> discord.Embed:
     """A record: players with their change and whether they confirmed, the result, status."""
     colour = {"pending": COLOUR_PENDING, "confirmed": COLOUR_WIN}.get(record.status, COLOUR_NO)
     embed = discord.Embed(
-        title=t("record_title", lang, id=record.id),
+        title=t("desk.record_title", lang, id=record.id),
         description=status_text(record.status, record.expires_at, lang)
         + "\n"
-        + t("reported_by", lang, who=mention(record.reporter_id)),
+        + t("desk.reported_by", lang, who=mention(record.reporter_id)),
         colour=colour,
     )
     deltas = [p.delta for p in sorted(record.hand.players, key=lambda p: p.seat)]
     embed.add_field(
-        name=t("players", lang),
+        name=t("desk.players", lang),
         value="\n".join(
             player_lines(
                 record.player_ids, record.confirmations, deltas, lang, record.payload.get("parts")
@@ -56,7 +58,7 @@ def record_embed(record: PhysicalRecordInfo, lang: str) -> discord.Embed:
         inline=False,
     )
     embed.add_field(
-        name=f"{t('result', lang)} · {VARIANT_NAMES[record.hand.variant][0 if lang != 'en' else 1]}",
+        name=f"{t('desk.result', lang)} · {variant_label(record.hand.variant, lang)}",
         value="\n".join(record_lines(record.hand, record.payload, lang))[:1024],
         inline=False,
     )
@@ -67,7 +69,7 @@ def record_embed(record: PhysicalRecordInfo, lang: str) -> discord.Embed:
             for i in record.hand.items
             if isinstance(i, dict)
         )
-        embed.add_field(name=t("items", lang), value=items[:1024] or "—", inline=False)
+        embed.add_field(name=t("desk.items", lang), value=items[:1024] or "—", inline=False)
     embed.set_footer(text=f"#{record.id}")
     return embed
 
@@ -112,31 +114,30 @@ def record_view(record: PhysicalRecordInfo, lang: str) -> discord.ui.View:
     if record.status == "pending":
         view.add_item(
             RecordButton(
-                record.id, "confirm", label=t("confirm", lang), style=discord.ButtonStyle.success
+                record.id,
+                "confirm",
+                label=t("desk.confirm", lang),
+                style=discord.ButtonStyle.success,
             )
         )
     if record.status in ("pending", "confirmed"):
         view.add_item(
-            RecordButton(record.id, "void", label=t("void", lang), style=discord.ButtonStyle.danger)
+            RecordButton(
+                record.id, "void", label=t("desk.void", lang), style=discord.ButtonStyle.danger
+            )
         )
     return view
 
 
-def desk_of(client: discord.Client) -> DeskCog:
-    """The loaded desk cog."""
-    cog = client.get_cog("Desk")  # type: ignore[attr-defined]
-    assert cog is not None and hasattr(cog, "records"), "the Desk cog is not loaded"
-    return cog  # type: ignore[return-value]
-
-
 def record_error_text(error: RecordError, lang: str) -> str:
     if isinstance(error, RecordNotPending):
-        return t(
-            "record_closed", lang, status=error.status, status_zh=STATUS_ZH.get(error.status, "")
-        )
+        status = error.status
+        shown = t(f"desk.status.{status}", lang) if status in RECORD_STATUSES else status
+        return t("desk.record_closed", lang, status=shown)
     params = {k: v for k, v in error.params.items() if k not in ("detail",)}
     params.setdefault("field", "")
-    return t(error.key, lang, detail=error.detail, **params)
+    key = error.key if error.key.startswith("desk.") else f"desk.{error.key}"
+    return t(key, lang, detail=error.detail, **params)
 
 
 async def _ephemeral(interaction: discord.Interaction, text: str) -> None:
@@ -160,30 +161,31 @@ async def handle_record_button(
 ) -> None:
     """Confirm: a named player's confirmation (the last one counts the hand, once).
     Void: an admin with Manage Server. The message is redrawn with the new state."""
-    desk = desk_of(interaction.client)
+    bot = bot_of(interaction.client)
+    records = bot.record_service
     lang = lang_of(interaction.locale)
-    glang = await desk.guild_lang(interaction.guild_id)
+    glang = await server_lang(bot.store, interaction.guild_id)
     if action == "void":
         # A void of an old record re-rates every later hand of the server (seconds on a
         # big one): acknowledge first so Discord's 3-second limit never drops the answer.
         await interaction.response.defer()
     try:
         if action == "confirm":
-            outcome = await desk.records.confirm(record_id, interaction.user.id)
+            outcome = await records.confirm(record_id, interaction.user.id)
             if outcome.repeated and not outcome.counted_now:
-                await _ephemeral(interaction, t("already_confirmed", lang))
+                await _ephemeral(interaction, t("desk.already_confirmed", lang))
                 return
             record = outcome.record
         else:
             perms = interaction.permissions  # in this channel, as Discord computed them
             is_admin = bool(perms.manage_guild or perms.administrator)
-            if is_admin and (await desk.records.get(record_id)).guild_id != interaction.guild_id:
+            if is_admin and (await records.get(record_id)).guild_id != interaction.guild_id:
                 # a forged button: an admin here is no admin of another server's record
                 raise NoSuchRecord(f"record {record_id} is not this server's", record_id=record_id)
-            record = await desk.records.void(record_id, is_admin=is_admin)
+            record = await records.void(record_id, is_admin=is_admin)
     except RecordNotPending as error:
         with contextlib.suppress(RecordError):
-            record = await desk.records.get(record_id)
+            record = await records.get(record_id)
             await _redraw(interaction, record, glang)
         await _ephemeral(interaction, record_error_text(error, lang))
         return

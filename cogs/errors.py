@@ -1,9 +1,12 @@
 """One error handler for every app command: a clear ephemeral answer, and a log line.
 
-Raise :class:`UserError` from a command (or a check) to show its text to the user as is;
-anything unexpected is logged with its traceback and the user gets a short apology with a
-reference to find the log line. Views answer their own errors (``View.on_error``); they can
-reuse :func:`send_ephemeral` and :func:`describe_error`.
+Every refusal derives from :class:`engine.refusal.Refusal` (a catalogue key and its
+arguments): the service's refusals, the engine's illegal actions (their reasons), and
+:class:`UserError` raised from a command or a check. This handler translates any of them into
+the user's language (:func:`refusal_text`); anything unexpected is logged with its traceback
+and the user gets a short apology with a reference to find the log line. Buttons are not app
+commands: they answer their own errors with the same :func:`refusal_text` /
+:func:`describe_error` and :func:`send_ephemeral`.
 """
 
 from __future__ import annotations
@@ -15,52 +18,50 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.refusal_text import refusal_text
+from cogs.text import lang_of
 from cogs.user_error import UserError
+from db.errors import StoreBusy
+from engine.refusal import Refusal
+from i18n import t
 
 log = logging.getLogger(__name__)
 
+__all__ = ["Errors", "UserError", "describe_error", "refusal_text", "send_ephemeral"]
 
-def _zh(interaction: discord.Interaction) -> bool:
-    return str(interaction.locale).startswith("zh")
+
+def _permissions(names: list[str], lang: str) -> str:
+    return ", ".join(names)
 
 
 def describe_error(interaction: discord.Interaction, error: Exception) -> str | None:
     """The user-facing text for an expected error, or ``None`` for an unexpected one."""
-    zh = _zh(interaction)
-    if isinstance(error, UserError):
-        return error.message
+    lang = lang_of(interaction.locale)
+    if isinstance(error, app_commands.CommandInvokeError) and isinstance(error.original, Refusal):
+        error = error.original  # a service refusal raised inside a command
+    if isinstance(error, Refusal):
+        return refusal_text(error, lang)
+    original = getattr(error, "original", error)
+    if isinstance(original, StoreBusy):  # a stalled commit: nothing was written
+        return t("errors.table_busy", lang)
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
-        return (
-            "这个命令已过期或不存在（Discord 还在显示旧版本），请稍后再试。"
-            if zh
-            else "This command is out of date or unknown (Discord still shows an old version). "
-            "Please try again in a minute."
-        )
+        return t("errors.command_outdated", lang)
     if isinstance(error, app_commands.MissingPermissions):
-        perms = ", ".join(error.missing_permissions)
-        return f"你需要以下权限：{perms}" if zh else f"You need these permissions: {perms}."
+        perms = _permissions(error.missing_permissions, lang)
+        return t("errors.user_missing_permissions", lang, perms=perms)
     if isinstance(error, app_commands.BotMissingPermissions):
-        perms = ", ".join(error.missing_permissions)
-        return (
-            f"机器人在这里缺少权限：{perms}"
-            if zh
-            else f"The bot is missing permissions here: {perms}."
-        )
+        perms = _permissions(error.missing_permissions, lang)
+        return t("errors.bot_missing_permissions_here", lang, perms=perms)
     if isinstance(error, app_commands.NoPrivateMessage):
-        return (
-            "这个命令只能在服务器频道里用。"
-            if zh
-            else "This command only works in a server channel."
-        )
+        return t("errors.server_only_command", lang)
     if isinstance(error, app_commands.CommandOnCooldown):
-        wait = f"{error.retry_after:.0f}"
-        return f"太快了，请 {wait} 秒后再试。" if zh else f"Slow down — try again in {wait} s."
+        return t("errors.cooldown", lang, wait=f"{error.retry_after:.0f}")
     if isinstance(error, app_commands.TransformerError):
         value = repr(error.value)
         value = value if len(value) <= 60 else value[:59] + "…"
-        return f"参数无效：{value}" if zh else f"That value is not valid: {value}."
+        return t("errors.bad_value", lang, value=value)
     if isinstance(error, app_commands.CheckFailure):
-        return "你现在不能用这个命令。" if zh else "You can't use this command here or now."
+        return t("errors.check_failed", lang)
     return None
 
 
@@ -111,11 +112,7 @@ class Errors(commands.Cog):
                 ref,
                 exc_info=(type(original), original, original.__traceback__),
             )
-            text = (
-                f"出错了，已记录（编号 {ref}）。请稍后再试。"
-                if _zh(interaction)
-                else f"Something went wrong; it has been logged (ref {ref}). Please try again."
-            )
+            text = t("errors.failed", lang_of(interaction.locale), ref=ref)
         await send_ephemeral(interaction, text)
 
 

@@ -19,6 +19,7 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 from discord.ext import commands
 
+from botcore.client import MahjongBot, bot_of
 from cogs import pictures
 from cogs.checks import (
     bot_missing_text,
@@ -29,8 +30,10 @@ from cogs.checks import (
 )
 from cogs.delivery import DiscordDelivery
 from cogs.group import admin, bind_cog_commands, mahjong
+from cogs.refusal_text import refusal_text
 from cogs.session import LENGTH_CHOICES, SESSION_KINDS, handle_session_button
 from cogs.text import lang_of, t, table_lines, variant_name
+from cogs.variant_choices import variant_choices
 from cogs.views import (
     CUSTOM_ID,
     HAND_KINDS,
@@ -41,19 +44,18 @@ from cogs.views import (
     rules_text,
     seen_version,
 )
-from engine.options import VARIANTS, OptionError, make_options, options_to_dict
-from services.engine_adapter import default_engine
+from db.errors import StoreBusy
+from engine import variants
+from engine.options import OptionError, make_options, options_to_dict
+from engine.refusal import Reason, reason_of
+from i18n import LANGUAGE_NAMES, SERVER_LANGUAGES
 from services.errors import BadOption, NoSuchGame, ServiceError, StaleButton, WrongPhase
 from services.game import GameService
 from services.model import ActionKey
 
 log = logging.getLogger(__name__)
 
-VARIANT_CHOICES = [
-    Choice(name=locale_str("Shangrao 上饶", zh="上饶麻将"), value="shangrao"),
-    Choice(name=locale_str("Xinyu 新余", zh="新余麻将"), value="xinyu"),
-    Choice(name=locale_str("Jiujiang 九江", zh="九江麻将"), value="jiujiang"),
-]
+VARIANT_CHOICES = variant_choices()
 OPTION_RX = re.compile(r"^\s*([a-z_]{1,32})\s*[=:]\s*([A-Za-z0-9_\-]{0,32})\s*$")
 MAX_OPTIONS_TEXT = 300
 GAME_ID_RX = re.compile(CUSTOM_ID)
@@ -68,7 +70,13 @@ def parse_options(text: str | None) -> dict[str, str]:
     if not text:
         return {}
     if len(text) > MAX_OPTIONS_TEXT:
-        raise BadOption(f"options text is longer than {MAX_OPTIONS_TEXT} characters")
+        raise BadOption(
+            Reason(
+                "errors.option.too_long",
+                "options text is longer than {limit} characters",
+                limit=MAX_OPTIONS_TEXT,
+            )
+        )
     out: dict[str, str] = {}
     for part in re.split(r"[,;\s]+(?=[a-z_]+\s*[=:])", text.strip()):
         if not part.strip():
@@ -76,18 +84,24 @@ def parse_options(text: str | None) -> dict[str, str]:
         m = OPTION_RX.match(part.strip().rstrip(",;"))
         if m is None:
             raise BadOption(
-                f"cannot read {part.strip()[:40]!r}: write name=value, e.g. scoring=xingchen"
+                Reason(
+                    "errors.option.unreadable",
+                    "cannot read {part!r}: write name=value, e.g. scoring=xingchen",
+                    part=part.strip()[:40],
+                )
             )
         out[m.group(1)] = m.group(2)
     return out
 
 
 def service_of(client: discord.Client) -> GameService:
-    return client.game_service  # type: ignore[attr-defined]
+    """The bot's game service."""
+    return bot_of(client).game_service
 
 
 def delivery_of(client: discord.Client) -> DiscordDelivery:
-    return client.game_delivery  # type: ignore[attr-defined]
+    """The game service's Discord delivery."""
+    return bot_of(client).game_delivery
 
 
 def display_name(user: discord.abc.User) -> str:
@@ -142,13 +156,15 @@ async def handle_button(
         elif kind in HAND_KINDS:
             await _hand_button(interaction, svc, game_id, kind, arg, lang)
         else:
-            await answer(interaction, t("stale", lang))
+            await answer(interaction, t("errors.stale", lang))
     except ServiceError as error:
         await answer(interaction, error_text(error, lang, button=True))
+    except StoreBusy:  # a stalled commit outside a move (a seat, a new game): nothing written
+        await answer(interaction, t("errors.table_busy", lang))
     except Exception:
         ref = secrets.token_hex(3)
         log.exception("button %s:%s:%s by %s failed (ref %s)", game_id, kind, arg, user.id, ref)
-        await answer(interaction, t("failed", lang, ref=ref))
+        await answer(interaction, t("errors.failed", lang, ref=ref))
 
 
 async def _hand_button(
@@ -193,7 +209,7 @@ async def _hand_button(
         if live:
             _renew_ephemeral(interaction, game_id)
     elif message is not None and message.flags.ephemeral:
-        await interaction.response.edit_message(content=t("acted", lang), view=None)
+        await interaction.response.edit_message(content=t("game.acted", lang), view=None)
     else:
         await interaction.response.defer()
 
@@ -223,7 +239,10 @@ async def _redraw_hand(
     if not pictures.ENABLED:
         await interaction.response.edit_message(embed=embed, view=view, attachments=[])
         return
-    png = await pictures.hand_png(hand, urgent=True, budget=pictures.ANSWER_PICTURE_BUDGET)
+    lang = lang_of(interaction.locale)  # the presser's language (the picture's words)
+    png = await pictures.hand_png(
+        hand, urgent=True, budget=pictures.ANSWER_PICTURE_BUDGET, lang=lang
+    )
     if png is not None:
         files = pictures.files_of(png, "hand.png")
         embed.set_image(url=f"attachment://{files[0].filename}")
@@ -238,7 +257,7 @@ async def _redraw_hand(
 async def _picture_later(
     interaction: discord.Interaction, embed: discord.Embed, view: Any, hand: Any, current: Any
 ) -> None:
-    png = await pictures.hand_png(hand, urgent=True, budget=None)
+    png = await pictures.hand_png(hand, urgent=True, budget=None, lang=lang_of(interaction.locale))
     if current is not None and not current():
         return
     files = pictures.files_of(png, "hand.png")
@@ -259,14 +278,14 @@ async def _refresh_stale(
         update = await svc.private_view(game_id, interaction.user.id)
         game = await svc.summary(game_id)
     except ServiceError:
-        await answer(interaction, t("stale", lang))
+        await answer(interaction, t("errors.stale", lang))
         return
     embed, view = hand_message(game, update, lang)
     message = interaction.message
     await _redraw_hand(interaction, embed, view, update.hand)
     if delivery_of(interaction.client).is_live_hand_message(game_id, interaction.user.id, message):
         _renew_ephemeral(interaction, game_id)
-    await answer(interaction, t("stale_redrawn", lang))
+    await answer(interaction, t("errors.stale_redrawn", lang))
 
 
 def _renew_ephemeral(interaction: discord.Interaction, game_id: int) -> None:
@@ -300,18 +319,11 @@ async def show_hand(interaction: discord.Interaction, game_id: int) -> None:
 class Game(commands.Cog):
     """Lobby and play commands on the shared ``/mahjong`` group."""
 
-    def __init__(
-        self,
-        bot: commands.Bot,
-        service: GameService,
-        delivery: DiscordDelivery,
-        *,
-        owns_store: bool = False,
-    ) -> None:
+    def __init__(self, bot: MahjongBot) -> None:
         self.bot = bot
-        self.service = service
-        self.delivery = delivery
-        self._owns_store = owns_store
+        self.store = bot.store
+        self.service = bot.game_service
+        self.delivery = bot.game_delivery
         self._resume_task: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
@@ -323,19 +335,22 @@ class Game(commands.Cog):
             self._resume_task.cancel()
             # let it unwind (and give its database connection back) before the store closes
             await asyncio.gather(self._resume_task, return_exceptions=True)
-        await self.service.close()
-        await self.delivery.close()
-        await pictures.close_pool()
-        if self._owns_store:
-            await self.service.store.close()  # type: ignore[attr-defined]
 
     async def _resume(self) -> None:
         await self.bot.wait_until_ready()
         try:
-            games = await self.service.resume_all()
+            # sharded, only the games of this process's servers (their processes resume theirs)
+            games = await self.service.resume_all(self.bot.serves_guild)
             log.info("Resumed %d unfinished game(s)", len(games))
         except Exception:
             log.exception("resuming games failed")
+
+    @commands.Cog.listener()
+    async def on_game_button(
+        self, interaction: discord.Interaction, game_id: int, kind: str, arg: str | None
+    ) -> None:
+        """A press of a game button (:class:`cogs.views.GameButton` announces it)."""
+        await handle_button(interaction, game_id, kind, arg)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
@@ -358,7 +373,7 @@ class Game(commands.Cog):
             for item in discord.ui.View.from_message(interaction.message, timeout=None).children
         }
         if custom_id not in present:
-            await answer(interaction, t("stale", lang_of(interaction.locale)))
+            await answer(interaction, t("errors.stale", lang_of(interaction.locale)))
 
     # -- helpers
 
@@ -376,15 +391,14 @@ class Game(commands.Cog):
         return self._game_here(interaction)
 
     async def _run(self, interaction: discord.Interaction, job: Any) -> None:
+        """Run a command's work; a refusal it raises reaches the one app-command error
+        handler (:mod:`cogs.errors`), which answers it in the user's language."""
         self.delivery.note_user(interaction.user.id, interaction.locale)
-        try:
-            await job()
-        except ServiceError as error:
-            await answer(interaction, error_text(error, lang_of(interaction.locale)))
+        await job()
 
     async def _guild_only(self, interaction: discord.Interaction) -> bool:
         if interaction.guild_id is None:
-            await answer(interaction, t("guild_only", lang_of(interaction.locale)))
+            await answer(interaction, t("errors.guild_only", lang_of(interaction.locale)))
             return False
         return True
 
@@ -403,20 +417,16 @@ class Game(commands.Cog):
     # -- lobby
 
     @mahjong.command(
-        name=locale_str("new", zh="新局"),
-        description=locale_str("Open a new game in this channel", zh="在本频道开一局新游戏"),
+        name=locale_str("new"),
+        description=locale_str("Open a new game in this channel"),
     )
     @app_commands.describe(
-        variant=locale_str(
-            "Which Jiangxi variant (default: the server's)", zh="玩法（默认为服务器设置）"
-        ),
+        variant=locale_str("Which Jiangxi variant (default: the server's)"),
         options=locale_str(
             "House rules, e.g. scoring=xingchen discard_win=true",
-            zh="规则选项，如 scoring=xingchen discard_win=true",
         ),
         length=locale_str(
             "How long: hands, or rounds (圈) (default: the server's)",
-            zh="局数：几局或几圈（默认为服务器设置）",
         ),
     )
     @app_commands.choices(variant=VARIANT_CHOICES, length=LENGTH_CHOICES)
@@ -445,50 +455,48 @@ class Game(commands.Cog):
                 locale=str(interaction.locale),
                 length=length,
             )
-            await answer(interaction, t("created", lang_of(interaction.locale)))
+            await answer(interaction, t("game.created", lang_of(interaction.locale)))
 
         await self._run(interaction, job)
 
     @mahjong.command(
-        name=locale_str("join", zh="加入"),
-        description=locale_str("Join the game in this channel", zh="加入本频道的对局"),
+        name=locale_str("join"),
+        description=locale_str("Join the game in this channel"),
     )
     async def join(self, interaction: discord.Interaction) -> None:
         async def job() -> None:
             await self.service.join(
                 self._game_here(interaction), interaction.user.id, display_name(interaction.user)
             )
-            await answer(interaction, t("acted", lang_of(interaction.locale)))
+            await answer(interaction, t("game.acted", lang_of(interaction.locale)))
 
         await self._run(interaction, job)
 
     @mahjong.command(
-        name=locale_str("leave", zh="离开"),
-        description=locale_str("Leave the lobby", zh="离开等待中的对局"),
+        name=locale_str("leave"),
+        description=locale_str("Leave the lobby"),
     )
     async def leave(self, interaction: discord.Interaction) -> None:
         async def job() -> None:
             await self.service.leave(self._game_here(interaction), interaction.user.id)
-            await answer(interaction, t("acted", lang_of(interaction.locale)))
+            await answer(interaction, t("game.acted", lang_of(interaction.locale)))
 
         await self._run(interaction, job)
 
     @mahjong.command(
-        name=locale_str("addbot", zh="加电脑"),
-        description=locale_str("Fill a seat with an AI player", zh="用电脑玩家补一个座位"),
+        name=locale_str("addbot"),
+        description=locale_str("Fill a seat with an AI player"),
     )
     async def addbot(self, interaction: discord.Interaction) -> None:
         async def job() -> None:
             await self.service.add_bot(self._game_here(interaction), interaction.user.id)
-            await answer(interaction, t("acted", lang_of(interaction.locale)))
+            await answer(interaction, t("game.acted", lang_of(interaction.locale)))
 
         await self._run(interaction, job)
 
     @mahjong.command(
-        name=locale_str("start", zh="开始"),
-        description=locale_str(
-            "Start the game (empty seats get AI players)", zh="开始对局（空位由电脑补上）"
-        ),
+        name=locale_str("start"),
+        description=locale_str("Start the game (empty seats get AI players)"),
     )
     async def start(self, interaction: discord.Interaction) -> None:
         if not await self._bot_may_play_here(interaction):
@@ -496,15 +504,15 @@ class Game(commands.Cog):
 
         async def job() -> None:
             await self.service.start(self._game_here(interaction), interaction.user.id)
-            await answer(interaction, t("started", lang_of(interaction.locale)))
+            await answer(interaction, t("game.started", lang_of(interaction.locale)))
 
         await self._run(interaction, job)
 
     # -- play
 
     @mahjong.command(
-        name=locale_str("hand", zh="手牌"),
-        description=locale_str("Show your tiles privately", zh="私下查看你的手牌"),
+        name=locale_str("hand"),
+        description=locale_str("Show your tiles privately"),
     )
     async def hand(self, interaction: discord.Interaction) -> None:
         async def job() -> None:
@@ -513,8 +521,8 @@ class Game(commands.Cog):
         await self._run(interaction, job)
 
     @mahjong.command(
-        name=locale_str("status", zh="状态"),
-        description=locale_str("Show the table of this channel's game", zh="查看本频道对局的牌桌"),
+        name=locale_str("status"),
+        description=locale_str("Show the table of this channel's game"),
     )
     async def status(self, interaction: discord.Interaction) -> None:
         async def job() -> None:
@@ -541,12 +549,10 @@ class Game(commands.Cog):
         await self._run(interaction, job)
 
     @mahjong.command(
-        name=locale_str("autoplay", zh="托管"),
-        description=locale_str("Let the AI play for you (on/off)", zh="开启或取消托管"),
+        name=locale_str("autoplay"),
+        description=locale_str("Let the AI play for you (on/off)"),
     )
-    @app_commands.describe(
-        on=locale_str("on = the AI plays for you; off = you play", zh="开 = 电脑代打；关 = 自己打")
-    )
+    @app_commands.describe(on=locale_str("on = the AI plays for you; off = you play"))
     async def autoplay(self, interaction: discord.Interaction, on: bool | None = None) -> None:
         """Turn 托管 on or off; without ``on`` it toggles."""
 
@@ -560,29 +566,27 @@ class Game(commands.Cog):
             await self.service.set_autoplay(game_id, interaction.user.id, want)
             await answer(
                 interaction,
-                t("autoplay_on" if want else "autoplay_off", lang_of(interaction.locale)),
+                t("game.autoplay_on" if want else "game.autoplay_off", lang_of(interaction.locale)),
             )
 
         await self._run(interaction, job)
 
     @mahjong.command(
-        name=locale_str("alerts", zh="提醒"),
+        name=locale_str("alerts"),
         description=locale_str(
             "Turn alerts for you: on (turns and claims), claims (claims only) or off",
-            zh="出牌提醒：开（出牌和吃碰杠胡）、只提醒吃碰杠胡、关",
         ),
     )
     @app_commands.describe(
         mode=locale_str(
             "on = a short DM for every decision; claims = only when you may claim; off = none",
-            zh="开 = 每次需要你决定时私信提醒；吃碰杠胡 = 只在可以吃碰杠胡时提醒；关 = 不提醒",
         )
     )
     @app_commands.choices(
         mode=[
-            Choice(name=locale_str("on", zh="开"), value="on"),
-            Choice(name=locale_str("claims only", zh="只提醒吃碰杠胡"), value="claims"),
-            Choice(name=locale_str("off", zh="关"), value="off"),
+            Choice(name=locale_str("on"), value="on"),
+            Choice(name=locale_str("claims only"), value="claims"),
+            Choice(name=locale_str("off"), value="off"),
         ]
     )
     async def alerts(self, interaction: discord.Interaction, mode: str) -> None:
@@ -590,24 +594,19 @@ class Game(commands.Cog):
 
         async def job() -> None:
             chosen = mode if mode in ("on", "claims", "off") else "on"
-            await self.service.store.upsert_player(interaction.user.id, alerts=chosen)
+            await self.store.players.upsert(interaction.user.id, alerts=chosen)
             self.delivery.set_user_alerts(interaction.user.id, chosen)
-            await answer(interaction, t(f"alerts_{chosen}", lang_of(interaction.locale)))
+            await answer(interaction, t(f"game.alerts_{chosen}", lang_of(interaction.locale)))
 
         await self._run(interaction, job)
 
     @mahjong.command(
-        name=locale_str("pictures", zh="图片"),
+        name=locale_str("pictures"),
         description=locale_str(
             "Pictures for you (hand, leaderboard, stats chart): on/off; text is always there",
-            zh="给你看的图片（手牌、排行榜、统计图）开/关；文字始终显示",
         ),
     )
-    @app_commands.describe(
-        on=locale_str(
-            "on = pictures and text; off = text only", zh="开 = 图片和文字；关 = 只有文字"
-        )
-    )
+    @app_commands.describe(on=locale_str("on = pictures and text; off = text only"))
     async def pictures(self, interaction: discord.Interaction, on: bool | None = None) -> None:
         """Turn pictures in this user's private messages on or off; without ``on`` it toggles."""
 
@@ -615,20 +614,19 @@ class Game(commands.Cog):
             delivery = delivery_of(interaction.client)
             user_id = interaction.user.id
             want = not await delivery.images_for_user(user_id) if on is None else on
-            await self.service.store.upsert_player(user_id, prefers_images=want)
+            await self.store.players.upsert(user_id, prefers_images=want)
             delivery.set_user_images(user_id, want)
             await answer(
                 interaction,
-                t("pictures_on" if want else "pictures_off", lang_of(interaction.locale)),
+                t("game.pictures_on" if want else "game.pictures_off", lang_of(interaction.locale)),
             )
 
         await self._run(interaction, job)
 
     @mahjong.command(
-        name=locale_str("abandon", zh="放弃"),
+        name=locale_str("abandon"),
         description=locale_str(
             "Abandon this channel's game (host or Manage Server)",
-            zh="放弃本频道的对局（房主或管理员）",
         ),
     )
     async def abandon(self, interaction: discord.Interaction) -> None:
@@ -640,16 +638,15 @@ class Game(commands.Cog):
                 admin=is_manager(interaction),
             )
             # a started game ends early by a vote: the host's abandon proposes 解散
-            key = "vote_needed" if game.status == "active" else "abandoned"
+            key = "session.vote_needed" if game.status == "active" else "game.abandoned"
             await answer(interaction, t(key, lang_of(interaction.locale)))
 
         await self._run(interaction, job)
 
     @admin.command(
-        name=locale_str("end", zh="结束对局"),
+        name=locale_str("end"),
         description=locale_str(
             "End this channel's game, whoever hosts it (Manage Server)",
-            zh="结束本频道的对局，不论房主是谁（需管理服务器权限）",
         ),
     )
     async def admin_end(self, interaction: discord.Interaction) -> None:
@@ -659,70 +656,56 @@ class Game(commands.Cog):
             await self.service.abandon(
                 self._game_here(interaction), interaction.user.id, admin=True
             )
-            await answer(interaction, t("abandoned", lang_of(interaction.locale)))
+            await answer(interaction, t("game.abandoned", lang_of(interaction.locale)))
 
         await self._run(interaction, job)
 
     # -- rules and settings
 
     @mahjong.command(
-        name=locale_str("rules", zh="规则"),
-        description=locale_str("Show the rule options in use", zh="查看当前规则选项"),
+        name=locale_str("rules"),
+        description=locale_str("Show the rule options in use"),
     )
     @app_commands.choices(variant=VARIANT_CHOICES)
     async def rules(self, interaction: discord.Interaction, variant: str | None = None) -> None:
         lang = lang_of(interaction.locale)
         settings = None
         if interaction.guild_id is not None:
-            settings = await self.service.store.get_guild_settings(interaction.guild_id)
-        chosen = variant or (settings.default_variant if settings else "shangrao")
+            settings = await self.store.guilds.settings(interaction.guild_id)
+        chosen = variant or (settings.default_variant if settings else variants.default().name)
         values = dict(settings.rule_options.get(chosen, {})) if settings else {}
         embed = discord.Embed(
-            title=f"{variant_name(chosen, lang)} · {t('rules', lang)}",
+            title=f"{variant_name(chosen, lang)} · {t('game.rules', lang)}",
             description=rules_text(chosen, values, lang)[:4000],
             colour=discord.Colour.dark_green(),
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @admin.command(
-        name=locale_str("config", zh="设置"),
-        description=locale_str(
-            "Server settings (Manage Server)", zh="服务器设置（需管理服务器权限）"
-        ),
+        name=locale_str("config"),
+        description=locale_str("Server settings (Manage Server)"),
     )
     @app_commands.describe(
-        variant=locale_str("Default variant", zh="默认玩法"),
-        options=locale_str(
-            "Default rule options of that variant, name=value", zh="该玩法的默认规则，name=value"
-        ),
-        turn_timeout=locale_str("Seconds per turn", zh="每回合秒数"),
-        claim_timeout=locale_str("Seconds per claim window", zh="吃碰杠胡等待秒数"),
-        hints=locale_str("Wait hints (听牌提示)", zh="听牌提示"),
-        language=locale_str("Language of public messages", zh="公开消息的语言"),
+        variant=locale_str("Default variant"),
+        options=locale_str("Default rule options of that variant, name=value"),
+        turn_timeout=locale_str("Seconds per turn"),
+        claim_timeout=locale_str("Seconds per claim window"),
+        hints=locale_str("Wait hints (听牌提示)"),
+        language=locale_str("Language of public messages"),
         thread=locale_str(
             "Play each game in its own thread (when the bot may create one)",
-            zh="每局在单独的子区中进行（机器人有权限时）",
         ),
         ai_pace=locale_str(
             "Seconds between two AI moves shown while a human plays (0 = at once)",
-            zh="有真人玩家时，电脑每步之间的秒数（0 = 立即）",
         ),
-        length=locale_str("A new game's length: hands or rounds (圈)", zh="新对局的局数或圈数"),
-        ready_timeout=locale_str(
-            "Seconds to press Ready (准备) between hands", zh="每局之间按「准备」的秒数"
-        ),
-        vote_timeout=locale_str(
-            "Seconds to answer a vote to end the game (解散)", zh="解散投票的秒数"
-        ),
+        length=locale_str("A new game's length: hands or rounds (圈)"),
+        ready_timeout=locale_str("Seconds to press Ready (准备) between hands"),
+        vote_timeout=locale_str("Seconds to answer a vote to end the game (解散)"),
     )
     @app_commands.choices(
         length=LENGTH_CHOICES,
         variant=VARIANT_CHOICES,
-        language=[
-            Choice(name="中文", value="zh"),
-            Choice(name="English", value="en"),
-            Choice(name="中文 + English", value="zh+en"),
-        ],
+        language=[Choice(name=LANGUAGE_NAMES[code], value=code) for code in SERVER_LANGUAGES],
     )
     async def config(
         self,
@@ -741,13 +724,13 @@ class Game(commands.Cog):
     ) -> None:
         lang = lang_of(interaction.locale)
         if interaction.guild_id is None:
-            await answer(interaction, t("guild_only", lang))
+            await answer(interaction, t("errors.guild_only", lang))
             return
         if not is_manager(interaction):  # the group refuses first; never skip it here
-            await answer(interaction, t("manage_only", lang))
+            await answer(interaction, t("errors.manage_only", lang))
             return
-        store = self.service.store
-        current = await store.get_guild_settings(interaction.guild_id)
+        store = self.store
+        current = await store.guilds.settings(interaction.guild_id)
         changes: dict[str, Any] = {}
         if variant is not None:
             changes["default_variant"] = variant
@@ -757,7 +740,8 @@ class Game(commands.Cog):
                 merged = {**current.rule_options.get(target, {}), **parse_options(options)}
                 clean = options_to_dict(make_options(target, merged))
             except (OptionError, BadOption) as error:
-                await answer(interaction, t("bad_option", lang, detail=clip(str(error), 300)))
+                refusal = error if isinstance(error, BadOption) else BadOption(reason_of(error))
+                await answer(interaction, refusal_text(refusal, lang))
                 return
             changes["rule_options"] = {**current.rule_options, target: clean}
         for name, value in (
@@ -775,9 +759,9 @@ class Game(commands.Cog):
                 changes[name] = value
         if changes:
             try:
-                current = await store.update_guild_settings(interaction.guild_id, **changes)
+                current = await store.guilds.update_settings(interaction.guild_id, **changes)
             except ValueError as error:  # the store refuses what no check above caught
-                await answer(interaction, t("bad_option", lang, detail=clip(str(error), 300)))
+                await answer(interaction, refusal_text(BadOption(reason_of(error)), lang))
                 return
             self.delivery.forget_guild_language(interaction.guild_id)
         lines = [
@@ -789,7 +773,7 @@ class Game(commands.Cog):
             f"thread = {str(current.thread).lower()}",
             "ai_pace = "
             + (
-                f"{getattr(self.service, 'ai_pace', 0.0):g} (default)"
+                f"{self.service.ai_pace:g} (default)"
                 if current.ai_pace is None
                 else f"{current.ai_pace:g}"
             ),
@@ -797,54 +781,25 @@ class Game(commands.Cog):
             f"ready_timeout = {current.ready_timeout}",
             f"vote_timeout = {current.vote_timeout}",
         ]
-        for v in VARIANTS:
+        for v in variants.names():
             if current.rule_options.get(v):
                 lines.append(
                     f"{v}: " + ", ".join(f"{k}={val}" for k, val in current.rule_options[v].items())
                 )
         embed = discord.Embed(
-            title=t("config_title", lang),
+            title=t("game.config_title", lang),
             description="\n".join(lines),
             colour=discord.Colour.dark_green(),
         )
-        text = t("config_saved", lang) if changes else t("config_title", lang)
+        text = t("game.config_saved", lang) if changes else t("game.config_title", lang)
         await interaction.response.send_message(text, embed=embed, ephemeral=True)
 
 
-async def setup(bot: commands.Bot) -> None:
-    """Extension entry point: open the store, build the service and its Discord delivery,
-    register the persistent buttons, add the cog (games resume once the bot is ready)."""
-    from db.store import Store
-
-    settings = getattr(bot, "settings", None)
-    store = getattr(bot, "store", None)
-    owns = store is None
-    if store is None:
-        url = getattr(settings, "database_url", None)
-        store = await Store.open(url)
-        bot.store = store  # type: ignore[attr-defined]
-    from cogs import pictures
-
-    pictures.ENABLED = bool(getattr(settings, "mahjong_pictures", pictures.ENABLED))
-    pictures.start_pool()  # the worker processes that render pictures off the event loop
-    delivery = DiscordDelivery(
-        bot, ephemeral_lifetime=getattr(settings, "ephemeral_lifetime_seconds", None)
-    )
-    service = GameService(
-        store,
-        default_engine(),
-        delivery,
-        turn_timeout=float(getattr(settings, "turn_timeout_seconds", 60)),
-        claim_timeout=float(getattr(settings, "claim_timeout_seconds", 15)),
-        ai_pace=float(getattr(settings, "ai_pace_seconds", 0.0)),
-    )
-    service.ready_timeout = float(getattr(settings, "ready_timeout_seconds", 60))
-    service.vote_timeout = float(getattr(settings, "vote_timeout_seconds", 60))
-    delivery.service = service
-    bot.game_service = service  # type: ignore[attr-defined]
-    bot.game_delivery = delivery  # type: ignore[attr-defined]
+async def setup(bot: MahjongBot) -> None:
+    """Extension entry point: register the persistent buttons and add the cog over the bot's
+    game service (games resume once the bot is ready)."""
     bot.add_dynamic_items(GameButton)
-    await bot.add_cog(Game(bot, service, delivery, owns_store=owns))
+    await bot.add_cog(Game(bot))
 
 
 __all__ = ["Game", "WrongPhase", "handle_button", "parse_options", "setup"]

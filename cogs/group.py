@@ -9,9 +9,13 @@ Attach a subcommand from any cog module::
         async def cog_load(self) -> None:
             bind_cog_commands(self)          # methods below get ``self``
 
-        @mahjong.command(name=locale_str("new", zh="新局"),
-                         description=locale_str("Start a new game", zh="开一局新游戏"))
+        @mahjong.command(name=locale_str("new"),
+                         description=locale_str("Start a new game"))
         async def new(self, interaction: discord.Interaction) -> None: ...
+
+Names and descriptions are written in English; their Chinese (简体 and 繁體) comes from the
+``commands`` catalogue (``i18n/locales/*/LC_MESSAGES/commands.po``, see
+:mod:`botcore.translator`): add an entry there for every new command, parameter and choice.
 
 Commands for members with Manage Server go on ``admin`` (``/mahjong-admin``) instead: it is
 declared with ``default_member_permissions`` and checked at run time. Every command of both
@@ -56,19 +60,16 @@ class ManagerGroup(CheckedGroup):
 
 
 mahjong = CheckedGroup(
-    name=locale_str("mahjong", zh="麻将"),
-    description=locale_str(
-        "Jiangxi mahjong: play, score and keep records", zh="江西麻将：对局、算分、战绩"
-    ),
+    name=locale_str("mahjong"),
+    description=locale_str("Jiangxi mahjong: play, score and keep records"),
 )
 
 #: ``/mahjong-admin``: server settings, seasons, voiding records, ending any game. Discord
 #: declares permissions on top-level commands only, so these live in a group of their own.
 admin = ManagerGroup(
-    name=locale_str("mahjong-admin", zh="麻将管理"),
+    name=locale_str("mahjong-admin"),
     description=locale_str(
         "Mahjong server admin (Manage Server): settings, seasons, records, games",
-        zh="麻将服务器管理（需管理服务器权限）：设置、赛季、记录、对局",
     ),
     default_permissions=discord.Permissions(manage_guild=True),
     guild_only=True,

@@ -18,32 +18,40 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 from discord.ext import commands
 
+from botcore.client import bot_of
 from cogs.group import bind_cog_commands, mahjong
 from cogs.help_text import (
-    TOPIC_BLURBS,
-    TOPIC_NAMES,
     TOPICS,
     HelpPage,
     paginate,
-    pick,
     static_pages,
+    topic_blurb,
+    topic_name,
     topic_title,
     variant_label,
     word,
 )
 from cogs.text import lang_of
+from i18n import t
+from services.core import STORE_DEFAULT_CLAIM, STORE_DEFAULT_TURN
 
 log = logging.getLogger(__name__)
 
 PAGE_ID = r"mj:help:(?P<topic>[a-z]{1,12}):(?P<page>[0-9]{1,3})"
 MENU_ID = r"mj:help:(?P<topic>[a-z]{1,12})"
 COLOUR = discord.Colour.dark_green()
+#: The Discord locale whose command names the ``commands`` topic shows, by our locale.
+DISCORD_LOCALES = {"zh": discord.Locale.chinese.value, "zh-TW": discord.Locale.taiwan_chinese.value}
 
 #: Discord's embed limits (description, field value, field name, title, whole embed).
 MAX_DESCRIPTION, MAX_FIELD, MAX_FIELD_NAME, MAX_TITLE, MAX_EMBED = 4096, 1024, 256, 256, 6000
 
 TOPIC_CHOICES = [
-    Choice(name=locale_str(en, zh=zh), value=topic) for topic, (zh, en) in TOPIC_NAMES.items()
+    Choice(
+        name=locale_str(topic_name(topic, "en")),
+        value=topic,
+    )
+    for topic in TOPICS
 ]
 
 
@@ -82,7 +90,7 @@ def _usage(prefix: str, payload: dict[str, Any], locale: str | None, lang: str) 
 async def command_lines(tree: app_commands.CommandTree, lang: str) -> list[str]:
     """One line per registered slash command (subcommands of groups included), with its
     name, parameters and description in ``lang``: ``/麻将 新局 [玩法] [规则] — 在本频道开一局``."""
-    locale = discord.Locale.chinese.value if lang == "zh" else None
+    locale = DISCORD_LOCALES.get(lang)
     translator = tree.translator
     lines: list[str] = []
 
@@ -110,38 +118,34 @@ async def command_lines(tree: app_commands.CommandTree, lang: str) -> list[str]:
 
 def server_note(lang: str, *, variant: str, turn: float, claim: float, hints: bool) -> str:
     """One line with this server's settings, shown on the "playing" page of the overview."""
-    if lang == "zh":
-        return (
-            f"**本服务器** 默认玩法 {variant_label(variant, lang)}；每回合 {turn:g} 秒，"
-            f"吃碰杠胡等待 {claim:g} 秒；听牌提示{'开' if hints else '关'}。"
-        )
-    return (
-        f"**This server**: default variant {variant_label(variant, lang)}; {turn:g} s per "
-        f"turn, {claim:g} s to claim a discard; wait hints {'on' if hints else 'off'}."
+    return t(
+        "help.server_note",
+        lang,
+        variant=variant_label(variant, lang),
+        turn=f"{turn:g}",
+        claim=f"{claim:g}",
+        hints=t("help.hints.on" if hints else "help.hints.off", lang),
     )
 
 
 async def server_settings_note(interaction: discord.Interaction, lang: str) -> str | None:
-    """:func:`server_note` for the interaction's server, or ``None`` outside a server or
-    when the game service is not loaded. A timeout left at the store's default means the
-    bot's own default (as the lobby does)."""
-    service = getattr(interaction.client, "game_service", None)
-    store = getattr(service, "store", None)
-    if store is None or interaction.guild_id is None:
+    """:func:`server_note` for the interaction's server, or ``None`` outside a server. A
+    timeout left at the store's default means the bot's own default (as the lobby does)."""
+    if interaction.guild_id is None:
         return None
-    from services.core import STORE_DEFAULT_CLAIM, STORE_DEFAULT_TURN
-
+    bot = bot_of(interaction.client)
+    service = bot.game_service
     try:
-        settings = await store.get_guild_settings(interaction.guild_id)
+        settings = await bot.store.guilds.settings(interaction.guild_id)
     except Exception:  # the guide must open even when the database is unwell
         log.exception("help: could not read the settings of guild %s", interaction.guild_id)
         return None
     turn = float(settings.turn_timeout)
     if settings.turn_timeout == STORE_DEFAULT_TURN:
-        turn = float(getattr(service, "turn_timeout", turn))
+        turn = float(service.turn_timeout)
     claim = float(settings.claim_timeout)
     if settings.claim_timeout == STORE_DEFAULT_CLAIM:
-        claim = float(getattr(service, "claim_timeout", claim))
+        claim = float(service.claim_timeout)
     return server_note(
         lang, variant=settings.default_variant, turn=turn, claim=claim, hints=settings.hints
     )
@@ -160,7 +164,7 @@ async def topic_pages(
     if topic != "commands":
         return static_pages(topic, lang)
     lines = await command_lines(tree, lang) if tree is not None else []
-    title = pick(TOPIC_NAMES["commands"], lang)
+    title = topic_name("commands", lang)
     intro = word("commands_intro", lang)
     return [HelpPage(title, f"{intro}\n{chunk}") for chunk in paginate(lines, 3600)]
 
@@ -220,12 +224,12 @@ class HelpTopicMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MEN
         self.topic = topic if topic in TOPICS else "overview"
         options = [
             discord.SelectOption(
-                label=pick(TOPIC_NAMES[t], lang),
-                value=t,
-                description=pick(TOPIC_BLURBS[t], lang),
-                default=t == self.topic,
+                label=topic_name(topic, lang),
+                value=topic,
+                description=topic_blurb(topic, lang),
+                default=topic == self.topic,
             )
-            for t in TOPICS
+            for topic in TOPICS
         ]
         super().__init__(
             discord.ui.Select(
@@ -295,7 +299,7 @@ async def show_help(
     (ephemeral) message is turned to the page; a public one is left as it is and the page
     comes as a new private message."""
     lang = lang_of(interaction.locale)
-    tree = getattr(interaction.client, "tree", None)
+    tree = bot_of(interaction.client).tree
     server = None
     if topic == "overview" and page == SERVER_PAGE:
         server = await server_settings_note(interaction, lang)
@@ -317,19 +321,16 @@ class Help(commands.Cog):
         bind_cog_commands(self)
 
     @mahjong.command(
-        name=locale_str("help", zh="帮助"),
+        name=locale_str("help"),
         description=locale_str(
             "How to play here: starting a game, the rules, hand notation, commands",
-            zh="使用指南：开局、规则、手牌写法、全部命令",
         ),
     )
     @app_commands.describe(
-        topic=locale_str("What to read first", zh="先看哪一部分"),
-        public=locale_str("Show it to the whole channel", zh="发到频道里给所有人看"),
+        topic=locale_str("What to read first"),
+        public=locale_str("Show it to the whole channel"),
     )
-    @app_commands.rename(
-        topic=locale_str("topic", zh="主题"), public=locale_str("public", zh="公开")
-    )
+    @app_commands.rename(topic=locale_str("topic"), public=locale_str("public"))
     @app_commands.choices(topic=TOPIC_CHOICES)
     async def help(
         self, interaction: discord.Interaction, topic: str | None = None, public: bool = False

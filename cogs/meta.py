@@ -7,16 +7,17 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from cogs.group import bind_cog_commands, mahjong
-
-ABOUT_ZH = "在 Discord 上打江西麻将（上饶、新余、九江）：开局、出牌、算分、排行榜。"
-ABOUT_EN = (
-    "Play Jiangxi mahjong (Shangrao, Xinyu, Jiujiang) on Discord: games, scoring, leaderboards."
-)
+from cogs.text import lang_of, t
+from engine import variants
 
 
-def is_chinese(interaction: discord.Interaction) -> bool:
-    """Whether to answer this user in Chinese (their Discord client language)."""
-    return str(interaction.locale).startswith("zh")
+def variants_line(lang: str) -> str:
+    """``上饶 Shangrao · 新余 Xinyu · 九江 Jiujiang`` (from the variant registry)."""
+    chinese = lang if lang != "en" else "zh"
+    return " · ".join(
+        f"{t(f'engine.variant.{name}.short', chinese)} {t(f'engine.variant.{name}.short', 'en')}"
+        for name in variants.names()
+    )
 
 
 class Meta(commands.Cog):
@@ -30,7 +31,7 @@ class Meta(commands.Cog):
 
     @mahjong.command(
         name=locale_str("ping"),
-        description=locale_str("Check that the bot answers", zh="检查机器人是否在线"),
+        description=locale_str("Check that the bot answers"),
     )
     async def ping(self, interaction: discord.Interaction) -> None:
         """Answer ``pong`` privately."""
@@ -38,27 +39,22 @@ class Meta(commands.Cog):
 
     @mahjong.command(
         name=locale_str("about"),
-        description=locale_str("What this bot does", zh="关于这个机器人"),
+        description=locale_str("What this bot does"),
     )
     async def about(self, interaction: discord.Interaction) -> None:
         """Describe the bot privately, Chinese first."""
-        zh = is_chinese(interaction)
+        lang = lang_of(interaction.locale)
+        other = "zh" if lang == "en" else "en"
         embed = discord.Embed(
-            title="江西麻将 · Jiangxi Mahjong",
-            description=f"{ABOUT_ZH}\n{ABOUT_EN}" if zh else f"{ABOUT_EN}\n{ABOUT_ZH}",
+            title=t("game.about_title", lang),
+            description=f"{t('game.about', lang)}\n{t('game.about', other)}",
             colour=discord.Colour.dark_green(),
         )
         embed.add_field(
-            name="玩法" if zh else "Variants",
-            value="上饶 Shangrao · 新余 Xinyu · 九江 Jiujiang",
-            inline=False,
+            name=t("game.about_variants", lang), value=variants_line(lang), inline=False
         )
         embed.add_field(
-            name="新手" if zh else "New here?",
-            value="`/mahjong help`：开局、规则、手牌写法、全部命令"
-            if zh
-            else "`/mahjong help`: starting a game, the rules, hand notation, every command",
-            inline=False,
+            name=t("game.about_new", lang), value=t("game.about_new_text", lang), inline=False
         )
         embed.set_footer(text=f"discord.py {discord.__version__}")
         await interaction.response.send_message(embed=embed, ephemeral=True)

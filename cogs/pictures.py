@@ -18,34 +18,16 @@ from typing import Any
 
 import discord
 
-from cogs.session_text import picture_round_label
 from services.delivery import GameSummary
-from services.model import HandResult, HandView, MeldInfo, TableView
+from services.model import HandResult, HandView, TableView
+from services.picture_words import picture_words
+from services.pictures import hand_picture, meld_views, table_picture
 
 log = logging.getLogger(__name__)
 
 #: ``MAHJONG_PICTURES=false`` turns pictures off (text only); the game cog sets this from
 #: the bot's settings at start-up.
 ENABLED = os.environ.get("MAHJONG_PICTURES", "1").strip().lower() not in ("0", "false", "off", "no")
-MELD_KINDS = ("chi", "pong", "kong", "concealed_kong", "indicator_kong")
-
-
-def _melds(melds: tuple[MeldInfo, ...], owner: int | None = None) -> tuple[Any, ...]:
-    """Render melds of seat ``owner``: a claimed one turns its claimed tile towards the
-    feeder (上家 left, 对家 middle, 下家 right); without an owner or a feeder (old saved
-    games) it is drawn upright."""
-    from render import MeldView, feeder_offset
-
-    return tuple(
-        MeldView(
-            m.kind if m.kind in MELD_KINDS else "kong",
-            tuple(m.tiles),
-            fed_from=None if owner is None else feeder_offset(owner, m.from_seat),
-            claimed=m.claimed,
-            added=m.added,
-        )
-        for m in melds
-    )
 
 
 def _file(data: bytes, name: str) -> list[discord.File]:
@@ -86,6 +68,21 @@ async def close_pool() -> None:
     await pool.close_shared()
 
 
+#: seconds a hand's result (摊牌) or the final standings waits for its picture before it is
+#: posted with the text alone
+RESULT_PICTURE_BUDGET = 8.0
+
+
+async def render_png(fn: Any, model: Any) -> bytes | None:
+    """``fn(model)`` (a renderer of :mod:`render` and its frozen picture model) as PNG
+    bytes, rendered in the picture workers, never on the event loop: with the hand DMs,
+    before the tables (None when the render failed or took longer than
+    :data:`RESULT_PICTURE_BUDGET`)."""
+    from render import pool
+
+    return await _render(fn, model, pool.PRIVATE, RESULT_PICTURE_BUDGET)
+
+
 async def _render(fn: Any, model: Any, priority: int, budget: float | None) -> bytes | None:
     from render import pool
 
@@ -101,107 +98,69 @@ async def _render(fn: Any, model: Any, priority: int, budget: float | None) -> b
         return None
 
 
-def hand_picture(hand: HandView) -> Any:
-    """What the hand picture shows (:class:`render.HandPicture`)."""
-    from render import HandPicture
-
-    return HandPicture(
-        concealed=tuple(hand.concealed),
-        drawn=hand.drawn,
-        melds=_melds(hand.melds, hand.seat),
-        bao=hand.bao,
-        flowers=hand.flowers,
-    )
-
-
 async def hand_png(
-    hand: HandView, *, urgent: bool = False, budget: float | None = PRIVATE_PICTURE_BUDGET
+    hand: HandView,
+    *,
+    urgent: bool = False,
+    budget: float | None = PRIVATE_PICTURE_BUDGET,
+    lang: str = "zh",
 ) -> bytes | None:
     """The player's hand as PNG bytes, rendered off the loop (None when pictures are off,
     the render failed, or it took longer than ``budget`` seconds). ``urgent``: a press's
-    answer waits for it (before any DM or table picture)."""
+    answer waits for it (before any DM or table picture). ``lang``: the player's language."""
     if not ENABLED:
         return None
     from render import pool, render_hand
 
     priority = pool.URGENT if urgent else pool.PRIVATE
-    return await _render(render_hand, hand_picture(hand), priority, budget)
+    return await _render(render_hand, hand_picture(hand, lang), priority, budget)
 
 
 async def table_png(
-    game: GameSummary, table: TableView | None, *, budget: float | None = TABLE_PICTURE_BUDGET
+    game: GameSummary,
+    table: TableView | None,
+    *,
+    budget: float | None = TABLE_PICTURE_BUDGET,
+    lang: str = "zh",
 ) -> bytes | None:
     """The public table as PNG bytes, rendered off the loop, after every waiting answer and
-    hand picture (None when off, failed, or later than ``budget`` seconds)."""
+    hand picture (None when off, failed, or later than ``budget`` seconds). ``lang``: the
+    server's language (the picture's badges and centre lines)."""
     if not ENABLED or table is None:
         return None
     from render import pool, render_table
 
-    return await _render(render_table, table_picture(game, table), pool.TABLE, budget)
+    return await _render(render_table, table_picture(game, table, lang), pool.TABLE, budget)
 
 
-def hand_files(hand: HandView) -> list[discord.File]:
+def hand_files(hand: HandView, lang: str = "zh") -> list[discord.File]:
     """The player's own hand as ``hand.png`` (private: DMs and ephemeral replies only)."""
     if not ENABLED:
         return []
     try:
         from render import render_hand
 
-        return _file(render_hand(hand_picture(hand)), "hand.png")
+        return _file(render_hand(hand_picture(hand, lang)), "hand.png")
     except Exception:
         log.exception("hand picture failed")
         return []
 
 
-def table_picture(game: GameSummary, table: TableView) -> Any:
-    """What the table picture shows (:class:`render.TablePicture`): public information only.
-    In a claim window no seat is highlighted and the centre shows the same neutral wait,
-    whoever may claim."""
-    from render import SeatView, TablePicture
-
-    seats = tuple(
-        SeatView(
-            name=game.seats[ps.seat].name if ps.seat < len(game.seats) else "?",
-            score=game.totals[ps.seat] if ps.seat < len(game.totals) else 0,
-            concealed_count=ps.concealed_count,
-            melds=_melds(ps.melds, ps.seat),
-            river=tuple(ps.river),
-            flowers=ps.flowers,
-            dealer=ps.dealer,
-            auto=ps.seat < len(game.seats) and game.seats[ps.seat].auto,
-            ready=ps.ready,
-        )
-        for ps in table.seats
-    )
-    return TablePicture(
-        seats=seats,  # type: ignore[arg-type]
-        viewer=0,
-        turn=table.turn if table.phase == "turn" else None,
-        wall_left=table.wall_left,
-        hand_number=table.hand_no,
-        bao_indicator=table.bao_indicator,
-        bao=table.bao,
-        last_discard=table.last_discard[0] if table.last_discard else None,
-        claim_wait=table.phase == "claim",
-        round_label=picture_round_label(game),  # 共8局 / 第1/2圈 (the session's length)
-    )
-
-
-def table_files(game: GameSummary, table: TableView | None) -> list[discord.File]:
-    """The public table as ``table.png``."""
+def table_files(game: GameSummary, table: TableView | None, lang: str = "zh") -> list[discord.File]:
+    """The public table as ``table.png`` (its words in ``lang``)."""
     if not ENABLED or table is None:
         return []
     try:
         from render import render_table
 
-        return _file(render_table(table_picture(game, table)), "table.png")
+        return _file(render_table(table_picture(game, table, lang)), "table.png")
     except Exception:
         log.exception("table picture failed")
         return []
 
 
-def result_files(game: GameSummary, result: HandResult) -> list[discord.File]:
-    """The result (winner's hand, items, changes) as ``result.png``."""
+def result_files(game: GameSummary, result: HandResult, lang: str = "zh") -> list[discord.File]:
+    """The result (winner's hand, items, changes) as ``result.png`` (its words in ``lang``)."""
     if not ENABLED:
         return []
     try:
@@ -222,9 +181,10 @@ def result_files(game: GameSummary, result: HandResult) -> list[discord.File]:
             winner=winner,
             concealed=tuple(result.winner_concealed),
             winning_tile=result.winning_tile,
-            melds=_melds(result.winner_melds, result.winners[0] if result.winners else None),
+            melds=meld_views(result.winner_melds, result.winners[0] if result.winners else None),
             items=tuple(ScoreItem(i.name, i.value) for i in result.items),
             total=str(result.points),
+            words=picture_words(lang),
         )
         return _file(render_result(picture), "result.png")
     except Exception:

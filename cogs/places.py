@@ -28,6 +28,7 @@ from typing import Any
 import discord
 
 from cogs.text import t, variant_name
+from cogs.views import lobby_message
 from services.delivery import GameSummary
 
 log = logging.getLogger(__name__)
@@ -209,13 +210,27 @@ class PlacesMixin:
         refs = self.refs(game)
         at = refs.get("table_at")
         current = self._table_id(game)  # type: ignore[attr-defined]
-        fresh = (
-            current is None
-            or not at
-            or at[0] != where
-            or at[1] != game.hand_no
-            or self.age(current) > TABLE_MAX_AGE
-        )
+
+        def is_fresh() -> bool:
+            return (
+                current is None
+                or not at
+                or at[0] != where
+                or at[1] != game.hand_no
+                or self.age(current) > TABLE_MAX_AGE
+            )
+
+        fresh = is_fresh()
+        if fresh and self.service is not None and self.service.shared:
+            # several processes: another one may have posted this hand's table since this
+            # one loaded the game (it served a press, a DM button on shard 0): edit that one
+            stored = await self.service.stored_messages(game.id)
+            if stored is not None and stored[0] is not None:
+                stored_at = stored[1].get("table_at")
+                if stored_at and stored_at[1] == game.hand_no and stored_at[0] == where:
+                    current, at = stored[0], stored_at
+                    refs["table_at"] = list(stored_at)
+                    fresh = is_fresh()
         if not fresh:
             embed, view, files = build()
             try:
@@ -254,12 +269,10 @@ class PlacesMixin:
     async def _lobby_started(self, game: GameSummary, lobby: int, where: int) -> None:
         """The lobby, once the game started: its seats and rules, no buttons, and where the
         game is played."""
-        from cogs.views import lobby_message
-
         lang = await self.lang_for_guild(game.guild_id)  # type: ignore[attr-defined]
         embed, _view = lobby_message(game, lang)
         if where != game.channel_id:
-            embed.description = t("lobby_playing", lang, thread=f"<#{where}>")
+            embed.description = t("game.lobby_playing", lang, thread=f"<#{where}>")
         try:
             await self.partial(game.channel_id, lobby).edit(embed=embed, view=None)
         except discord.HTTPException as error:

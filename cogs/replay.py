@@ -24,10 +24,12 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 from discord.ext import commands
 
+from botcore.client import MahjongBot, bot_of
 from cogs import pictures
 from cogs.checks import require_manager
 from cogs.errors import send_ephemeral
 from cogs.group import CheckedGroup, bind_cog_commands, mahjong
+from i18n import locale_for, t
 from services.replay import (
     ALL,
     ReplayHand,
@@ -37,7 +39,7 @@ from services.replay import (
     end_text,
     move_lines,
 )
-from services.replay_text import hand_code, one, t, variant_name, who
+from services.replay_text import hand_code, one, variant_name, who
 
 log = logging.getLogger(__name__)
 
@@ -51,24 +53,22 @@ GREY = discord.ButtonStyle.secondary
 BLUE = discord.ButtonStyle.primary
 
 export_group = CheckedGroup(
-    name=locale_str("export", zh="导出"),
+    name=locale_str("export"),
     description=locale_str(
         "Take the records out: a game's log, the server's hands",
-        zh="导出记录：对局牌谱、服务器牌局表",
     ),
     parent=mahjong,
 )
 
 
 def lang_of(interaction: discord.Interaction) -> str:
-    return "zh" if str(interaction.locale).startswith("zh") else "en"
+    """The asker's locale: ``zh`` (简体), ``zh-TW`` (繁體) or ``en``."""
+    return locale_for(interaction.locale, "en")
 
 
 def service_of(interaction: discord.Interaction) -> ReplayService:
-    service = getattr(interaction.client, "replay_service", None)
-    if service is None:
-        raise ReplayRefused("no_hands")
-    return service
+    """The bot's replay service."""
+    return bot_of(interaction.client).replay_service
 
 
 def _split(code: str) -> tuple[int, int]:
@@ -180,15 +180,17 @@ def replay_view(rh: ReplayHand, step: int, view: int, lang: str) -> discord.ui.V
         )
     )
     v.add_item(StepButton(g, h, "l", last, view, emoji="⏭", disabled=step >= last))
-    v.add_item(StepButton(g, h, "a", step, view, label=t("animate", one(lang))))
+    v.add_item(StepButton(g, h, "a", step, view, label=t("replay.animate", one(lang))))
     options = [
         discord.SelectOption(label=f"{i + 1}. {rh.names[i]}"[:100], value=str(i), default=view == i)
         for i in range(4)
     ]
     options.append(
-        discord.SelectOption(label=t("all_open", one(lang)), value=str(ALL), default=view == ALL)
+        discord.SelectOption(
+            label=t("replay.all_open", one(lang)), value=str(ALL), default=view == ALL
+        )
     )
-    v.add_item(SeatSelect(g, h, step, options, placeholder=t("pick_view", one(lang))))
+    v.add_item(SeatSelect(g, h, step, options, placeholder=t("replay.pick_view", one(lang))))
     return v
 
 
@@ -200,20 +202,22 @@ def replay_embed(
     for n, text in move_lines(rh, step, view, lang1):
         lines.append(f"**▶ {text}**" if n == step else text)
     if step == 0:
-        lines.insert(0, f"**▶ {t('deal', lang1)}**")
+        lines.insert(0, f"**▶ {t('replay.deal', lang1)}**")
     if step >= rh.steps:
-        lines.append(t("result_line", lang1, text=end_text(rh, lang1)))
+        lines.append(t("replay.result_line", lang1, text=end_text(rh, lang1)))
     embed = discord.Embed(
-        title=t("replay_title", lang1, code=rh.code, variant=variant_name(rh.variant, lang1)),
+        title=t(
+            "replay.replay_title", lang1, code=rh.code, variant=variant_name(rh.variant, lang1)
+        ),
         description="\n".join(lines)[:4000] or "—",
         colour=COLOUR,
     )
     shown = (
-        t("view_all", lang1)
+        t("replay.view_all", lang1)
         if view == ALL
-        else t("view_seat", lang1, name=who(rh.names, view, None, lang1))
+        else t("replay.view_seat", lang1, name=who(rh.names, view, None, lang1))
     )
-    embed.set_footer(text=f"{t('step', lang1, step=step, steps=rh.steps)} · {shown}")
+    embed.set_footer(text=f"{t('replay.step', lang1, step=step, steps=rh.steps)} · {shown}")
     if picture:
         embed.set_image(url=f"attachment://{PICTURE}")
     return embed
@@ -222,11 +226,9 @@ def replay_embed(
 async def _wants_pictures(interaction: discord.Interaction) -> bool:
     if not pictures.ENABLED:
         return False
-    stats = getattr(interaction.client, "stats_service", None)
-    if stats is None:
-        return True
+    stats = bot_of(interaction.client).stats_service
     try:
-        return bool(await stats.wants_pictures(interaction.user.id))
+        return await stats.wants_pictures(interaction.user.id)
     except Exception:
         return True
 
@@ -283,11 +285,11 @@ async def post_animation(interaction: discord.Interaction, code: str) -> None:
         gif = await service.animation(rh, lang)
     except Exception:
         log.exception("animation of %s failed", rh.code)
-        await send_ephemeral(interaction, t("animation_failed", one(lang)))
+        await send_ephemeral(interaction, t("replay.animation_failed", one(lang)))
         return
     name = f"hand-{rh.game_id}-{rh.hand_no}.gif"
     await interaction.followup.send(
-        t("animation", one(lang), code=rh.code, steps=rh.steps),
+        t("replay.animation", one(lang), code=rh.code, steps=rh.steps),
         file=discord.File(io.BytesIO(gif), filename=name),
     )
 
@@ -295,15 +297,15 @@ async def post_animation(interaction: discord.Interaction, code: str) -> None:
 # ------------------------------------------------------------------------------ the cog
 
 
-SEAT_CHOICES = [Choice(name=locale_str(f"seat {i}", zh=f"{i} 号座"), value=i) for i in range(1, 5)]
+SEAT_CHOICES = [Choice(name=locale_str(f"seat {i}"), value=i) for i in range(1, 5)]
 
 
 class Replays(commands.Cog):
     """Replay, review and export finished hands."""
 
-    def __init__(self, bot: commands.Bot, service: ReplayService) -> None:
+    def __init__(self, bot: MahjongBot) -> None:
         self.bot = bot
-        self.service = service
+        self.service = bot.replay_service
 
     async def cog_load(self) -> None:
         bind_cog_commands(self)
@@ -356,25 +358,20 @@ class Replays(commands.Cog):
         return [Choice(name=label, value=code) for label, code in found]
 
     @mahjong.command(
-        name=locale_str("replay", zh="回放"),
-        description=locale_str(
-            "Step through a finished hand from any seat", zh="逐步回放一局已结束的牌，可看任意一家"
-        ),
+        name=locale_str("replay"),
+        description=locale_str("Step through a finished hand from any seat"),
     )
     @app_commands.rename(
-        hand=locale_str("hand", zh="牌局"),
-        seat=locale_str("seat", zh="座位"),
-        share=locale_str("share", zh="公开"),
+        hand=locale_str("hand"),
+        seat=locale_str("seat"),
+        share=locale_str("share"),
     )
     @app_commands.describe(
-        hand=locale_str("The hand, #game-hand (e.g. #12-3)", zh="牌局编号 #对局-局数（如 #12-3）"),
+        hand=locale_str("The hand, #game-hand (e.g. #12-3)"),
         seat=locale_str(
             "Whose hand to show (default: yours, or all four)",
-            zh="看谁的手牌（默认自己，或四家明牌）",
         ),
-        share=locale_str(
-            "Show it in the channel (default: only to you)", zh="发到频道里（默认只有你看得到）"
-        ),
+        share=locale_str("Show it in the channel (default: only to you)"),
     )
     @app_commands.choices(seat=SEAT_CHOICES)
     @app_commands.guild_only()
@@ -396,16 +393,15 @@ class Replays(commands.Cog):
         return await self._hand_choices(interaction, current)
 
     @mahjong.command(
-        name=locale_str("review", zh="复盘"),
+        name=locale_str("review"),
         description=locale_str(
             "Where one seat's play in a finished hand differs from the analysis",
-            zh="复盘：一局里某一家的打法与分析不同之处",
         ),
     )
-    @app_commands.rename(hand=locale_str("hand", zh="牌局"), seat=locale_str("seat", zh="座位"))
+    @app_commands.rename(hand=locale_str("hand"), seat=locale_str("seat"))
     @app_commands.describe(
-        hand=locale_str("The hand, #game-hand (e.g. #12-3)", zh="牌局编号 #对局-局数（如 #12-3）"),
-        seat=locale_str("Whose play (default: yours)", zh="复盘哪一家（默认自己）"),
+        hand=locale_str("The hand, #game-hand (e.g. #12-3)"),
+        seat=locale_str("Whose play (default: yours)"),
     )
     @app_commands.choices(seat=SEAT_CHOICES)
     @app_commands.guild_only()
@@ -431,20 +427,20 @@ class Replays(commands.Cog):
             return
         name = who(rh.names, seat - 1, None, lang1)
         shown = [f"{x.step}. {x.text(lang1)}" for x in lines]
-        text = "\n".join(shown) if shown else t("review_none", lang1, name=name)
+        text = "\n".join(shown) if shown else t("replay.review_none", lang1, name=name)
         if len(text) > 4000:
             kept = []
             for line in shown:
                 if sum(len(x) + 1 for x in kept) + len(line) > 3900:
                     break
                 kept.append(line)
-            text = "\n".join(kept) + "\n" + t("review_more", lang1, n=len(shown) - len(kept))
+            text = "\n".join(kept) + "\n" + t("replay.review_more", lang1, n=len(shown) - len(kept))
         embed = discord.Embed(
-            title=t("review_title", lang1, code=rh.code, name=name)[:256],
+            title=t("replay.review_title", lang1, code=rh.code, name=name)[:256],
             description=text,
             colour=COLOUR,
         )
-        embed.set_footer(text=t("review_footer", lang1))
+        embed.set_footer(text=t("replay.review_footer", lang1))
         await interaction.edit_original_response(embed=embed)
 
     @review.autocomplete("hand")
@@ -454,13 +450,11 @@ class Replays(commands.Cog):
         return await self._hand_choices(interaction, current)
 
     @export_group.command(
-        name=locale_str("game", zh="对局"),
-        description=locale_str(
-            "A game's log as JSON (replayable offline)", zh="导出一场对局的牌谱（JSON，可离线回放）"
-        ),
+        name=locale_str("game"),
+        description=locale_str("A game's log as JSON (replayable offline)"),
     )
-    @app_commands.rename(game=locale_str("id", zh="编号"))
-    @app_commands.describe(game=locale_str("The game number (#12)", zh="对局编号（#12）"))
+    @app_commands.rename(game=locale_str("id"))
+    @app_commands.describe(game=locale_str("The game number (#12)"))
     @app_commands.guild_only()
     async def export_game(
         self, interaction: discord.Interaction, game: app_commands.Range[int, 1, 10**15]
@@ -472,9 +466,9 @@ class Replays(commands.Cog):
         except ReplayRefused as refused:
             await send_ephemeral(interaction, refused.text(lang))
             return
-        text = t("export_game", one(lang), id=game, hands=hands)
+        text = t("replay.export_game", one(lang), id=game, hands=hands)
         if going:
-            text += "\n" + t("export_unfinished", one(lang), hands=hands)
+            text += "\n" + t("replay.export_unfinished", one(lang), hands=hands)
         await interaction.followup.send(
             text,
             file=discord.File(io.BytesIO(data), filename=f"mahjong-game-{game}.json"),
@@ -493,10 +487,9 @@ class Replays(commands.Cog):
         return [Choice(name=f"#{g} · {label}"[:100], value=g) for g, label in seen.items()][:25]
 
     @export_group.command(
-        name=locale_str("server", zh="服务器"),
+        name=locale_str("server"),
         description=locale_str(
             "All of this server's recorded hands as CSV (Manage Server)",
-            zh="导出本服务器记录的所有牌局（CSV，需管理服务器权限）",
         ),
     )
     @app_commands.guild_only()
@@ -510,7 +503,7 @@ class Replays(commands.Cog):
             await send_ephemeral(interaction, refused.text(lang))
             return
         await interaction.followup.send(
-            t("export_server", one(lang), hands=hands),
+            t("replay.export_server", one(lang), hands=hands),
             file=discord.File(
                 io.BytesIO(data), filename=f"mahjong-hands-{interaction.guild_id}.csv"
             ),
@@ -518,19 +511,11 @@ class Replays(commands.Cog):
         )
 
 
-async def setup(bot: commands.Bot) -> None:
-    """Extension entry point: the service over the bot's store, the persistent items."""
-    from db.store import Store
-
-    store: Any = getattr(bot, "store", None)
-    if store is None:
-        url = getattr(getattr(bot, "settings", None), "database_url", None)
-        store = await Store.open(url)
-        bot.store = store  # type: ignore[attr-defined]
-    service = ReplayService(store)
-    bot.replay_service = service  # type: ignore[attr-defined]
+async def setup(bot: MahjongBot) -> None:
+    """Extension entry point: register the persistent items and add the cog over the bot's
+    replay service."""
     bot.add_dynamic_items(StepButton, SeatSelect)
-    await bot.add_cog(Replays(bot, service))
+    await bot.add_cog(Replays(bot))
 
 
 __all__ = ["Replays", "SeatSelect", "StepButton", "export_group", "setup", "show_replay"]

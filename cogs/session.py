@@ -16,7 +16,6 @@ next hand starts — the same rules as :mod:`cogs.alerts` (``/mahjong alerts off
 
 from __future__ import annotations
 
-import io
 import logging
 from typing import Any
 
@@ -28,7 +27,7 @@ from cogs.session_text import (
     names_of,
     ready_text,
     rematch_text,
-    result_bao,
+    result_wildcards,
     session_of,
     standings_lines,
     standings_title,
@@ -36,25 +35,32 @@ from cogs.session_text import (
     wind,
 )
 from cogs.text import lang_of, t
+from cogs.views import GameButton, lobby_message, result_message, session_buttons
+from i18n import short
 from services.delivery import GameSummary
 from services.errors import StaleButton
 from services.model import HandResult
+from services.picture_words import picture_words
+from services.pictures import meld_views
 from services.showdown import pay_lines, sanbao_payer
 
 log = logging.getLogger(__name__)
 
 #: ``/mahjong new length:`` and ``/mahjong-admin config length:`` (hands, or rounds 圈).
 LENGTH_CHOICES = [
-    discord.app_commands.Choice(name=discord.app_commands.locale_str(en, zh=zh), value=value)
-    for value, zh, en in (
-        ("4", "4局", "4 hands"),
-        ("8", "8局", "8 hands"),
-        ("16", "16局", "16 hands"),
-        ("1圈", "1圈（庄家轮一圈）", "1 round (the deal goes round once)"),
-        ("2圈", "2圈", "2 rounds"),
-        ("4圈", "4圈", "4 rounds"),
+    discord.app_commands.Choice(name=discord.app_commands.locale_str(en), value=value)
+    for value, en in (  # Chinese names: the ``commands`` catalogue (commands.choice.*)
+        ("4", "4 hands"),
+        ("8", "8 hands"),
+        ("16", "16 hands"),
+        ("1圈", "1 round (the deal goes round once)"),
+        ("2圈", "2 rounds"),
+        ("4圈", "4 rounds"),
     )
 ]
+#: The pictures' language when the caller names none (the shipped font subset draws 简体 and
+#: 繁體; a ``zh+en`` server's pictures are Chinese, see :func:`i18n.short`).
+PICTURE_LANG = "zh"
 #: Button kinds of the session (see the module docstring).
 SESSION_KINDS = ("next", "end", "dissolve", "agree", "refuse", "rematch")
 GREEN = discord.ButtonStyle.success
@@ -64,116 +70,106 @@ RED = discord.ButtonStyle.danger
 DM_CLOSED = 50007
 
 
-def _button(game_id: int, kind: str, arg: str | None, label: str, style: Any) -> Any:
-    from cogs.views import GameButton
-
-    return GameButton(game_id, kind, arg, label=label, style=style)
-
-
-def session_buttons(view: discord.ui.View, game: GameSummary, lang: str) -> None:
-    """准备 (while the ready check is open) and 解散 (while the game is on)."""
-    info = session_of(game)
-    if game.status != "active" or (info is not None and info.complete):
-        return  # over, or its last hand just ended (the standings follow)
-    if info is None or info.ready_open:
-        hand = str(info.ready_hand if info is not None and info.ready_hand else game.hand_no)
-        view.add_item(_button(game.id, "next", hand, t("ready_button", lang), GREEN))
-    view.add_item(_button(game.id, "dissolve", None, t("dissolve_button", lang), RED))
-
-
 # ---------------------------------------------------------------------------- the result
 
 
-def result_parts(
+async def result_parts(
     game: GameSummary, result: HandResult, lang: str, commitment: str | None = None
 ) -> tuple[str, discord.Embed, discord.ui.View | None, list[discord.File]]:
     """The hand's result with every hand laid open: ``(content, embed, view, files)`` — the
-    content carries the 准备 line (edited as players press), the view 准备 / 解散."""
-    from cogs.views import result_message
-
+    content carries the 准备 line (edited as players press), the view 准备 / 解散. The 摊牌
+    picture renders off the event loop (:mod:`render.pool`)."""
     embed, view = result_message(game, result, lang, commitment)
-    files = showdown_files(game, result)
+    files = await showdown_files(game, result, lang)
     if files:
         embed.set_image(url=f"attachment://{files[0].filename}")
     return ready_text(game, lang), embed, view, files
 
 
-def showdown_files(game: GameSummary, result: HandResult) -> list[discord.File]:
-    """The 摊牌 picture as ``result.png`` (empty when pictures are off or it fails)."""
+async def showdown_files(
+    game: GameSummary, result: HandResult, lang: str = PICTURE_LANG
+) -> list[discord.File]:
+    """The 摊牌 picture as ``result.png``, rendered in the picture workers (empty when
+    pictures are off, it fails, or it is later than the picture budget: the text goes alone)."""
     from cogs import pictures
 
     if not pictures.ENABLED:
         return []
     try:
-        from cogs.pictures import _melds
-        from render.models import ScoreItem
-        from render.showdown import ShowdownPicture, ShowdownSeat, render_showdown
-
-        names = names_of(game)
-        sanbao = sanbao_payer(result)
-        first = result.winners[0] if result.winners else None
-        seats = []
-        for hand in result.hands:
-            concealed = list(hand.concealed)
-            winning = None
-            if hand.seat == first and result.winning_tile in concealed:
-                concealed.remove(result.winning_tile)
-                winning = result.winning_tile
-            seats.append(
-                ShowdownSeat(
-                    name=names[hand.seat] if hand.seat < len(names) else "?",
-                    wind=wind(hand.seat, result.dealer, "zh"),
-                    dealer=hand.seat == result.dealer,
-                    concealed=tuple(concealed),
-                    melds=_melds(hand.melds, hand.seat),
-                    flowers=len(hand.flowers),
-                    winning_tile=winning,
-                    winner=hand.seat in result.winners,
-                    dealt_in=result.how in ("discard", "rob_kong")
-                    and hand.seat == result.discarder,
-                    sanbao=hand.seat == sanbao,
-                    delta=result.deltas[hand.seat] if hand.seat < len(result.deltas) else 0,
-                    total=result.scores[hand.seat] if hand.seat < len(result.scores) else None,
-                )
-            )
-        if result.winners:
-            who = "、".join(names[s] for s in result.winners if s < len(names))
-            how = {"self": "自摸", "discard": "点炮", "rob_kong": "抢杠"}.get(result.how, "")
-            headline = f"{who} 胡" + (f" · {how}" if how else "")
-        else:
-            headline = "流局 · 荒庄"
-        payments = tuple(_picture_pay(line, names) for line in pay_lines(result))
-        notes = ()
-        if result.value_per_pao > 1:
-            notes = (
-                f"每炮 ×{result.value_per_pao}（{'、'.join(result.raised_by) or '跟庄/黄庄'}）",
-            )
-        picture = ShowdownPicture(
-            seats=tuple(seats),
-            headline=headline,
-            items=tuple(ScoreItem(i.name, i.value) for i in result.items),
-            total=str(result.points) if result.winners else "",
-            bao=result_bao(result),
-            payments=payments,
-            title=f"第{result.hand_no}局 · 摊牌",
-            notes=notes,
-        )
-        return [discord.File(io.BytesIO(render_showdown(picture)), filename="result.png")]
+        model = showdown_picture(game, result, lang)
     except Exception:
         log.exception("showdown picture failed")
         return []
+    from render.showdown import render_showdown
+
+    png = await pictures.render_png(render_showdown, model)
+    return pictures.files_of(png, "result.png")
 
 
-def _picture_pay(line: Any, names: list[str]) -> str:
+def showdown_picture(game: GameSummary, result: HandResult, lang: str = PICTURE_LANG) -> Any:
+    """What the 摊牌 picture shows (:class:`render.showdown.ShowdownPicture`), in ``lang``."""
+    from render.models import ScoreItem
+    from render.showdown import ShowdownPicture, ShowdownSeat
+
+    lang = short(lang)
+    names = names_of(game)
+    sanbao = sanbao_payer(result)
+    first = result.winners[0] if result.winners else None
+    seats = []
+    for hand in result.hands:
+        concealed = list(hand.concealed)
+        winning = None
+        if hand.seat == first and result.winning_tile in concealed:
+            concealed.remove(result.winning_tile)
+            winning = result.winning_tile
+        seats.append(
+            ShowdownSeat(
+                name=names[hand.seat] if hand.seat < len(names) else "?",
+                wind=wind(hand.seat, result.dealer, lang),
+                dealer=hand.seat == result.dealer,
+                concealed=tuple(concealed),
+                melds=meld_views(hand.melds, hand.seat),
+                flowers=len(hand.flowers),
+                winning_tile=winning,
+                winner=hand.seat in result.winners,
+                dealt_in=result.how in ("discard", "rob_kong") and hand.seat == result.discarder,
+                sanbao=hand.seat == sanbao,
+                delta=result.deltas[hand.seat] if hand.seat < len(result.deltas) else 0,
+                total=result.scores[hand.seat] if hand.seat < len(result.scores) else None,
+            )
+        )
+    if result.winners:
+        who = "、".join(names[s] for s in result.winners if s < len(names))
+        how = t(f"common.how.{result.how}", lang) if result.how != "draw" else ""
+        headline = t("session.picture.won", lang, who=who) + (f" · {how}" if how else "")
+    else:
+        headline = t("session.picture.drawn", lang)
+    payments = tuple(_picture_pay(line, names, lang) for line in pay_lines(result))
+    notes = ()
+    if result.value_per_pao > 1:
+        why = "、".join(result.raised_by) or t("session.showdown_value_why", lang)
+        notes = (t("session.picture.value", lang, n=result.value_per_pao, why=why),)
+    return ShowdownPicture(
+        seats=tuple(seats),
+        headline=headline,
+        items=tuple(ScoreItem(i.name, i.value) for i in result.items),
+        total=str(result.points) if result.winners else "",
+        wildcards=result_wildcards(result),
+        payments=payments,
+        title=t("session.picture.showdown_title", lang, hand=result.hand_no),
+        notes=notes,
+        words=picture_words(lang),
+    )
+
+
+def _picture_pay(line: Any, names: list[str], lang: str = PICTURE_LANG) -> str:
     def name(seat: int | None) -> str:
         return names[seat] if seat is not None and 0 <= seat < len(names) else "?"
 
-    why = {
-        "xing": "吃兴家",
-        "raise": f"{line.label}翻倍",
-        "kong": f"杠钱 · {line.label}",
-        "other": "其他",
-    }.get(line.kind, line.label)
+    if line.kind in ("xing", "raise", "kong", "other"):
+        why = t(f"session.pay_{line.kind}", lang, label=line.label)
+    else:
+        why = line.label
     if line.payer is None:
         return f"{name(line.payee)} {line.amount:+d} · {why}"
     return f"{name(line.payer)} → {name(line.payee)} {line.amount} · {why}"
@@ -182,7 +178,7 @@ def _picture_pay(line: Any, names: list[str]) -> str:
 # ---------------------------------------------------------------------------- standings
 
 
-def standings_parts(
+async def standings_parts(
     game: GameSummary, lang: str
 ) -> tuple[str, discord.Embed, discord.ui.View | None, list[discord.File]]:
     """The final standings: ``(content, embed, view, files)`` with 再来一局."""
@@ -192,7 +188,7 @@ def standings_parts(
         colour=discord.Colour.greyple(),
     )
     embed.set_footer(text=f"#{game.id}")
-    files = standings_files(game)
+    files = await standings_files(game, lang)
     if files:
         embed.set_image(url=f"attachment://{files[0].filename}")
     return rematch_text(game, lang), embed, rematch_view(game, lang), files
@@ -203,46 +199,66 @@ def rematch_view(game: GameSummary, lang: str) -> discord.ui.View | None:
     if info is None or info.rematch_closed or game.hand_no == 0:
         return None
     view = discord.ui.View(timeout=None)
-    view.add_item(_button(game.id, "rematch", None, t("rematch_button", lang), GREEN))
+    view.add_item(
+        GameButton(game.id, "rematch", None, label=t("session.rematch_button", lang), style=GREEN)
+    )
     return view
 
 
-def standings_files(game: GameSummary) -> list[discord.File]:
+async def standings_files(game: GameSummary, lang: str = PICTURE_LANG) -> list[discord.File]:
+    """The final standings as ``standings.png``, rendered in the picture workers (empty
+    when pictures are off, there are none, it fails, or it is later than the budget)."""
     from cogs import pictures
 
-    info = session_of(game)
-    if not pictures.ENABLED or info is None or not info.standings:
+    if not pictures.ENABLED:
         return []
     try:
-        from render.showdown import StandingRow, StandingsPicture, render_standings
-
-        names = names_of(game)
-        board = sorted(info.standings, key=lambda s: (s.rank, s.seat))
-        someone = any(s.total for s in board)
-        rows = tuple(
-            StandingRow(
-                rank=s.rank,
-                name=names[s.seat] if s.seat < len(names) else "?",
-                total=s.total,
-                wins=s.wins,
-                self_draws=s.self_draws,
-                dealt_in=s.dealt_in,
-                biggest=s.biggest,
-                winner=someone and s.rank == 1,
-            )
-            for s in board
-        )
-        stamp = {"vote": "解散", "admin": "放弃"}.get(info.ended_by or "", "")
-        picture = StandingsPicture(
-            title=f"最终战绩 · 共{info.hands_played}局",
-            rows=rows,
-            footer=f"#{game.id}",
-            stamp=stamp,
-        )
-        return [discord.File(io.BytesIO(render_standings(picture)), filename="standings.png")]
+        model = standings_picture(game, lang)
     except Exception:
         log.exception("standings picture failed")
         return []
+    if model is None:
+        return []
+    from render.showdown import render_standings
+
+    png = await pictures.render_png(render_standings, model)
+    return pictures.files_of(png, "standings.png")
+
+
+def standings_picture(game: GameSummary, lang: str = PICTURE_LANG) -> Any:
+    """What the standings picture shows (:class:`render.showdown.StandingsPicture`) in
+    ``lang``, or None before there are standings."""
+    from render.showdown import StandingRow, StandingsPicture
+
+    lang = short(lang)
+    info = session_of(game)
+    if info is None or not info.standings:
+        return None
+    names = names_of(game)
+    board = sorted(info.standings, key=lambda s: (s.rank, s.seat))
+    someone = any(s.total for s in board)
+    rows = tuple(
+        StandingRow(
+            rank=s.rank,
+            name=names[s.seat] if s.seat < len(names) else "?",
+            total=s.total,
+            wins=s.wins,
+            self_draws=s.self_draws,
+            dealt_in=s.dealt_in,
+            biggest=s.biggest,
+            winner=someone and s.rank == 1,
+        )
+        for s in board
+    )
+    ended = info.ended_by or ""
+    stamp = t(f"session.picture.ended_{ended}", lang) if ended in ("vote", "admin") else ""
+    return StandingsPicture(
+        title=t("session.picture.standings_title", lang, hands=info.hands_played),
+        rows=rows,
+        footer=f"#{game.id}",
+        stamp=stamp,
+        words=picture_words(lang),
+    )
 
 
 # ---------------------------------------------------------------------------- the vote
@@ -265,8 +281,12 @@ def vote_parts(game: GameSummary, lang: str) -> tuple[str, discord.ui.View | Non
         text += "\n" + " ".join(waiting)
     view = discord.ui.View(timeout=None)
     no = str(vote.no)
-    view.add_item(_button(game.id, "agree", no, t("agree_button", lang), GREEN))
-    view.add_item(_button(game.id, "refuse", no, t("refuse_button", lang), RED))
+    view.add_item(
+        GameButton(game.id, "agree", no, label=t("session.agree_button", lang), style=GREEN)
+    )
+    view.add_item(
+        GameButton(game.id, "refuse", no, label=t("session.refuse_button", lang), style=RED)
+    )
     return text, view
 
 
@@ -290,15 +310,15 @@ async def handle_session_button(
         if kind == "end" and arg is not None and arg.isdigit() and int(arg) != game.hand_no:
             raise StaleButton("an earlier hand")
         await svc.propose_dissolve(game_id, user.id)
-        await _answer(interaction, t("vote_proposed", lang))
+        await _answer(interaction, t("session.vote_proposed", lang))
     elif kind in ("agree", "refuse"):
         no = int(arg) if arg is not None and arg.isdigit() else None
         await svc.answer_dissolve(game_id, user.id, kind == "agree", no)
-        await _answer(interaction, t("vote_answered", lang))
+        await _answer(interaction, t("session.vote_answered", lang))
     elif kind == "rematch":
         name = (getattr(user, "display_name", None) or user.name or str(user.id))[:100]
         new = await svc.rematch(game_id, user.id, name, locale=str(interaction.locale))
-        await _answer(interaction, t("rematch_done", lang, game=new.id))
+        await _answer(interaction, t("session.rematch_done", lang, game=new.id))
 
 
 async def _answer(interaction: discord.Interaction, text: str) -> None:
@@ -405,7 +425,7 @@ class SessionDeliveryMixin:
         if user_id not in self.dm_closed:
             lang = await self.lang_for_user(user_id)  # type: ignore[attr-defined]
             text = t(
-                "alert_ready",
+                "session.alert_ready",
                 lang,
                 hand=game.hand_no,
                 deadline=deadline_text(deadline, lang),
@@ -421,7 +441,7 @@ class SessionDeliveryMixin:
         lang = await self.lang_for_guild(game.guild_id)  # type: ignore[attr-defined]
         where = await self.play_channel_id(game)  # type: ignore[attr-defined]
         text = t(
-            "alert_ready_public",
+            "session.alert_ready_public",
             lang,
             mention=f"<@{user_id}>",
             hand=game.hand_no,
@@ -500,7 +520,7 @@ class SessionDeliveryMixin:
         message pointing to them."""
         lang = await self.lang_for_guild(game.guild_id)  # type: ignore[attr-defined]
         await self.clear_session_alerts(game)
-        content, embed, view, files = standings_parts(game, lang)
+        content, embed, view, files = await standings_parts(game, lang)
         message = await self.channel(game.channel_id).send(  # type: ignore[attr-defined]
             content=content or None, embed=embed, view=view, files=files
         )
@@ -511,10 +531,8 @@ class SessionDeliveryMixin:
         lobby = refs.get("lobby")
         if lobby:
             link = jump_url(game.channel_id, message.id, game.guild_id)
-            from cogs.views import lobby_message
-
             lobby_embed, _view = lobby_message(game, lang)
-            lobby_embed.description = t("lobby_ended", lang, link=link)
+            lobby_embed.description = t("session.lobby_ended", lang, link=link)
             try:
                 await self.partial(game.channel_id, int(lobby)).edit(  # type: ignore[attr-defined]
                     embed=lobby_embed, view=None

@@ -7,15 +7,24 @@ Only ever built from :mod:`services` values; 摊牌 lines exist only for a hand 
 
 from __future__ import annotations
 
-from cogs.text import HOW_LABELS, meld_text, pick, seat_name, t, tile_name, variant_name
+from cogs.text import (
+    how_word,
+    meld_text,
+    score_line_text,
+    seat_name,
+    t,
+    variant_name,
+    wildcard_names,
+    word,
+)
+from engine import variants
 from engine.notation import format_tiles
 from engine.tiles import tile_str
+from i18n import short
 from services.delivery import GameSummary
 from services.model import GameEvent, HandResult, RevealedHand
 from services.session_state import SessionInfo, length_parts
 from services.showdown import PayLine, pay_lines, sanbao_payer
-
-WINDS = ("东南西北", "ESWN")
 
 
 def names_of(game: GameSummary) -> list[str]:
@@ -34,9 +43,9 @@ def length_label(length: str | None, lang: str) -> str:
     """``8局`` / ``2圈`` / ``不限局数`` (``8 hands`` …)."""
     parts = length_parts(length)
     if parts is None:
-        return t("length_open", lang)
+        return t("session.length_open", lang)
     unit, n = parts
-    return t("length_hands" if unit == "hands" else "length_rounds", lang, n=n)
+    return t("session.length_hands" if unit == "hands" else "session.length_rounds", lang, n=n)
 
 
 def progress_label(game: GameSummary, lang: str, hand_no: int | None = None) -> str:
@@ -45,29 +54,22 @@ def progress_label(game: GameSummary, lang: str, hand_no: int | None = None) -> 
     info = session_of(game)
     progress = info.progress if info is not None else None
     if progress is not None and progress.hands:
-        return t("progress_hands", lang, hand=hand, hands=progress.hands)
+        return t("session.progress_hands", lang, hand=hand, hands=progress.hands)
     if progress is not None and progress.rounds:
         return t(
-            "progress_rounds", lang, round=progress.round_no, rounds=progress.rounds, hand=hand
+            "session.progress_rounds",
+            lang,
+            round=progress.round_no,
+            rounds=progress.rounds,
+            hand=hand,
         )
-    return t("progress_open", lang, hand=hand)
-
-
-def picture_round_label(game: GameSummary) -> str:
-    """Beside ``第3局`` on the table picture: ``共8局`` (hands) or ``第1/2圈`` (rounds)."""
-    info = session_of(game)
-    progress = info.progress if info is not None else None
-    if progress is not None and progress.hands:
-        return f"共{progress.hands}局"
-    if progress is not None and progress.rounds:
-        return f"第{progress.round_no}/{progress.rounds}圈"
-    return ""
+    return t("session.progress_open", lang, hand=hand)
 
 
 def table_title(game: GameSummary, lang: str) -> str:
     """The table's title: ``上饶麻将 · 第3/8局``."""
     return t(
-        "table_title_session",
+        "session.table_title_session",
         lang,
         variant=variant_name(game.variant, lang),
         progress=progress_label(game, lang),
@@ -80,8 +82,7 @@ def table_title(game: GameSummary, lang: str) -> str:
 def wind(seat: int, dealer: int | None, lang: str) -> str:
     """The seat wind (门风): the dealer is 东 (E), the dealer's 下家 南 (S)…; with no dealer
     known (a lobby), the seat's place (seat 1 东 …)."""
-    winds = WINDS[1] if lang == "en" else WINDS[0]
-    return winds[(seat - (dealer or 0)) % 4]
+    return word("wind", (seat - (dealer or 0)) % 4, lang)
 
 
 def lobby_seat_prefix(seat: int, lang: str) -> str:
@@ -90,10 +91,11 @@ def lobby_seat_prefix(seat: int, lang: str) -> str:
 
 def first_dealer_note(game: GameSummary, lang: str) -> str:
     """How the first dealer is chosen (RULES §3–§5): Shangrao rolls dice, the others seat 1."""
-    if game.variant == "shangrao":
-        return t("first_dealer_dice", lang)
+    v = variants.get(game.variant)
+    if v.rules(v.options_class()).roll_for_first_dealer:
+        return t("session.first_dealer_dice", lang)
     first = game.seats[0].name if game.seats else "?"
-    return t("first_dealer_seat", lang, name=first)
+    return t("session.first_dealer_seat", lang, name=first)
 
 
 def dealer_choice_line(game: GameSummary, events: list[GameEvent], lang: str) -> str | None:
@@ -110,7 +112,7 @@ def dealer_choice_line(game: GameSummary, events: list[GameEvent], lang: str) ->
         if e.kind == "dice" and e.data.get("purpose") == "dealer"
     ]
     if not rounds:
-        return t("line_dealer_seat", lang, name=seat_name(names, dealer))
+        return t("session.line_dealer_seat", lang, name=seat_name(names, dealer))
     parts = []
     for i, rolls in enumerate(rounds):
         if not isinstance(rolls, dict):
@@ -123,23 +125,33 @@ def dealer_choice_line(game: GameSummary, events: list[GameEvent], lang: str) ->
         text = "，".join(shown) if lang != "en" else ", ".join(shown)
         if i < len(rounds) - 1:
             text += (
-                f"（{t('dice_again', lang)}）" if lang != "en" else f" ({t('dice_again', lang)})"
+                f"（{t('session.dice_again', lang)}）"
+                if lang != "en"
+                else f" ({t('session.dice_again', lang)})"
             )
         parts.append(text)
-    return t("line_dealer_dice", lang, rolls=" → ".join(parts), name=seat_name(names, dealer))
+    return t(
+        "session.line_dealer_dice", lang, rolls=" → ".join(parts), name=seat_name(names, dealer)
+    )
 
 
 # ---------------------------------------------------------------------------- 摊牌
 
 
-def hand_notation(concealed: tuple[int, ...] | list[int], bao: int | None = None) -> str:
+def hand_notation(
+    concealed: tuple[int, ...] | list[int],
+    wildcards: frozenset[int] = frozenset(),
+    lang: str = "zh",
+) -> str:
     """A laid-open hand in RULES notation, suits apart, its 宝 (wildcards) set apart and
-    marked: ``112m 12p 5z 宝7p×2`` (never the words of a private hand message)."""
-    plain = [k for k in concealed if k != bao]
+    marked, each wildcard kind on its own: ``112m 12p 5z 宝7p×2`` (never the words of a
+    private hand message)."""
+    plain = [k for k in concealed if k not in wildcards]
     text = " ".join(_suits(format_tiles(sorted(plain)))) if plain else ""
-    jokers = len(concealed) - len(plain)
-    if jokers and bao is not None:
-        text = f"{text} 宝{tile_str(bao)}×{jokers}".strip()
+    for kind in sorted(wildcards):
+        jokers = sum(1 for k in concealed if k == kind)
+        if jokers:
+            text = f"{text} {word('bao', 'mark', lang)}{tile_str(kind)}×{jokers}".strip()
     return text or "—"
 
 
@@ -160,46 +172,46 @@ def showdown_hand_line(
     result: HandResult,
     names: list[str],
     lang: str,
-    bao: int | None,
+    wildcards: frozenset[int],
 ) -> str:
     """``东·庄 **alice**：`112m 12p 5z 宝7p×2` 碰[5s5s5s] · 胡 五条``."""
     marks = [wind(hand.seat, result.dealer, lang)]
     if hand.seat == result.dealer:
-        marks.append(t("dealer", lang))
+        marks.append(t("game.dealer", lang))
     head = f"{'·'.join(marks)} **{seat_name(names, hand.seat)}**"
     concealed = list(hand.concealed)
     won = hand.seat in result.winners and result.winning_tile is not None
     first_winner = bool(result.winners) and hand.seat == result.winners[0]
     if won and first_winner and result.winning_tile in concealed:
         concealed.remove(result.winning_tile)  # shown apart, marked
-    line = f"{head}：`{hand_notation(tuple(concealed), bao)}`"
+    line = f"{head}：`{hand_notation(tuple(concealed), wildcards, lang)}`"
     if hand.melds:
         line += " " + " ".join(meld_text(m, lang, hand.seat) for m in hand.melds)
     if hand.flowers:
-        line += f" 发×{len(hand.flowers)}"
+        line += " " + t("session.showdown_flowers", short(lang), n=len(hand.flowers))
     if won and first_winner:
         tile = result.winning_tile
-        mark = "宝" if tile == bao else ""
-        line += f" · **{t('showdown_win_tile', lang, tile=tile_str(tile) + mark)}**"
+        mark = word("bao", "mark", lang) if tile in wildcards else ""
+        line += f" · **{t('session.showdown_win_tile', lang, tile=tile_str(tile) + mark)}**"
     elif hand.seat in result.winners:
         line += " · 🀄"
     if result.discarder is not None and hand.seat == result.discarder and result.how != "self":
-        line += " · " + pick(("点炮", "dealt in"), lang if lang != "zh+en" else "zh")
+        line += " · " + t("session.showdown_dealt_in_mark", short(lang))
     return line
 
 
 def pay_line_text(line: PayLine, names: list[str], lang: str) -> str:
     """``bob → alice 8 · 自摸``."""
     if line.kind == "xing":
-        why = t("pay_xing", lang)
+        why = t("session.pay_xing", lang)
     elif line.kind == "raise":
-        why = t("pay_raise", lang, label=line.label)
+        why = t("session.pay_raise", lang, label=line.label)
     elif line.kind == "kong":
-        why = t("pay_kong", lang, label=line.label)
+        why = t("session.pay_kong", lang, label=line.label)
     elif line.kind == "other":
-        why = t("pay_other", lang)
+        why = t("session.pay_other", lang)
     else:
-        why = t("pay_hand", lang, label=line.label)
+        why = t("session.pay_hand", lang, label=line.label)
     if line.payer is None:
         return f"{seat_name(names, line.payee)} {line.amount:+d} · {why}"
     return f"{seat_name(names, line.payer)} → {seat_name(names, line.payee)} {line.amount} · {why}"
@@ -213,43 +225,43 @@ def showdown_lines(
     payment, and each seat's change and total; then the seed reveal."""
     names = names_of(game)
     out: list[str] = []
-    short = lang if lang != "zh+en" else "zh"
-    bao = result_bao(result)
+    wildcards = result_wildcards(result)
     if not result.winners:
-        out.append(t("result_draw", lang))
+        out.append(t("game.result_draw", lang))
     else:
-        how = pick(HOW_LABELS.get(result.how, (result.how, result.how)), lang)
+        how = how_word(result.how, lang)
         who = "、".join(seat_name(names, s) for s in result.winners)
         line = f"🀄 **{who}** · {how}"
         if result.discarder is not None and result.how != "self":
-            key = "showdown_robbed" if result.how == "rob_kong" else "showdown_dealt_in"
+            key = (
+                "session.showdown_robbed"
+                if result.how == "rob_kong"
+                else "session.showdown_dealt_in"
+            )
             line += " · " + t(key, lang, name=seat_name(names, result.discarder))
         out.append(line)
         if result.items:
-            items = "，".join(
-                f"{i.name}{'' if short == 'zh' else f' ({i.en})' if i.en else ''} {i.value}"
-                for i in result.items
-            )
-            out.append(f"{t('result_items', lang)}：{items}")
-        out.append(t("result_points", lang, n=result.points))
+            items = "，".join(score_line_text(i, short(lang)) for i in result.items)
+            out.append(f"{t('game.result_items', lang)}：{items}")
+        out.append(t("game.result_points", lang, n=result.points))
         payer = sanbao_payer(result)
         if payer is not None:
-            out.append(t("showdown_sanbao", lang, name=seat_name(names, payer)))
+            out.append(t("session.showdown_sanbao", lang, name=seat_name(names, payer)))
     if result.value_per_pao > 1:
-        why = "、".join(result.raised_by) or "跟庄/黄庄"
-        out.append(t("showdown_value", lang, n=result.value_per_pao, why=why))
-    if bao is not None:
-        out.append(t("showdown_bao", lang, tile=tile_name(bao, lang)))
+        why = "、".join(result.raised_by) or t("session.showdown_value_why", short(lang))
+        out.append(t("session.showdown_value", lang, n=result.value_per_pao, why=why))
+    if wildcards:
+        out.append(t("session.showdown_bao", lang, tile=wildcard_names(wildcards, lang)))
     if result.hands:
-        out.append(f"**{t('showdown_hands', lang)}**")
-        out += [showdown_hand_line(h, result, names, lang, bao) for h in result.hands]
+        out.append(f"**{t('session.showdown_hands', lang)}**")
+        out += [showdown_hand_line(h, result, names, lang, wildcards) for h in result.hands]
     lines = pay_lines(result)
-    out.append(f"**{t('showdown_pay', lang)}**")
+    out.append(f"**{t('session.showdown_pay', lang)}**")
     if lines:
         out += [pay_line_text(line, names, lang) for line in lines]
     else:
-        out.append(t("showdown_no_pay", lang))
-    out.append(f"**{t('showdown_columns', lang)}**")
+        out.append(t("session.showdown_no_pay", lang))
+    out.append(f"**{t('session.showdown_columns', lang)}**")
     for i, delta in enumerate(result.deltas):
         total = result.scores[i] if i < len(result.scores) else None
         tail = f" / {total}" if total is not None else ""
@@ -257,7 +269,7 @@ def showdown_lines(
     if result.seed_reveal and result.seed_reveal.get("seed"):
         out.append(
             t(
-                "result_seed",
+                "game.result_seed",
                 lang,
                 seed=result.seed_reveal["seed"],
                 hash=(commitment or result.seed_reveal.get("commitment") or "")[:64],
@@ -266,9 +278,9 @@ def showdown_lines(
     return out
 
 
-def result_bao(result: HandResult) -> int | None:
-    """The hand's 宝 kind (Shangrao's wildcard), or None."""
-    return result.bao
+def result_wildcards(result: HandResult) -> frozenset[int]:
+    """The hand's wildcard kinds (Shangrao's 宝; a variant may have several), or none."""
+    return result.wildcards
 
 
 # ---------------------------------------------------------------------------- 准备
@@ -282,7 +294,7 @@ def ready_text(game: GameSummary, lang: str) -> str:
     names = names_of(game)
     if not info.ready_open:
         if info.ready_hand and game.hand_no > info.ready_hand:
-            return t("ready_all", lang, hand=game.hand_no)
+            return t("session.ready_all", lang, hand=game.hand_no)
         return ""
     humans = [i for i, s in enumerate(game.seats) if not s.ai and s.user_id is not None]
     shown = []
@@ -291,9 +303,9 @@ def ready_text(game: GameSummary, lang: str) -> str:
         shown.append(f"{mark} {seat_name(names, i)}")
     n = sum(1 for i in humans if i < len(info.ready) and info.ready[i])
     when = f"<t:{int(info.ready_deadline)}:R>" if info.ready_deadline else "—"
-    text = t("ready_line", lang, n=n, total=len(humans), who=" ".join(shown), when=when)
+    text = t("session.ready_line", lang, n=n, total=len(humans), who=" ".join(shown), when=when)
     if humans and all(game.seats[i].auto for i in humans) and n == len(humans):
-        text += "\n" + t("ready_waiting_press", lang)
+        text += "\n" + t("session.ready_waiting_press", lang)
     return text
 
 
@@ -307,7 +319,7 @@ def vote_text(game: GameSummary, lang: str) -> str:
         return ""
     vote = info.vote
     names = names_of(game)
-    lines = [t("vote_title", lang, name=seat_name(names, vote.by))]
+    lines = [t("session.vote_title", lang, name=seat_name(names, vote.by))]
     asked = [vote.by, *vote.voters]
     marks = []
     for i in asked:
@@ -318,17 +330,17 @@ def vote_text(game: GameSummary, lang: str) -> str:
     if vote.result is None:
         yes = sum(1 for i in asked if i < len(vote.answers) and vote.answers[i])
         when = f"<t:{int(vote.deadline)}:R>"
-        lines.append(t("vote_body", lang, yes=yes, total=len(asked), when=when))
+        lines.append(t("session.vote_body", lang, yes=yes, total=len(asked), when=when))
     elif vote.result == "passed":
         silent = any(i < len(vote.answers) and vote.answers[i] is None for i in asked)
-        lines.append(t("vote_expired" if silent else "vote_passed", lang))
+        lines.append(t("session.vote_expired" if silent else "session.vote_passed", lang))
     elif vote.result == "refused":
         refuser = next(
             (i for i in asked if i < len(vote.answers) and vote.answers[i] is False), None
         )
-        lines.append(t("vote_refused", lang, name=seat_name(names, refuser)))
+        lines.append(t("session.vote_refused", lang, name=seat_name(names, refuser)))
     else:
-        lines.append(t("vote_closed", lang))
+        lines.append(t("session.vote_closed", lang))
     return "\n".join(lines)
 
 
@@ -351,7 +363,7 @@ def standings_lines(game: GameSummary, lang: str) -> list[str]:
     for s in sorted(board, key=lambda s: (s.rank, s.seat)):
         out.append(
             t(
-                "standings_line",
+                "session.standings_line",
                 lang,
                 rank=s.rank,
                 name=seat_name(names, s.seat),
@@ -365,21 +377,25 @@ def standings_lines(game: GameSummary, lang: str) -> list[str]:
     best = [s for s in board if s.rank == 1]
     if best and any(s.total for s in board):
         out.append(
-            t("standings_winner", lang, names="、".join(seat_name(names, s.seat) for s in best))
+            t(
+                "session.standings_winner",
+                lang,
+                names="、".join(seat_name(names, s.seat) for s in best),
+            )
         )
     length = length_label(info.length if info else None, lang)
     played = info.hands_played if info is not None else game.hand_no
-    out.append(t("standings_hands", lang, n=played, length=length))
+    out.append(t("session.standings_hands", lang, n=played, length=length))
     return out
 
 
 def standings_title(game: GameSummary, lang: str) -> str:
     info = session_of(game)
-    title = t("standings_title", lang, variant=variant_name(game.variant, lang))
+    title = t("session.standings_title", lang, variant=variant_name(game.variant, lang))
     if info is not None and info.ended_by == "vote":
-        title += t("standings_dissolved", lang)
+        title += t("session.standings_dissolved", lang)
     elif info is not None and info.ended_by == "admin":
-        title += t("standings_admin", lang)
+        title += t("session.standings_admin", lang)
     return title
 
 
@@ -388,7 +404,7 @@ def rematch_text(game: GameSummary, lang: str) -> str:
     if info is None or info.rematch_game is None:
         return ""
     if info.rematch_closed:
-        return t("rematch_started", lang, game=info.rematch_game)
+        return t("session.rematch_started", lang, game=info.rematch_game)
     seats = {s.user_id: s.name for s in game.seats if s.user_id is not None}
     who = "、".join(seats.get(u, str(u)) for u in info.rematch_users)
-    return t("rematch_line", lang, game=info.rematch_game, who=who)
+    return t("session.rematch_line", lang, game=info.rematch_game, who=who)

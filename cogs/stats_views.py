@@ -1,18 +1,28 @@
-"""Embeds and persistent components of the leaderboard, stats and history answers.
+"""The pages of the leaderboard, stats and history answers: their embeds, their persistent
+components, and what a press shows.
 
 Every button and select here is a ``DynamicItem``: its ``custom_id`` carries what it shows
 (``mj:lb:…`` a leaderboard page, ``mj:hs:…`` the history select, ``mj:hp:…`` a page of the
 history list, ``mj:gh:…`` a page of one game's hands), so they keep working after a restart.
-The presses go to :mod:`cogs.stats`.
+A press shows its page here (:func:`show_board`, :func:`show_history`, :func:`show_game`),
+the same functions the commands of :mod:`cogs.stats` answer with.
 """
 
 from __future__ import annotations
 
+import asyncio
+import io
+import logging
 import re
+import time
 from typing import Any
 
 import discord
 
+from botcore.client import bot_of
+from cogs import pictures
+from cogs.errors import UserError, send_ephemeral
+from i18n import locale_for, short, t
 from services.stats import (
     BOARD_ID,
     GAME_ID,
@@ -22,11 +32,16 @@ from services.stats import (
     BoardQuery,
     GamePage,
     HistoryPage,
+    StatsInputError,
+    StatsService,
     game_custom_id,
     history_custom_id,
     history_page_custom_id,
 )
-from services.stats_text import Card, Choice, history_choices, t
+from services.stats_picture import BOARD_FILE, board_alt_text, board_png
+from services.stats_text import Card, Choice, history_choices
+
+log = logging.getLogger(__name__)
 
 COLOUR = discord.Colour.dark_green()
 GREY = discord.ButtonStyle.secondary
@@ -85,8 +100,6 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BOARD
         return cls(query, page, label=item.label)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from cogs.stats import show_board
-
         await show_board(interaction, self.query, self.page, edit=True)
 
 
@@ -116,8 +129,6 @@ class HistorySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HIS
         return cls(int(match["user"]) or None)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from cogs.stats import show_game
-
         values = (interaction.data or {}).get("values") or []
         game_id = int(values[0]) if values and str(values[0]).isdigit() else 0
         await show_game(interaction, game_id, 0, edit=False)
@@ -154,8 +165,6 @@ class HistoryButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HIS
         return cls(int(match["user"]) or None, int(match["page"]), label=item.label)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from cogs.stats import show_history
-
         await show_history(interaction, self.user_id, self.page, edit=True)
 
 
@@ -190,8 +199,6 @@ class HandsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GAME_
         return cls(int(match["game"]), int(match["page"]), label=item.label)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from cogs.stats import show_game
-
         await show_game(interaction, self.game_id, self.page, edit=True)
 
 
@@ -231,7 +238,9 @@ def history_view(
         return None
     view = discord.ui.View(timeout=None)
     if choices:
-        view.add_item(HistorySelect(user_id, choices, placeholder=t("history_pick", lang)[:150]))
+        view.add_item(
+            HistorySelect(user_id, choices, placeholder=t("stats.history_pick", lang)[:150])
+        )
     if paged:
         view.add_item(
             HistoryButton(
@@ -283,12 +292,223 @@ def game_view(page: GamePage, lang: str) -> discord.ui.View | None:
     return view
 
 
-_LABELS = {"prev": ("上一页", "Prev"), "next": ("下一页", "Next"), "me": ("我的名次", "Me")}
+# ------------------------------------------------------------------ what a press shows
+
+#: At most this many unknown names are looked up for one answer (a REST call each)…
+MAX_NAME_LOOKUPS = 12
+#: …within this many seconds; someone not found is not asked for again for an hour.
+NAME_LOOKUP_SECONDS = 4.0
+NAME_RETRY_SECONDS = 3600.0
+_not_found: dict[int, float] = {}
+
+
+def service_of(interaction: discord.Interaction) -> StatsService:
+    """The bot's stats service."""
+    return bot_of(interaction.client).stats_service
+
+
+def user_name(user: discord.abc.User) -> str:
+    """The name a member shows in this server."""
+    return getattr(user, "display_name", None) or user.name
+
+
+async def answer_lang(service: StatsService, interaction: discord.Interaction) -> str:
+    """The language of an answer: the server's setting, else the asker's locale."""
+    return await service.language(interaction.guild_id, str(interaction.locale))
+
+
+def server_id(interaction: discord.Interaction) -> int:
+    """The server the interaction came from (stats are per server; refused in DMs)."""
+    if interaction.guild_id is None:
+        raise UserError(t("errors.guild_only", locale_for(interaction.locale)))
+    return interaction.guild_id
+
+
+async def _refuse(interaction: discord.Interaction, text: str) -> None:
+    await send_ephemeral(interaction, text)
+
+
+# ------------------------------------------------------------------ shared handlers
+
+
+async def wants_pictures(service: StatsService, user_id: int) -> bool:
+    """Pictures are on for the bot (``MAHJONG_PICTURES``) and for this user."""
+    return pictures.ENABLED and await service.wants_pictures(user_id)
+
+
+def _had_picture(interaction: discord.Interaction, filename: str) -> bool:
+    """Whether the message a button was pressed on carries the picture ``filename``."""
+    message = interaction.message
+    if message is None:
+        return False
+    if any(a.filename == filename for a in message.attachments):
+        return True
+    return any(e.image and f"attachment://{filename}" == e.image.url for e in message.embeds)
+
+
+async def board_files(shown: BoardPage, embed: discord.Embed) -> list[discord.File]:
+    """The page's picture as a file, shown inside ``embed``; none if drawing fails."""
+    try:
+        png = await asyncio.to_thread(board_png, shown)
+    except Exception:
+        log.exception("leaderboard picture failed")
+        return []
+    embed.set_image(url=f"attachment://{BOARD_FILE}")
+    return [discord.File(io.BytesIO(png), filename=BOARD_FILE, description=board_alt_text(shown))]
+
+
+async def _lookup_name(interaction: discord.Interaction, user_id: int) -> str | None:
+    """The name ``user_id`` shows in this server: the member cache, else a member fetch; a
+    former member is looked up as a user (their global name)."""
+    client = interaction.client
+    guild = interaction.guild or (
+        client.get_guild(interaction.guild_id) if interaction.guild_id else None
+    )
+    member = guild.get_member(user_id) if guild is not None else None
+    if member is None and guild is not None:
+        try:
+            member = await guild.fetch_member(user_id)
+        except discord.HTTPException:
+            member = None
+    if member is not None:
+        return user_name(member)
+    try:
+        user = client.get_user(user_id) or await client.fetch_user(user_id)
+    except discord.HTTPException:
+        return None
+    return None if user.bot else user_name(user)
+
+
+async def resolve_names(
+    interaction: discord.Interaction, service: StatsService, user_ids: list[int]
+) -> int:
+    """Find and keep the names of ranked players the bot has no name for (known only from
+    records made before names were kept, or who never used a command), so the picture and
+    the text show names instead of ids. Returns how many were found."""
+    now = time.monotonic()
+    wanted = [
+        uid
+        for uid in dict.fromkeys(user_ids)
+        if now - _not_found.get(uid, -NAME_RETRY_SECONDS) >= NAME_RETRY_SECONDS
+    ][:MAX_NAME_LOOKUPS]
+    found = 0
+    deadline = now + NAME_LOOKUP_SECONDS
+    for uid in wanted:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            break
+        try:
+            name = await asyncio.wait_for(_lookup_name(interaction, uid), remaining)
+        except TimeoutError:
+            break
+        if name:
+            await service.remember(uid, name)
+            _not_found.pop(uid, None)
+            found += 1
+        else:
+            _not_found[uid] = time.monotonic()
+    return found
+
+
+def _unnamed(shown: BoardPage) -> list[int]:
+    entries = [*shown.board.entries, shown.board.me]
+    return [e.user_id for e in entries if e is not None and not e.display_name]
+
+
+async def show_board(
+    interaction: discord.Interaction, query: BoardQuery, page: int | None, *, edit: bool
+) -> None:
+    """Show a leaderboard page: a new message (``edit`` False) or the pressed one updated,
+    with its picture when pictures are wanted (see the module docstring)."""
+    if interaction.guild_id is None:
+        await _refuse(interaction, t("errors.guild_only", locale_for(interaction.locale)))
+        return
+    service = service_of(interaction)
+    await interaction.response.defer(thinking=not edit)
+    lang = await answer_lang(service, interaction)
+    await service.remember(interaction.user.id, user_name(interaction.user))
+
+    async def board() -> BoardPage:
+        return await service.leaderboard(
+            interaction.guild_id or 0,
+            query,
+            page=page,
+            user_id=interaction.user.id,
+            user_name=user_name(interaction.user),
+            lang=lang,
+        )
+
+    shown = await board()
+    unnamed = _unnamed(shown)
+    if unnamed and await resolve_names(interaction, service, unnamed):
+        shown = await board()  # the same page, now with their names
+    embed = card_embed(shown.card)
+    if edit:
+        picture = pictures.ENABLED and _had_picture(interaction, BOARD_FILE)
+    else:
+        picture = await wants_pictures(service, interaction.user.id)
+    files = await board_files(shown, embed) if picture else []
+    await interaction.edit_original_response(
+        embed=embed, view=board_view(shown, lang), attachments=files
+    )
+
+
+async def show_history(
+    interaction: discord.Interaction,
+    user_id: int | None,
+    page: int,
+    *,
+    edit: bool,
+    who: discord.abc.User | None = None,
+) -> None:
+    """Show a page of the history list: a new message (``edit`` False) or the pressed one
+    updated; its select menu then lists that page's games. ``who`` is the player whose
+    games these are, when the command named one (their name is kept for later pages)."""
+    if interaction.guild_id is None:
+        await _refuse(interaction, t("errors.guild_only", locale_for(interaction.locale)))
+        return
+    service = service_of(interaction)
+    await interaction.response.defer(thinking=not edit)
+    lang = await answer_lang(service, interaction)
+    name = user_name(who) if who is not None else None
+    if who is not None and not who.bot:
+        await service.remember(who.id, name)  # page buttons find the name after a restart
+    shown = await service.history(
+        interaction.guild_id, user_id=user_id, who=name, lang=lang, page=page
+    )
+    view = history_page_view(shown, lang)
+    if view is None:
+        await interaction.edit_original_response(embed=card_embed(shown.card), view=None)
+    else:
+        await interaction.edit_original_response(embed=card_embed(shown.card), view=view)
+
+
+async def show_game(
+    interaction: discord.Interaction, game_id: int, page: int, *, edit: bool
+) -> None:
+    """Show one game's hands to the one who asked (a new private message, or the page)."""
+    if interaction.guild_id is None:
+        await _refuse(interaction, t("errors.guild_only", locale_for(interaction.locale)))
+        return
+    service = service_of(interaction)
+    if edit:
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    lang = await answer_lang(service, interaction)
+    try:
+        shown = await service.game(interaction.guild_id, game_id, page=page, lang=lang)
+    except StatsInputError as error:
+        await _refuse(interaction, error.text(lang))
+        return
+    await interaction.edit_original_response(
+        embed=card_embed(shown.card), view=game_view(shown, lang)
+    )
 
 
 def _l(key: str, lang: str) -> str:
-    zh, en = _LABELS[key]
-    return en if lang == "en" else zh
+    """A page button's label (上一页 / 下一页 / 我的名次); ``zh+en`` shows Chinese."""
+    return t(f"stats.button.{key}", short(lang))
 
 
 __all__ = [
@@ -296,9 +516,19 @@ __all__ = [
     "HandsButton",
     "HistoryButton",
     "HistorySelect",
+    "answer_lang",
+    "board_files",
     "board_view",
     "card_embed",
     "game_view",
     "history_page_view",
     "history_view",
+    "resolve_names",
+    "server_id",
+    "service_of",
+    "show_board",
+    "show_game",
+    "show_history",
+    "user_name",
+    "wants_pictures",
 ]

@@ -1,8 +1,9 @@
 """Buttons and the messages that carry them.
 
 Every button is a :class:`GameButton` (a ``DynamicItem``) with the custom_id
-``mj:<game id>:<action>[:<arg>]``, registered once in ``setup_hook`` so that buttons on old
-messages keep working after a restart. Actions:
+``mj:<game id>:<action>[:<arg>]`` (the format and its mapping to engine actions live in one
+codec, :mod:`services.action_codec`), registered once in ``setup_hook`` so that buttons on
+old messages keep working after a restart. Actions:
 
 - lobby: ``join``, ``leave``, ``addbot``, ``start``; table: ``hand`` (my hand, ephemeral);
 - a hand: ``discard:5m``, ``win``, ``kong[:5m]``, ``pong``, ``chi:345m``, ``pass``,
@@ -21,6 +22,8 @@ from typing import Any
 
 import discord
 
+from cogs.refusal_text import refusal_text
+from cogs.session_text import progress_label, session_of, showdown_lines, table_title
 from cogs.text import (
     action_label,
     hand_lines,
@@ -30,13 +33,15 @@ from cogs.text import (
     variant_name,
 )
 from engine.options import describe_options, make_options
+from i18n import short
+from services.action_codec import CUSTOM_ID as CUSTOM_ID
+from services.action_codec import custom_id as custom_id
 from services.delivery import GameSummary, PrivateUpdate
 from services.errors import NotInGame, ServiceError
 from services.model import ActionKey, HandResult, TableView
 
 log = logging.getLogger(__name__)
 
-CUSTOM_ID = r"mj:(?P<gid>[0-9]{1,20}):(?P<kind>[a-z]{1,12})(?::(?P<arg>[0-9a-z]{1,12}))?"
 VERSION_RX = re.compile(r"v(\d+)\s*$")
 HAND_KINDS = ("discard", "win", "kong", "pong", "chi", "pass", "touji", "ready")
 GREEN = discord.ButtonStyle.success
@@ -45,13 +50,10 @@ BLUE = discord.ButtonStyle.primary
 RED = discord.ButtonStyle.danger
 
 
-def custom_id(game_id: int, kind: str, arg: str | None = None) -> str:
-    """``mj:<game id>:<kind>[:<arg>]``."""
-    return ActionKey(kind, arg).custom_id(game_id)
-
-
 class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID):
-    """Any game button; routes the press to :func:`cogs.game.handle_button`."""
+    """Any game button. A press is announced as the bot event ``game_button`` (with the
+    interaction, the game id, the kind and its argument); the game cog answers it
+    (:meth:`cogs.game.Game.on_game_button`), so the buttons need not know who handles them."""
 
     def __init__(
         self,
@@ -87,9 +89,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM
         return cls(int(match["gid"]), match["kind"], match["arg"], label=item.label)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from cogs.game import handle_button
-
-        await handle_button(interaction, self.game_id, self.kind, self.arg)
+        interaction.client.dispatch("game_button", interaction, self.game_id, self.kind, self.arg)
 
 
 def seen_version(message: discord.Message | None) -> int | None:
@@ -106,14 +106,26 @@ def seen_version(message: discord.Message | None) -> int | None:
 
 
 def error_text(error: ServiceError, lang: str, *, button: bool = False) -> str:
-    """The short explanation of a refusal."""
+    """The short explanation of a refusal (a button's: a non-player is told the tiles are
+    not theirs)."""
     if isinstance(error, NotInGame) and button:
-        return t("not_yours", lang) + " " + t("not_in_game", lang)
-    key = error.key
-    if key == "already_playing" and error.params.get("here"):
-        key = "already_here"
-    return t(
-        key, lang, detail=error.detail, **{k: v for k, v in error.params.items() if k != "detail"}
+        return t("errors.not_yours", lang) + " " + t("errors.not_in_game", lang)
+    return refusal_text(error, lang)
+
+
+def session_buttons(view: discord.ui.View, game: GameSummary, lang: str) -> None:
+    """The session's buttons: 准备 (while the ready check is open) and 解散 (while the game
+    is on), under the table and the hand's result (:mod:`cogs.session`)."""
+    info = session_of(game)
+    if game.status != "active" or (info is not None and info.complete):
+        return  # over, or its last hand just ended (the standings follow)
+    if info is None or info.ready_open:
+        hand = str(info.ready_hand if info is not None and info.ready_hand else game.hand_no)
+        view.add_item(
+            GameButton(game.id, "next", hand, label=t("session.ready_button", lang), style=GREEN)
+        )
+    view.add_item(
+        GameButton(game.id, "dissolve", label=t("session.dissolve_button", lang), style=RED)
     )
 
 
@@ -137,15 +149,19 @@ def lobby_message(game: GameSummary, lang: str) -> tuple[discord.Embed, discord.
     from cogs.session_text import first_dealer_note, length_label, lobby_seat_prefix, session_of
 
     embed = discord.Embed(
-        title=t("lobby_title", lang, variant=variant_name(game.variant, lang)),
-        description=t("lobby_help", lang),
+        title=t("game.lobby_title", lang, variant=variant_name(game.variant, lang)),
+        description=t("game.lobby_help", lang),
         colour=discord.Colour.dark_green(),
     )
     lines = []
     for i in range(4):
         if i < len(game.seats):
             seat = game.seats[i]
-            mark = f"（{t('host', lang)}）" if seat.user_id == game.host_id and not seat.ai else ""
+            mark = (
+                f"（{t('game.host', lang)}）"
+                if seat.user_id == game.host_id and not seat.ai
+                else ""
+            )
             who = (
                 "🤖 " + seat.name
                 if seat.ai
@@ -153,17 +169,17 @@ def lobby_message(game: GameSummary, lang: str) -> tuple[discord.Embed, discord.
             )
             lines.append(f"{i + 1}. {lobby_seat_prefix(i, lang)}{who}{mark}")
         else:
-            lines.append(f"{i + 1}. {lobby_seat_prefix(i, lang)}{t('seat_empty', lang)}")
+            lines.append(f"{i + 1}. {lobby_seat_prefix(i, lang)}{t('game.seat_empty', lang)}")
     lines.append(first_dealer_note(game, lang))
-    embed.add_field(name=t("seats", lang), value="\n".join(lines), inline=False)
+    embed.add_field(name=t("game.seats", lang), value="\n".join(lines), inline=False)
     info = session_of(game)
     if info is not None:
         length = length_label(info.length, lang)
         if info.rematch_of is not None:
-            length += " · " + t("lobby_rematch", lang, game=info.rematch_of)
-        embed.add_field(name=t("length_field", lang), value=length, inline=False)
+            length += " · " + t("session.lobby_rematch", lang, game=info.rematch_of)
+        embed.add_field(name=t("session.length_field", lang), value=length, inline=False)
     embed.add_field(
-        name=t("rules", lang),
+        name=t("game.rules", lang),
         value=rules_text(game.variant, game.options, lang)[:1024],
         inline=False,
     )
@@ -171,10 +187,10 @@ def lobby_message(game: GameSummary, lang: str) -> tuple[discord.Embed, discord.
     if game.status != "lobby":
         return embed, None
     view = discord.ui.View(timeout=None)
-    view.add_item(GameButton(game.id, "join", label=t("join", lang), style=GREEN))
-    view.add_item(GameButton(game.id, "leave", label=t("leave", lang)))
-    view.add_item(GameButton(game.id, "addbot", label=t("addbot", lang)))
-    view.add_item(GameButton(game.id, "start", label=t("start", lang), style=BLUE))
+    view.add_item(GameButton(game.id, "join", label=t("game.join", lang), style=GREEN))
+    view.add_item(GameButton(game.id, "leave", label=t("game.leave", lang)))
+    view.add_item(GameButton(game.id, "addbot", label=t("game.addbot", lang)))
+    view.add_item(GameButton(game.id, "start", label=t("game.start", lang), style=BLUE))
     return embed, view
 
 
@@ -185,7 +201,7 @@ def rules_text(variant: str, options: dict[str, Any], lang: str) -> str:
     except Exception:
         return str(options)
     lines = []
-    for name, value, info in describe_options(opts, "zh" if lang != "en" else "en"):
+    for name, value, info in describe_options(opts, lang):
         shown = "—" if value is None else str(value).lower()
         lines.append(f"`{name}` = **{shown}** · {info}")
     return "\n".join(lines) or "—"
@@ -200,9 +216,6 @@ def table_message(
     """The channel's one table message (public information only) with a "My hand" button."""
     if table is None:
         return lobby_message(game, lang)
-    from cogs.session import session_buttons
-    from cogs.session_text import table_title
-
     embed = discord.Embed(
         title=table_title(game, lang),  # 上饶麻将 · 第3/8局
         description="\n".join(
@@ -221,11 +234,13 @@ def table_message(
     if game.status != "active":
         return embed, None
     view = discord.ui.View(timeout=None)
-    view.add_item(GameButton(game.id, "hand", label=t("my_hand", lang), style=BLUE))
+    view.add_item(GameButton(game.id, "hand", label=t("game.my_hand", lang), style=BLUE))
     if game.phase == "hand_over":  # 准备 also here, so a restart can never lose the next step
         session_buttons(view, game, lang)
     elif game.status == "active":
-        view.add_item(GameButton(game.id, "dissolve", label=t("dissolve_button", lang), style=RED))
+        view.add_item(
+            GameButton(game.id, "dissolve", label=t("session.dissolve_button", lang), style=RED)
+        )
     return embed, view
 
 
@@ -239,7 +254,9 @@ def hand_message(
     hand = update.hand
     seat = game.seats[update.seat] if update.seat < len(game.seats) else None
     embed = discord.Embed(
-        title=t("hand_title", lang, variant=variant_name(game.variant, lang), hand=game.hand_no),
+        title=t(
+            "game.hand_title", lang, variant=variant_name(game.variant, lang), hand=game.hand_no
+        ),
         description="\n".join(
             hand_lines(
                 hand,
@@ -313,7 +330,7 @@ def picker_message(
                 row=i // 5,
             )
         )
-    return t("pick_touji" if kind == "touji" else "pick_ready", lang), view
+    return t("game.pick_touji" if kind == "touji" else "game.pick_ready", lang), view
 
 
 # ---------------------------------------------------------------------------- results
@@ -323,19 +340,16 @@ def result_message(
     game: GameSummary, result: HandResult, lang: str, commitment: str | None = None
 ) -> tuple[discord.Embed, discord.ui.View | None]:
     """The hand's result with every hand laid open (摊牌: :mod:`cogs.session_text`), every
-    scoring item and payment; 准备 / 解散 (:mod:`cogs.session`)."""
-    from cogs.session import session_buttons
-    from cogs.session_text import progress_label, showdown_lines
-
+    scoring item and payment; 准备 / 解散 (:func:`session_buttons`)."""
     embed = discord.Embed(
-        title=t("showdown_title", lang, hand=result.hand_no)
+        title=t("session.showdown_title", lang, hand=result.hand_no)
         + " · "
         + progress_label(game, lang, result.hand_no),
         description="\n".join(showdown_lines(game, result, lang, commitment))[:4000],
         colour=discord.Colour.gold(),
     )
     # the hand's code, for /mahjong replay and /mahjong review
-    replay_word = "replay" if lang == "en" else "回放"
+    replay_word = t("game.replay_word", short(lang))
     embed.set_footer(text=_footer(game, f"{replay_word} #{game.id}-{result.hand_no}"))
     if game.status != "active":
         return embed, None

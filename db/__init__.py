@@ -1,9 +1,11 @@
 """Persistence for the mahjong bot: SQLAlchemy 2 async on SQLite (default) or PostgreSQL.
 
-``store = await Store.open(url)`` applies the Alembic migrations and returns the `Store`;
-everything it returns is a plain value from `db.types`. Benchmarks: ``python -m db.bench``.
+``store = await Store.open(url)`` applies the Alembic migrations and returns the `Store`, made
+of small repositories (``store.games``, ``store.hands``, … see `db.store`); everything they
+return is a plain value from `db.types`. A write that stalls raises `StoreBusy`. Benchmarks: ``python -m db.bench``.
 """
 
+from db.errors import StoreBusy
 from db.store import Store
 from db.types import (
     ALL_VARIANTS,
@@ -28,6 +30,7 @@ __all__ = [
     "RecordClosed",
     "RecordNotFound",
     "Store",
+    "StoreBusy",
     "StoreError",
     "VersionConflict",
 ]

@@ -1,78 +1,134 @@
-"""What every part of the store shares: the engine, transactions, dialect-aware inserts."""
+"""What every repository of the store shares: the engine, transactions, dialect-aware inserts.
+
+`Database` is the one engine/transaction helper; the repositories (`db.games`, `db.hands`,
+…) each hold it. Writes go through :meth:`Database.write`:
+
+- **PostgreSQL**: one transaction per write, run in parallel (no process-wide lock; rows
+  are locked where a write needs it). A lock waited on past ``lock_timeout`` is `StoreBusy`.
+- **SQLite** (one writer at a time): *group commit* (`db.group_commit`). Writers arriving
+  together share one ``BEGIN IMMEDIATE … COMMIT`` (one fsync), each in a savepoint of its
+  own so a failing write leaves the others in; every writer still returns only after the
+  commit that made its write durable. Another process holding the lock past the busy
+  timeout is `StoreBusy`.
+"""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from contextvars import ContextVar
 from typing import Any
 
 from sqlalchemy import Table
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from db.connection import IMMEDIATE
+from db.errors import StoreBusy, is_busy
+from db.group_commit import GroupCommit
 
-#: the store whose SQLite writer turn the current task holds (a nested write reuses it)
-_writing: ContextVar[object | None] = ContextVar("mj_store_writing", default=None)
+
+class Database:
+    """The async engine and the transactions every repository runs in."""
+
+    def __init__(self, engine: AsyncEngine, *, batch_limit: int = 64) -> None:
+        self.engine = engine
+        self.dialect: str = engine.dialect.name
+        self._group = (
+            GroupCommit(self._begin_immediate, batch_limit=batch_limit)
+            if self.dialect == "sqlite"
+            else None
+        )
+
+    @property
+    def commits(self) -> int:
+        """SQLite commits made so far by group commit (0 on PostgreSQL): with `writes`,
+        how many writes shared each fsync."""
+        return 0 if self._group is None else self._group.commits
+
+    @property
+    def writes(self) -> int:
+        """SQLite writes committed so far by group commit (0 on PostgreSQL)."""
+        return 0 if self._group is None else self._group.writes
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[AsyncConnection]:
+        """One write, committed durably before the block's ``async with`` returns; nothing
+        of it when the block raises. A write inside another write of the same task joins it.
+
+        Raises `StoreBusy` when the database stayed locked past the timeout (nothing of the
+        write was recorded)."""
+        if self._group is not None:
+            async with self._group.write() as conn:
+                yield conn
+            return
+        try:
+            async with self.engine.connect() as conn, conn.begin():
+                yield conn
+        except DBAPIError as error:
+            if is_busy(error):
+                raise StoreBusy(str(error.orig)) from error
+            raise
+
+    async def _begin_immediate(self) -> AsyncConnection:
+        """A connection in a ``BEGIN IMMEDIATE`` transaction (SQLite's write lock taken)."""
+        conn = await self.engine.connect()
+        try:
+            await conn.execution_options(**{IMMEDIATE: True})
+            await conn.begin()
+        except BaseException as error:
+            await conn.close()
+            if isinstance(error, DBAPIError) and is_busy(error):
+                raise StoreBusy(str(error.orig)) from error
+            raise
+        return conn
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[AsyncConnection]:
+        """One read transaction (a consistent snapshot on both backends)."""
+        try:
+            async with self.engine.connect() as conn:
+                if self.dialect == "postgresql":
+                    await conn.execution_options(isolation_level="REPEATABLE READ")
+                async with conn.begin():
+                    yield conn
+        except DBAPIError as error:
+            if is_busy(error):
+                raise StoreBusy(str(error.orig)) from error
+            raise
+
+    def insert(self, table: Table) -> Any:
+        """An INSERT that knows ``ON CONFLICT`` for this backend."""
+        module = sqlite if self.dialect == "sqlite" else postgresql
+        return module.insert(table)
+
+    async def close(self) -> None:
+        """Close every connection."""
+        await self.engine.dispose()
 
 
 class StoreBase:
-    """Holds the async engine; the store's parts (mixins) build on these helpers."""
+    """What the store offers modules of ``db`` that work beside the repositories
+    (`db.deadlines`, `db.notify`): the shared `Database` as ``db`` and its helpers under
+    their former names."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
-        self._engine = engine
-        self._writer: tuple[Any, asyncio.Lock] | None = None
+    def __init__(self, database: Database) -> None:
+        self.db = database
 
     @property
     def dialect(self) -> str:
         """``sqlite`` or ``postgresql``."""
-        return self._engine.dialect.name
+        return self.db.dialect
 
-    @asynccontextmanager
-    async def _write(self) -> AsyncIterator[AsyncConnection]:
-        """One write transaction, committed (durably) when the block ends without error.
+    @property
+    def _engine(self) -> AsyncEngine:
+        return self.db.engine
 
-        On SQLite it starts with ``BEGIN IMMEDIATE`` so concurrent writers queue on the
-        busy timeout instead of failing when upgrading a read lock; and the writers of this
-        process take turns in order first (an ``asyncio.Lock``): SQLite's busy handler sleeps
-        and retries, so under load a writer could lose the race again and again (a lobby
-        waited minutes behind a stream of moves) — another process still queues on the
-        busy timeout. PostgreSQL writers run in parallel.
-        """
-        if self.dialect != "sqlite" or _writing.get() is self:
-            async with self._transaction() as conn:
-                yield conn
-            return
-        loop = asyncio.get_running_loop()
-        if self._writer is None or self._writer[0] is not loop:
-            self._writer = (loop, asyncio.Lock())
-        async with self._writer[1]:
-            token = _writing.set(self)
-            try:
-                async with self._transaction() as conn:
-                    yield conn
-            finally:
-                _writing.reset(token)
+    def _write(self) -> Any:
+        return self.db.write()
 
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[AsyncConnection]:
-        async with self._engine.connect() as conn:
-            await conn.execution_options(**{IMMEDIATE: True})
-            async with conn.begin():
-                yield conn
-
-    @asynccontextmanager
-    async def _read(self) -> AsyncIterator[AsyncConnection]:
-        """One read transaction (a consistent snapshot on both backends)."""
-        async with self._engine.connect() as conn:
-            if self.dialect == "postgresql":
-                await conn.execution_options(isolation_level="REPEATABLE READ")
-            async with conn.begin():
-                yield conn
+    def _read(self) -> Any:
+        return self.db.read()
 
     def _insert(self, table: Table) -> Any:
-        """An INSERT that knows ``ON CONFLICT`` for this backend."""
-        module = sqlite if self.dialect == "sqlite" else postgresql
-        return module.insert(table)
+        return self.db.insert(table)

@@ -1,10 +1,12 @@
-"""Store benchmarks on SQLite: ``python -m db.bench [--hands N] [--games N] [--appends N]
-[--only appends|resume|boards]``.
+"""Store benchmarks: ``python -m db.bench [--hands N] [--games N] [--appends N]
+[--only appends|concurrent|resume|boards] [--postgres URL]``.
 
-Prints append-action latency (target p99 <= 5 ms), start-up loading of 1,000 unfinished
-games (target <= 3 s) and leaderboard / stats queries with 100,000 hands in one server
-(target <= 200 ms each), and voiding a confirmed record there (its ratings replayed
-at once). Figures only: nothing here asserts a time.
+Prints append-action latency (target p99 <= 5 ms), appends from many games at once
+(``concurrent``: SQLite group commit — how many writes share each commit — and, with
+``--postgres URL``, the same on a fresh PostgreSQL database there), start-up loading of
+1,000 unfinished games (target <= 3 s) and leaderboard / stats queries with 100,000 hands in
+one server (target <= 200 ms each), and voiding a confirmed record there (its ratings
+replayed at once). Figures only: nothing here asserts a time.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +29,12 @@ from sqlalchemy import func, select
 from db.models import Action, Game, Guild, Hand, HandResult, Rating, RatingHistory, Snapshot
 from db.store import Store
 from db.types import ALL_VARIANTS, HandInput, HandPlayer
+from engine import variants
 
-VARIANTS = ("shangrao", "xinyu", "jiujiang")
+#: Every registered variant (the stored ``variant`` is its name); FIRST / SECOND: the ones
+#: the single-variant timings use (上饶, 新余).
+VARIANTS = variants.names()
+FIRST, SECOND = VARIANTS[:2]
 GUILD = 1_000_000_000_000_001
 NOW = datetime.now(UTC)
 
@@ -55,17 +62,80 @@ async def _timed(fn: Callable[[], Awaitable[Any]], runs: int = 5) -> tuple[float
 async def bench_appends(folder: Path, count: int, synchronous: str) -> None:
     url = f"sqlite+aiosqlite:///{folder / f'appends-{synchronous}.db'}"
     store = await Store.open(url, synchronous=synchronous)
-    game = await store.create_game(GUILD, 1, "shangrao", seats=[{}, {}, {}, {}], status="active")
+    game = await store.games.create(GUILD, 1, FIRST, seats=[{}, {}, {}, {}], status="active")
     version, times = 0, []
     for i in range(count):
         action = {"type": "discard", "seat": i % 4, "tile": i % 34, "tsumogiri": False}
         start = time.perf_counter()
-        version = await store.append_action(game.id, version, i % 4, action)
+        version = await store.games.append_action(game.id, version, i % 4, action)
         times.append(time.perf_counter() - start)
     await store.close()
     note = "the default" if synchronous == "FULL" else "for comparison"
     print(f"append_action, {count} appends, SQLite WAL synchronous={synchronous} ({note})")
     print(f"  p50 {_ms(_pct(times, 0.5))}   p99 {_ms(_pct(times, 0.99))}   max {_ms(max(times))}")
+
+
+async def bench_concurrent(url: str, label: str, games: int, total: int) -> None:
+    """``games`` games pressing as fast as their commits return, ``total`` appends in all."""
+    store = await Store.open(url)
+    ids = [
+        (await store.games.create(GUILD, 1, FIRST, seats=[{}] * 4, status="active")).id
+        for _ in range(games)
+    ]
+    times: list[float] = []
+    commits, writes = store.db.commits, store.db.writes
+
+    async def press(game_id: int) -> None:
+        version = 0
+        for i in range(max(1, total // games)):
+            action = {"type": "discard", "seat": i % 4, "tile": i % 34}
+            start = time.perf_counter()
+            version = await store.games.append_action(game_id, version, i % 4, action)
+            times.append(time.perf_counter() - start)
+
+    start = time.perf_counter()
+    await asyncio.gather(*(press(g) for g in ids))
+    elapsed = time.perf_counter() - start
+    shared = ""
+    if store.db.commits > commits:
+        per = (store.db.writes - writes) / (store.db.commits - commits)
+        shared = f"   {per:5.1f} writes per commit"
+    await store.close()
+    print(f"  {label:<10} {games:>4} games at once: {len(times) / elapsed:7.0f} appends/s   "
+          f"p50 {_ms(_pct(times, 0.5))}   p99 {_ms(_pct(times, 0.99))}{shared}")  # fmt: skip
+
+
+@asynccontextmanager
+async def _fresh_postgres(server: str) -> AsyncIterator[str]:
+    """A new database on the PostgreSQL server ``server`` (dropped afterwards)."""
+    import uuid
+
+    import asyncpg
+    from sqlalchemy.engine import make_url
+
+    admin = make_url(server).set(drivername="postgresql").render_as_string(hide_password=False)
+    name = f"mahjong_bench_{uuid.uuid4().hex[:12]}"
+    conn = await asyncpg.connect(admin)
+    await conn.execute(f'CREATE DATABASE "{name}"')
+    await conn.close()
+    try:
+        yield make_url(server).set(database=name).render_as_string(hide_password=False)
+    finally:
+        conn = await asyncpg.connect(admin)
+        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await conn.close()
+
+
+async def bench_concurrent_all(folder: Path, total: int, postgres: str | None) -> None:
+    print(f"appends from many games at once ({total} appends in all per line; SQLite: group "
+          "commit, FULL sync; PostgreSQL: games commit in parallel)")  # fmt: skip
+    for games in (1, 10, 100):
+        url = f"sqlite+aiosqlite:///{folder / f'concurrent-{games}.db'}"
+        await bench_concurrent(url, "SQLite", games, total)
+    if postgres:
+        for games in (1, 10, 100):
+            async with _fresh_postgres(postgres) as url:
+                await bench_concurrent(url, "PostgreSQL", games, total)
 
 
 def _state(rng: random.Random) -> dict[str, Any]:
@@ -87,12 +157,12 @@ async def bench_resume(folder: Path, games: int, actions_after: int) -> None:
     url = f"sqlite+aiosqlite:///{folder / 'resume.db'}"
     store = await Store.open(url)
     rng = random.Random(1)
-    await store.get_guild_settings(GUILD)
-    await store.update_guild_settings(GUILD, language="zh")
-    async with store._engine.begin() as conn:
+    await store.guilds.settings(GUILD)
+    await store.guilds.update_settings(GUILD, language="zh")
+    async with store.db.engine.begin() as conn:
         game_rows = [
             {
-                "id": i + 1, "guild_id": GUILD, "channel_id": 5, "variant": VARIANTS[i % 3],
+                "id": i + 1, "guild_id": GUILD, "channel_id": 5, "variant": VARIANTS[i % len(VARIANTS)],
                 "options": {"preset": "classic"}, "seats": [{"user_id": 10 + s} for s in range(4)],
                 "status": "active", "totals": [0, 0, 0, 0], "version": 30 + actions_after,
                 "created_at": NOW, "updated_at": NOW,
@@ -117,14 +187,14 @@ async def bench_resume(folder: Path, games: int, actions_after: int) -> None:
     start = time.perf_counter()
     store = await Store.open(url)
     opened = time.perf_counter()
-    unfinished = await store.list_unfinished_games()
+    unfinished = await store.games.list_unfinished()
     per_game = []
     for game in unfinished:
         t = time.perf_counter()
-        await store.load_game(game.id)
+        await store.games.load(game.id)
         per_game.append(time.perf_counter() - t)
     one_by_one = time.perf_counter()
-    bulk = await store.load_unfinished_games()
+    bulk = await store.games.load_unfinished()
     done = time.perf_counter()
     await store.close()
     assert len(unfinished) == len(bulk) == games
@@ -144,13 +214,13 @@ async def _fill_hands(store: Store, hands: int, players: int) -> None:
     people = list(range(10_001, 10_001 + players))
     start = NOW - timedelta(days=365)
     step = timedelta(days=365) / hands
-    async with store._engine.begin() as conn:
+    async with store.db.engine.begin() as conn:
         await conn.execute(Guild.__table__.update().values(current_season=4))
         for chunk in range(0, hands, 5000):
             hand_rows, result_rows, history_rows = [], [], []
             for i in range(chunk, min(hands, chunk + 5000)):
                 when = start + step * i
-                variant = VARIANTS[rng.randrange(3)]
+                variant = VARIANTS[rng.randrange(len(VARIANTS))]
                 seated = rng.sample(people, 4)
                 ai = rng.random() < 0.1
                 ids = [*seated[:3], -1] if ai else seated
@@ -213,8 +283,8 @@ async def _fill_hands(store: Store, hands: int, players: int) -> None:
 
 async def bench_boards(folder: Path, hands: int, players: int) -> None:
     store = await Store.open(f"sqlite+aiosqlite:///{folder / 'boards.db'}")
-    await store.get_guild_settings(GUILD)
-    await store.update_guild_settings(GUILD, language="zh")
+    await store.guilds.settings(GUILD)
+    await store.guilds.update_settings(GUILD, language="zh")
     t = time.perf_counter()
     await _fill_hands(store, hands, players)
     print(f"leaderboard / stats with {hands} hands of {players} players in one server, spread "
@@ -222,40 +292,39 @@ async def bench_boards(folder: Path, hands: int, players: int) -> None:
     me = 10_001
     for by in ("points", "rating", "winrate"):
         for period in ("all", "season", "month", "week"):
-            for variant in (None, "xinyu"):
+            for variant in (None, SECOND):
                 med, worst = await _timed(
-                    lambda by=by, period=period, variant=variant: store.leaderboard(
-                        GUILD, variant=variant, period=period, by=by, user_id=me, min_hands=20
+                    partial(
+                        store.leaderboards.page,
+                        GUILD, variant=variant, period=period, by=by, user_id=me, min_hands=20,
                     )
-                )
+                )  # fmt: skip
                 print(f"  leaderboard by={by:<7} period={period:<6} variant={variant or 'all':<8}"
                       f" median {_ms(med)}  max {_ms(worst)}")  # fmt: skip
     for period in ("all", "season", "month"):
-        for variant in (None, "shangrao"):
+        for variant in (None, FIRST):
             med, worst = await _timed(
-                lambda period=period, variant=variant: store.player_stats(
-                    GUILD, me, variant=variant, period=period
-                )
+                partial(store.stats.player_stats, GUILD, me, variant=variant, period=period)
             )
             print(f"  player_stats period={period:<6} variant={variant or 'all':<8}        "
                   f" median {_ms(med)}  max {_ms(worst)}")  # fmt: skip
-    med, worst = await _timed(lambda: store.recent_games(GUILD, user_id=me))
+    med, worst = await _timed(lambda: store.stats.recent_games(GUILD, user_id=me))
     print(f"  recent_games user                             median {_ms(med)}  max {_ms(worst)}")
     times = []
     for i in range(20):
         hand = HandInput(
-            guild_id=GUILD, variant="xinyu", hand_no=i, source="record", how="self",
+            guild_id=GUILD, variant=SECOND, hand_no=i, source="record", how="self",
             players=[HandPlayer(s, 10_001 + s, 9 if s == 0 else -3) for s in range(4)],
             winners=[0], points=3,
         )  # fmt: skip
         start = time.perf_counter()
-        await store.record_hand(hand)
+        await store.hands.record(hand)
         times.append(time.perf_counter() - start)
-    print(f"  record_hand (hand + 4 lines + 8 ratings)      median {_ms(statistics.median(times))}"
+    print(f"  hands.record (hand + 4 lines + 8 ratings)     median {_ms(statistics.median(times))}"
           f"  max {_ms(max(times))}")  # fmt: skip
     start = time.perf_counter()
-    replayed = await store.rebuild_ratings(GUILD)
-    print(f"  rebuild_ratings (admin repair, whole server)  {replayed} hands in "
+    replayed = await store.ratings.rebuild(GUILD)
+    print(f"  ratings.rebuild (admin repair, whole server)  {replayed} hands in "
           f"{time.perf_counter() - start:.1f} s")  # fmt: skip
     await bench_void(store)
     await store.close()
@@ -264,7 +333,7 @@ async def bench_boards(folder: Path, hands: int, players: int) -> None:
 async def bench_void(store: Store) -> None:
     """Voiding a confirmed record (its ratings replayed from its hand onward, in the call):
     the record's hand sits at the end, the middle or the start of the server's hands."""
-    hands = await store._engine.connect()
+    hands = await store.db.engine.connect()
     try:
         total = (await hands.execute(select(func.count()).select_from(Hand))).scalar_one()
         first, last = (
@@ -281,21 +350,21 @@ async def bench_void(store: Store) -> None:
         ("the first hand (worst case)", first - timedelta(seconds=1)),
     ):
         hand = HandInput(
-            guild_id=GUILD, variant="xinyu", hand_no=1, source="record", how="self",
+            guild_id=GUILD, variant=SECOND, hand_no=1, source="record", how="self",
             players=[HandPlayer(s, 10_001 + s, 9 if s == 0 else -3) for s in range(4)],
             winners=[0], points=3,
         )  # fmt: skip
-        record = await store.create_record(10_001, hand, now=at)
+        record = await store.records.create(10_001, hand, now=at)
         for s in (1, 2, 3):
-            record = await store.confirm_record(record.id, 10_001 + s, now=at)
+            record = await store.records.confirm(record.id, 10_001 + s, now=at)
         start = time.perf_counter()
-        plan = await store._plan_void(record.id)
+        plan = await store.records.plan_void(record.id)
         planned = time.perf_counter() - start
         assert plan is not None
         held: list[float] = []
         start = time.perf_counter()
         with _timing_writes(store, held):
-            await store.void_record(record.id)
+            await store.records.void(record.id)
         took = time.perf_counter() - start
         print(f"  {label:<30} {plan.later_hands:>6} hands after, "
               f"{plan.replay.rerated_hands:>6} re-rated, {len(plan.replay.history):>6} history "
@@ -307,7 +376,7 @@ async def bench_void(store: Store) -> None:
 def _timing_writes(store: Store, held: list[float]) -> Iterator[None]:
     """Add the time each write transaction of ``store`` is open (BEGIN to COMMIT) to
     ``held``."""
-    original = store._write
+    original = store.db.write
 
     @asynccontextmanager
     async def timed() -> AsyncIterator[Any]:
@@ -318,11 +387,11 @@ def _timing_writes(store: Store, held: list[float]) -> Iterator[None]:
         finally:
             held.append(time.perf_counter() - start)
 
-    store._write = timed  # type: ignore[method-assign]
+    store.db.write = timed  # type: ignore[method-assign]
     try:
         yield
     finally:
-        del store._write
+        del store.db.write
 
 
 async def main() -> None:
@@ -334,8 +403,11 @@ async def main() -> None:
     parser.add_argument("--players", type=int, default=40)
     parser.add_argument("--dir", type=Path, default=None, help="folder (default: a temp dir)")
     parser.add_argument(
+        "--postgres", default=None, help="a PostgreSQL server URL for the concurrent part"
+    )
+    parser.add_argument(
         "--only",
-        choices=("appends", "resume", "boards"),
+        choices=("appends", "concurrent", "resume", "boards"),
         default=None,
         help="run one part (boards = leaderboards, stats, rebuild and void)",
     )
@@ -347,6 +419,8 @@ async def main() -> None:
             print("target: append_action p99 <= 5 ms")
             for synchronous in ("FULL", "NORMAL"):
                 await bench_appends(folder, args.appends, synchronous)
+        if args.only in (None, "concurrent"):
+            await bench_concurrent_all(folder, args.appends, args.postgres)
         if args.only in (None, "resume"):
             await bench_resume(folder, args.games, args.actions)
         if args.only in (None, "boards"):

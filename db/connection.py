@@ -19,6 +19,11 @@ WAL_ATTEMPTS = 200
 #: Execution option: open the transaction with ``BEGIN IMMEDIATE`` on SQLite (writers).
 IMMEDIATE = "mahjong_immediate"
 
+#: Seconds a SQLite writer waits for another process's write lock before `StoreBusy`.
+BUSY_TIMEOUT = 30.0
+#: Seconds a PostgreSQL statement waits for a row lock before `StoreBusy`.
+LOCK_TIMEOUT = 15.0
+
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
@@ -31,20 +36,35 @@ def _sqlite_folder(url: str) -> None:
         Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
 
 
-def make_engine(url: str, *, synchronous: str = "FULL", **kwargs: Any) -> AsyncEngine:
+def make_engine(
+    url: str,
+    *,
+    synchronous: str = "FULL",
+    busy_timeout: float = BUSY_TIMEOUT,
+    lock_timeout: float = LOCK_TIMEOUT,
+    **kwargs: Any,
+) -> AsyncEngine:
     """An async engine for ``url``; on SQLite: WAL, foreign keys, busy timeout, fsync commit.
 
     ``synchronous=FULL`` makes a commit survive power loss, not only a killed process.
+    ``busy_timeout`` (SQLite) and ``lock_timeout`` (PostgreSQL): seconds a write waits for
+    a lock held by another writer before it gives up (`db.errors.StoreBusy`).
     """
     backend = make_url(url).get_backend_name()
     if backend == "sqlite":
         _sqlite_folder(url)
-        kwargs.setdefault("connect_args", {}).setdefault("timeout", 30)
+        kwargs.setdefault("connect_args", {}).setdefault("timeout", busy_timeout)
     else:
         kwargs.setdefault("pool_pre_ping", True)
+        # games commit in parallel: enough connections for a busy process
+        kwargs.setdefault("pool_size", 10)
+        kwargs.setdefault("max_overflow", 20)
+        if make_url(url).get_driver_name() == "asyncpg":
+            settings = kwargs.setdefault("connect_args", {}).setdefault("server_settings", {})
+            settings.setdefault("lock_timeout", str(round(lock_timeout * 1000)))
     engine = create_async_engine(url, json_serializer=_dumps, **kwargs)
     if backend == "sqlite":
-        _install_sqlite_events(engine, synchronous)
+        _install_sqlite_events(engine, synchronous, busy_timeout)
     return engine
 
 
@@ -65,13 +85,13 @@ def _wal(cursor: Any, *, attempts: int = WAL_ATTEMPTS) -> None:
             time.sleep(0.05)
 
 
-def _install_sqlite_events(engine: AsyncEngine, synchronous: str) -> None:
+def _install_sqlite_events(engine: AsyncEngine, synchronous: str, busy_timeout: float) -> None:
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Let SQLAlchemy emit BEGIN itself (see _on_begin) instead of pysqlite's lazy begin.
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.execute(f"PRAGMA busy_timeout={round(busy_timeout * 1000)}")
         _wal(cursor)
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute(f"PRAGMA synchronous={synchronous}")

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
+from typing import Any, NoReturn
 
 from sqlalchemy import func, select, update
 from sqlalchemy.engine import Row
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from db.base import StoreBase
-from db.models import GAME_STATUSES, Action, Game, Guild, Season, Snapshot, utcnow
+from db.base import Database
+from db.guilds import ensure_guild
+from db.models import GAME_STATUSES, Action, Game, Snapshot, utcnow
 from db.types import (
     ActionRecord,
     GameInfo,
@@ -22,6 +23,8 @@ from db.types import (
 )
 
 UNFINISHED = ("lobby", "active")
+#: game columns `GameRepository.append_action` may change with the version
+_VERSIONED = frozenset({"seats", "status", "totals", "seed_commitment", "options"})
 _UNSET: Any = object()
 _G = Game.__table__
 _A = Action.__table__
@@ -63,24 +66,13 @@ def _check_status(status: str) -> None:
         raise ValueError(f"unknown game status {status!r}; expected one of {GAME_STATUSES}")
 
 
-class GamesMixin(StoreBase):
-    """Games (对局), the append-only action log and snapshots."""
+class GameRepository:
+    """Games (对局), the append-only action log and snapshots (``store.games``)."""
 
-    async def _ensure_guild(self, conn: AsyncConnection, guild_id: int) -> None:
-        """Create the server's row (and its season 1) the first time it is used."""
-        now = utcnow()
-        stmt = self._insert(Guild.__table__).values(
-            id=guild_id, rule_options={}, created_at=now, updated_at=now
-        )
-        created = await conn.execute(
-            stmt.on_conflict_do_nothing(index_elements=["id"]).returning(Guild.__table__.c.id)
-        )
-        if created.one_or_none() is not None:
-            await conn.execute(
-                Season.__table__.insert().values(guild_id=guild_id, number=1, started_at=now)
-            )
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
-    async def create_game(
+    async def create(
         self,
         guild_id: int,
         channel_id: int,
@@ -96,8 +88,8 @@ class GamesMixin(StoreBase):
         _check_status(status)
         seats = list(seats or [])
         now = utcnow()
-        async with self._write() as conn:
-            await self._ensure_guild(conn, guild_id)
+        async with self.db.write() as conn:
+            await ensure_guild(self.db, conn, guild_id)
             result = await conn.execute(
                 _G.insert()
                 .values(
@@ -118,13 +110,13 @@ class GamesMixin(StoreBase):
             )
             return game_info(result.one())
 
-    async def get_game(self, game_id: int) -> GameInfo | None:
+    async def get(self, game_id: int) -> GameInfo | None:
         """The game, or None."""
-        async with self._read() as conn:
+        async with self.db.read() as conn:
             row = (await conn.execute(select(_G).where(_G.c.id == game_id))).one_or_none()
         return None if row is None else game_info(row)
 
-    async def update_game(
+    async def update(
         self,
         game_id: int,
         *,
@@ -162,7 +154,7 @@ class GamesMixin(StoreBase):
         stmt = update(_G).where(_G.c.id == game_id)
         if expected_version is not None:
             stmt = stmt.where(_G.c.version == expected_version)
-        async with self._write() as conn:
+        async with self.db.write() as conn:
             row = (await conn.execute(stmt.values(**values).returning(*_G.c))).one_or_none()
             if row is None:
                 await self._raise_missing_or_conflict(conn, game_id, expected_version or 0)
@@ -170,29 +162,41 @@ class GamesMixin(StoreBase):
 
     async def _raise_missing_or_conflict(
         self, conn: AsyncConnection, game_id: int, expected: int
-    ) -> None:
+    ) -> NoReturn:
         actual = await conn.scalar(select(_G.c.version).where(_G.c.id == game_id))
         if actual is None:
             raise GameNotFound(game_id)
         raise VersionConflict(game_id, expected, actual)
 
     async def append_action(
-        self, game_id: int, expected_version: int, seat: int | None, action: Json
+        self,
+        game_id: int,
+        expected_version: int,
+        seat: int | None,
+        action: Json,
+        *,
+        changes: Json | None = None,
     ) -> int:
         """Append ``action`` as seq ``expected_version + 1`` if the game is still at
         ``expected_version``; return the new version (= the action's seq).
 
         The version bump and the insert commit together, durably, before this returns.
         A stale writer gets `VersionConflict` (`GameNotFound` for no game) and nothing is
-        written.
+        written. ``changes``: columns of the game row (``seats``, ``status``, ``totals``,
+        ``seed_commitment``) written with the same compare-and-set (a lobby's seats).
         """
         new_version = expected_version + 1
         now = utcnow()
-        async with self._write() as conn:
+        extra = dict(changes or {})
+        if set(extra) - _VERSIONED:
+            raise ValueError(f"not a versioned game column: {sorted(set(extra) - _VERSIONED)}")
+        if "status" in extra:
+            _check_status(extra["status"])
+        async with self.db.write() as conn:
             result = await conn.execute(
                 update(_G)
                 .where(_G.c.id == game_id, _G.c.version == expected_version)
-                .values(version=new_version, updated_at=now)
+                .values(version=new_version, updated_at=now, **extra)
             )
             if result.rowcount != 1:
                 await self._raise_missing_or_conflict(conn, game_id, expected_version)
@@ -208,13 +212,13 @@ class GamesMixin(StoreBase):
         keep only the ``keep`` newest snapshots of the game."""
         if keep < 1:
             raise ValueError("keep must be at least 1")
-        async with self._write() as conn:
+        async with self.db.write() as conn:
             version = await conn.scalar(select(_G.c.version).where(_G.c.id == game_id))
             if version is None:
                 raise GameNotFound(game_id)
             if not 0 <= seq <= version:
                 raise ValueError(f"snapshot seq {seq} is outside the log (0..{version})")
-            stmt = self._insert(_S).values(
+            stmt = self.db.insert(_S).values(
                 game_id=game_id, seq=seq, state=state, created_at=utcnow()
             )
             await conn.execute(
@@ -230,9 +234,9 @@ class GamesMixin(StoreBase):
             if stale:
                 await conn.execute(_S.delete().where(_S.c.game_id == game_id, _S.c.seq <= stale[0]))
 
-    async def load_game(self, game_id: int) -> LoadedGame:
+    async def load(self, game_id: int) -> LoadedGame:
         """The game, its newest snapshot (or None) and every action after it, in seq order."""
-        async with self._read() as conn:
+        async with self.db.read() as conn:
             row = (await conn.execute(select(_G).where(_G.c.id == game_id))).one_or_none()
             if row is None:
                 raise GameNotFound(game_id)
@@ -255,17 +259,17 @@ class GamesMixin(StoreBase):
             actions = [_action(r) for r in rows]
         return LoadedGame(game=game, snapshot=snapshot, actions=actions)
 
-    async def list_unfinished_games(self) -> list[GameInfo]:
+    async def list_unfinished(self) -> list[GameInfo]:
         """Every game in the lobby or being played, oldest activity first."""
-        async with self._read() as conn:
+        async with self.db.read() as conn:
             rows = await conn.execute(
                 select(_G).where(_G.c.status.in_(UNFINISHED)).order_by(_G.c.updated_at, _G.c.id)
             )
             return [game_info(r) for r in rows]
 
-    async def load_unfinished_games(self) -> list[LoadedGame]:
-        """`load_game` for every unfinished game, in three queries (for start-up)."""
-        async with self._read() as conn:
+    async def load_unfinished(self) -> list[LoadedGame]:
+        """`load` for every unfinished game, in three queries (for start-up)."""
+        async with self.db.read() as conn:
             games = [
                 game_info(r)
                 for r in await conn.execute(

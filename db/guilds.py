@@ -1,4 +1,4 @@
-"""Server settings, seasons (赛季) and players."""
+"""Server settings and seasons (赛季) (``store.guilds``)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,15 @@ from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.engine import Row
+from sqlalchemy.ext.asyncio import AsyncConnection
 
-from db.games import GamesMixin
-from db.models import Guild, Player, Season, utcnow
-from db.types import GuildSettings, PlayerInfo, SeasonInfo
+from db.base import Database
+from db.models import Guild, Season, utcnow
+from db.types import GuildSettings, SeasonInfo
 from engine.options import VARIANTS
+from engine.refusal import Reason
 
 _GU = Guild.__table__
-_P = Player.__table__
 _SE = Season.__table__
 SETTING_FIELDS = (
     "default_variant",
@@ -31,12 +32,10 @@ SETTING_FIELDS = (
     "ready_timeout",
     "vote_timeout",
 )
-#: A player's turn alerts: turns and claims, claims only, none.
-ALERT_MODES = ("on", "claims", "off")
 #: The slowest AI pace a server may choose (seconds per AI action).
 MAX_AI_PACE = 5.0
 #: Languages of a server's public messages.
-LANGUAGES = ("zh", "en", "zh+en")
+LANGUAGES = ("zh", "zh-TW", "en", "zh+en")  # 简体, 繁體, English, both (i18n.SERVER_LANGUAGES)
 #: A new game's length: hands, or rounds (圈) (see :mod:`services.session_state`).
 LENGTHS = ("4", "8", "16", "1圈", "2圈", "4圈")
 #: The 准备 and 解散 timeouts a server may choose (seconds).
@@ -50,23 +49,55 @@ def _check_setting_values(changes: dict[str, Any]) -> None:
     store must never break ``/mahjong new`` or ``/mahjong score`` later)."""
     variant = changes.get("default_variant", VARIANTS[0])
     if variant not in VARIANTS:
-        raise ValueError(f"default_variant must be one of {', '.join(VARIANTS)}")
+        raise ValueError(
+            Reason(
+                "errors.setting.one_of",
+                "{name} must be one of {allowed}",
+                name="default_variant",
+                allowed=", ".join(VARIANTS),
+            )
+        )
     if changes.get("language", LANGUAGES[0]) not in LANGUAGES:
-        raise ValueError(f"language must be one of {', '.join(LANGUAGES)}")
+        raise ValueError(
+            Reason(
+                "errors.setting.one_of",
+                "{name} must be one of {allowed}",
+                name="language",
+                allowed=", ".join(LANGUAGES),
+            )
+        )
     if not isinstance(changes.get("hints", True), bool):
-        raise ValueError("hints must be true or false")
+        raise ValueError(
+            Reason("errors.setting.bool", "{name} must be true or false", name="hints")
+        )
     if changes.get("length", LENGTHS[1]) not in LENGTHS:
-        raise ValueError(f"length must be one of {', '.join(LENGTHS)} (圈 = rounds)")
+        raise ValueError(
+            Reason(
+                "errors.setting.length",
+                "length must be one of {allowed} (圈 = rounds)",
+                allowed=", ".join(LENGTHS),
+            )
+        )
     low, high = SESSION_TIMEOUTS
     for name in ("ready_timeout", "vote_timeout"):
         value = changes.get(name, low)
         if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-            raise ValueError(f"{name} must be {low} to {high} seconds")
+            raise ValueError(
+                Reason(
+                    "errors.setting.seconds",
+                    "{name} must be {low} to {high} seconds",
+                    name=name,
+                    low=low,
+                    high=high,
+                )
+            )
     rules = changes.get("rule_options", {})
     if not isinstance(rules, dict) or not all(
         name in VARIANTS and isinstance(values, dict) for name, values in rules.items()
     ):
-        raise ValueError("rule_options must map a known variant to its options")
+        raise ValueError(
+            Reason("errors.setting.rules", "rule_options must map a known variant to its options")
+        )
 
 
 def _settings(row: Row[Any]) -> GuildSettings:
@@ -78,26 +109,31 @@ def _settings(row: Row[Any]) -> GuildSettings:
     return GuildSettings(guild_id=row.id, **values)
 
 
-def _player(row: Row[Any]) -> PlayerInfo:
-    return PlayerInfo(
-        user_id=row.user_id,
-        display_name=row.display_name,
-        locale=row.locale,
-        prefers_images=row.prefers_images,
-        alerts=row.alerts if row.alerts in ALERT_MODES else "on",
+async def ensure_guild(db: Database, conn: AsyncConnection, guild_id: int) -> None:
+    """Create the server's row (and its season 1) the first time it is used, inside the
+    caller's write transaction."""
+    now = utcnow()
+    stmt = db.insert(_GU).values(id=guild_id, rule_options={}, created_at=now, updated_at=now)
+    created = await conn.execute(
+        stmt.on_conflict_do_nothing(index_elements=["id"]).returning(_GU.c.id)
     )
+    if created.one_or_none() is not None:
+        await conn.execute(_SE.insert().values(guild_id=guild_id, number=1, started_at=now))
 
 
-class GuildsMixin(GamesMixin):
-    """Per-server settings, seasons and the players table."""
+class GuildRepository:
+    """Per-server settings and seasons (``store.guilds``)."""
 
-    async def get_guild_settings(self, guild_id: int) -> GuildSettings:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def settings(self, guild_id: int) -> GuildSettings:
         """The server's settings (the defaults when it never changed any)."""
-        async with self._read() as conn:
+        async with self.db.read() as conn:
             row = (await conn.execute(select(_GU).where(_GU.c.id == guild_id))).one_or_none()
         return GuildSettings(guild_id=guild_id) if row is None else _settings(row)
 
-    async def update_guild_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
+    async def update_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
         """Change some settings: ``default_variant``, ``rule_options`` (``{variant: {...}}``),
         ``turn_timeout``, ``claim_timeout``, ``language``, ``hints``,
         ``record_expiry_hours`` (``None`` = the bot's default), ``thread``, ``ai_pace``
@@ -126,8 +162,8 @@ class GuildsMixin(GamesMixin):
             or not 0 <= pace <= MAX_AI_PACE
         ):
             raise ValueError(f"ai_pace must be between 0 and {MAX_AI_PACE} seconds")
-        async with self._write() as conn:
-            await self._ensure_guild(conn, guild_id)
+        async with self.db.write() as conn:
+            await ensure_guild(self.db, conn, guild_id)
             row = (
                 await conn.execute(
                     update(_GU)
@@ -141,8 +177,8 @@ class GuildsMixin(GamesMixin):
     async def start_season(self, guild_id: int, *, now: datetime | None = None) -> SeasonInfo:
         """Start the server's next season; older seasons stay queryable by number."""
         now = now or utcnow()
-        async with self._write() as conn:
-            await self._ensure_guild(conn, guild_id)
+        async with self.db.write() as conn:
+            await ensure_guild(self.db, conn, guild_id)
             current = (
                 await conn.execute(
                     select(_GU.c.current_season).where(_GU.c.id == guild_id).with_for_update()
@@ -159,56 +195,10 @@ class GuildsMixin(GamesMixin):
             )
         return SeasonInfo(guild_id=guild_id, number=number, started_at=now)
 
-    async def list_seasons(self, guild_id: int) -> list[SeasonInfo]:
+    async def seasons(self, guild_id: int) -> list[SeasonInfo]:
         """The server's seasons, oldest first (season 1 starts with the server's first use)."""
-        async with self._read() as conn:
+        async with self.db.read() as conn:
             rows = await conn.execute(
                 select(_SE).where(_SE.c.guild_id == guild_id).order_by(_SE.c.number)
             )
             return [SeasonInfo(r.guild_id, r.number, r.started_at) for r in rows]
-
-    async def upsert_player(
-        self,
-        user_id: int,
-        *,
-        display_name: str | None = None,
-        locale: str | None = None,
-        prefers_images: bool | None = None,
-        alerts: str | None = None,
-    ) -> PlayerInfo:
-        """Create or update a player; fields left None keep their stored value. ``alerts``:
-        one of :data:`ALERT_MODES`."""
-        if alerts is not None and alerts not in ALERT_MODES:
-            raise ValueError(f"alerts must be one of {ALERT_MODES}")
-        now = utcnow()
-        given = {
-            k: v
-            for k, v in {
-                "display_name": display_name,
-                "locale": locale,
-                "prefers_images": prefers_images,
-                "alerts": alerts,
-            }.items()
-            if v is not None
-        }
-        stmt = self._insert(_P).values(
-            user_id=user_id,
-            display_name=display_name,
-            locale=locale,
-            prefers_images=True if prefers_images is None else prefers_images,
-            alerts=alerts or "on",
-            created_at=now,
-            updated_at=now,
-        )
-        stmt = stmt.on_conflict_do_update(
-            index_elements=["user_id"], set_={**given, "updated_at": now}
-        ).returning(*_P.c)
-        async with self._write() as conn:
-            row = (await conn.execute(stmt)).one()
-        return _player(row)
-
-    async def get_player(self, user_id: int) -> PlayerInfo | None:
-        """The player, or None."""
-        async with self._read() as conn:
-            row = (await conn.execute(select(_P).where(_P.c.user_id == user_id))).one_or_none()
-        return None if row is None else _player(row)

@@ -1,16 +1,18 @@
-"""Recording a finished hand (一局): the hand, one line per player, the game's totals and
-the players' ratings, all in one transaction."""
+"""Finished hands (一局) (``store.hands``): recording one — the hand, one line per player, the
+game's totals and the players' ratings, all in one transaction — and reading them."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import select, update
 from sqlalchemy.engine import Row
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from db.guilds import GuildsMixin
+from db.base import Database
+from db.errors import is_conflict
+from db.guilds import ensure_guild
 from db.models import (
     HAND_SOURCES,
     WIN_KINDS,
@@ -18,25 +20,13 @@ from db.models import (
     Guild,
     Hand,
     HandResult,
-    Rating,
-    RatingHistory,
     utcnow,
 )
-from db.ratings import MU, SIGMA, Skill, rate_hand
-from db.types import (
-    ALL_VARIANTS,
-    DuplicateHand,
-    GameNotFound,
-    HandInfo,
-    HandInput,
-    RatingChange,
-    RecordedHand,
-)
+from db.rating_repository import RatingRepository
+from db.types import DuplicateHand, GameNotFound, HandInfo, HandInput, RecordedHand
 
 _H = Hand.__table__
 _HR = HandResult.__table__
-_R = Rating.__table__
-_RH = RatingHistory.__table__
 _G = Game.__table__
 _GU = Guild.__table__
 
@@ -71,21 +61,41 @@ def validate_hand(hand: HandInput) -> None:
         raise ValueError("an online hand belongs to a game")
 
 
-class HandsMixin(GuildsMixin):
-    """Finished hands, their per-player lines and ratings."""
+#: how many times a hand is recorded when PostgreSQL breaks a deadlock
+_ATTEMPTS = 3
 
-    async def record_hand(self, hand: HandInput) -> RecordedHand:
+
+class HandRepository:
+    """Finished hands and their per-player lines (``store.hands``); recording one also
+    rates it (``ratings``) in the same transaction."""
+
+    def __init__(self, db: Database, ratings: RatingRepository) -> None:
+        self.db = db
+        self.ratings = ratings
+
+    async def record(self, hand: HandInput) -> RecordedHand:
         """Write the finished hand, one `hand_results` line per seat, add the deltas to the
         game's totals and update openskill ratings (the hand's variant and ``*``), in one
         transaction. A game's hand number is recorded once: again gives `DuplicateHand`."""
         validate_hand(hand)
-        async with self._write() as conn:
-            return await self._record_hand(conn, hand)
+        for attempt in range(_ATTEMPTS):
+            try:
+                async with self.db.write() as conn:
+                    return await self.record_in(conn, hand)
+            except DBAPIError as error:
+                # Rating rows are locked in one order, so a deadlock should not happen; if
+                # PostgreSQL still breaks one, the whole transaction was rolled back and
+                # recording again is safe.
+                if not is_conflict(error) or attempt == _ATTEMPTS - 1:
+                    raise
+        raise AssertionError("unreachable")
 
-    async def _record_hand(self, conn: AsyncConnection, hand: HandInput) -> RecordedHand:
+    async def record_in(self, conn: AsyncConnection, hand: HandInput) -> RecordedHand:
+        """`record` inside the caller's write transaction (a unit of work spanning
+        repositories, e.g. a confirmed physical record)."""
         validate_hand(hand)
         now = hand.created_at or utcnow()
-        await self._ensure_guild(conn, hand.guild_id)
+        await ensure_guild(self.db, conn, hand.guild_id)
         season = hand.season
         if season is None:
             season = await conn.scalar(
@@ -149,9 +159,7 @@ class HandsMixin(GuildsMixin):
                 for p in hand.players
             ],
         )
-        changes: list[RatingChange] = []
-        for variant in (hand.variant, ALL_VARIANTS):
-            changes += await self._rate(conn, hand, variant, info.id, now)
+        changes = await self.ratings.rate_in(conn, hand, info.id, now)
         return RecordedHand(hand=info, totals=totals, ratings=changes)
 
     async def _add_to_totals(self, conn: AsyncConnection, hand: HandInput) -> list[int]:
@@ -173,60 +181,16 @@ class HandsMixin(GuildsMixin):
         )
         return totals
 
-    async def _rate(
-        self, conn: AsyncConnection, hand: HandInput, variant: str, hand_id: int, now: Any
-    ) -> list[RatingChange]:
-        who = or_(*(and_(_R.c.user_id == p.user_id, _R.c.is_ai == p.is_ai) for p in hand.players))
-        rows = await conn.execute(
-            select(_R.c.user_id, _R.c.is_ai, _R.c.mu, _R.c.sigma)
-            .where(_R.c.guild_id == hand.guild_id, _R.c.variant == variant, who)
-            .with_for_update()
-        )
-        known = {(r.user_id, r.is_ai): Skill(r.mu, r.sigma) for r in rows}
-        before = [known.get((p.user_id, p.is_ai), Skill(MU, SIGMA)) for p in hand.players]
-        after = rate_hand(before, [p.delta for p in hand.players])
-        if after is None:
-            return []
-        changes = []
-        for p, old, new in zip(hand.players, before, after, strict=True):
-            stmt = self._insert(_R).values(
-                guild_id=hand.guild_id,
-                variant=variant,
-                user_id=p.user_id,
-                is_ai=p.is_ai,
-                mu=new.mu,
-                sigma=new.sigma,
-                hands=1,
-                updated_at=now,
+    async def get(self, hand_id: int) -> HandInfo | None:
+        """One recorded hand, or None."""
+        async with self.db.read() as conn:
+            row = (await conn.execute(select(_H).where(_H.c.id == hand_id))).one_or_none()
+        return None if row is None else hand_info(row)
+
+    async def of_game(self, game_id: int) -> list[HandInfo]:
+        """Every recorded hand of a game, in order (winner, items, payments, seed reveal)."""
+        async with self.db.read() as conn:
+            rows = await conn.execute(
+                select(_H).where(_H.c.game_id == game_id).order_by(_H.c.hand_no, _H.c.id)
             )
-            await conn.execute(
-                stmt.on_conflict_do_update(
-                    index_elements=["guild_id", "variant", "user_id", "is_ai"],
-                    set_={
-                        "mu": new.mu,
-                        "sigma": new.sigma,
-                        "hands": _R.c.hands + 1,
-                        "updated_at": now,
-                    },
-                )
-            )
-            changes.append(
-                RatingChange(p.user_id, p.is_ai, variant, old.mu, old.sigma, new.mu, new.sigma)
-            )
-        await conn.execute(
-            _RH.insert(),
-            [
-                {
-                    "guild_id": hand.guild_id,
-                    "variant": variant,
-                    "user_id": c.user_id,
-                    "is_ai": c.is_ai,
-                    "hand_id": hand_id,
-                    "mu": c.mu,
-                    "sigma": c.sigma,
-                    "created_at": now,
-                }
-                for c in changes
-            ],
-        )
-        return changes
+            return [hand_info(r) for r in rows]

@@ -1,4 +1,5 @@
-"""Server leaderboards (排行榜) by points, rating or win rate, over a period."""
+"""Server leaderboards (排行榜) by points, rating or win rate, over a period
+(``store.leaderboards``)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, Integer, cast, func, literal_column, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from db.hands import HandsMixin
+from db.base import Database
 from db.models import Guild, HandResult, Player, Rating, utcnow
 from db.periods import period_start
 from db.ratings import ordinal
@@ -67,10 +68,13 @@ def _as_int(column: Any) -> Any:
     return func.sum(cast(column, Integer))
 
 
-class LeaderboardMixin(HandsMixin):
+class LeaderboardRepository:
     """Leaderboards of humans (AI seats are rated too, but never listed here)."""
 
-    async def leaderboard(
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def page(
         self,
         guild_id: int,
         *,
@@ -95,7 +99,7 @@ class LeaderboardMixin(HandsMixin):
             raise ValueError(f"by must be one of {ORDERS}")
         if offset < 0 or limit < 1:
             raise ValueError("offset must be >= 0 and limit >= 1")
-        async with self._read() as conn:
+        async with self.db.read() as conn:
             scope = await resolve_scope(conn, guild_id, variant, period, season, now)
             rows = await conn.execute(
                 select(

@@ -13,6 +13,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from db.connection import IMMEDIATE
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+#: How long start-up waits for another process's migration on SQLite (milliseconds).
+MIGRATION_WAIT_MS = 600_000
 #: PostgreSQL advisory lock key: bot processes starting together migrate one at a time.
 MIGRATION_LOCK = 0x6D6A6462  # "mjdb"
 
@@ -39,8 +41,21 @@ async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
     lock (SQLite: the write lock; PostgreSQL: an advisory lock) so that several processes
     starting at once do not race."""
     async with engine.connect() as conn:
-        await conn.execution_options(**{IMMEDIATE: True})
-        async with conn.begin():
-            if conn.dialect.name == "postgresql":
-                await conn.execute(text(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})"))
-            await conn.run_sync(_upgrade, revision)
+        sqlite = conn.dialect.name == "sqlite"
+        if sqlite:  # wait for another process's migration, however long it takes
+            busy = int((await conn.exec_driver_sql("PRAGMA busy_timeout")).scalar_one())
+            await conn.exec_driver_sql(f"PRAGMA busy_timeout={MIGRATION_WAIT_MS}")
+            await conn.commit()
+        try:
+            await conn.execution_options(**{IMMEDIATE: True})
+            async with conn.begin():
+                if not sqlite:
+                    # the other starting processes wait here however long a migration takes
+                    await conn.execute(text("SET LOCAL lock_timeout = 0"))
+                    await conn.execute(text(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})"))
+                await conn.run_sync(_upgrade, revision)
+        finally:
+            if sqlite:  # the connection goes back to the pool with the store's busy timeout
+                await conn.execution_options(**{IMMEDIATE: False})
+                await conn.exec_driver_sql(f"PRAGMA busy_timeout={busy}")
+                await conn.commit()

@@ -8,7 +8,7 @@ dataclasses of :mod:`db.types`. Every schema change here needs an Alembic migrat
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, ClassVar
 
 from sqlalchemy import (
     JSON,
@@ -22,6 +22,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    Table,
     TypeDecorator,
     UniqueConstraint,
 )
@@ -75,6 +76,8 @@ def _in(column: str, values: tuple[str, ...]) -> str:
 
 
 class Base(DeclarativeBase):
+    #: every model is a plain table (typed as such for the Core statements of ``db``)
+    __table__: ClassVar[Table]
     metadata = MetaData(naming_convention=NAMING)
     type_annotation_map = {  # noqa: RUF012
         datetime: UTCDateTime,
@@ -326,3 +329,23 @@ class PhysicalRecord(Base):
     )
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Deadline(Base):
+    """A decision's deadline (期限), stored so that whichever live process gets there first
+    fires it, once: ``kind`` ``play`` (the turn or claim timeout) or ``session`` (准备, the
+    解散 vote, dealing the next hand); ``version`` the game's version when it was armed;
+    ``due_at`` epoch seconds; ``lease_until`` while a process is firing it (claimed with
+    ``FOR UPDATE SKIP LOCKED``, see :mod:`db.deadlines`)."""
+
+    __tablename__ = "deadlines"
+    __table_args__ = (Index("ix_deadlines_due_at", "due_at"),)
+
+    game_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)
+    due_at: Mapped[float] = mapped_column(Float)
+    holder: Mapped[str | None] = mapped_column(String(64))
+    lease_until: Mapped[float | None] = mapped_column(Float)

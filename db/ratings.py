@@ -40,5 +40,5 @@ def rate_hand(skills: Sequence[Skill], deltas: Sequence[int]) -> list[Skill] | N
     if len(skills) < 2 or len(set(deltas)) == 1:
         return None
     teams = [[MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in skills]
-    rated = MODEL.rate(teams, ranks=ranks_from_deltas(deltas))
+    rated = MODEL.rate(teams, ranks=[float(r) for r in ranks_from_deltas(deltas)])
     return [Skill(mu=team[0].mu, sigma=team[0].sigma) for team in rated]

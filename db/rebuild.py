@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import func, select
 
-from db.hands import HandsMixin
+from db.base import Database
 from db.models import HandResult, Rating, utcnow
 from db.ratings import MU, SIGMA, Skill, rate_hand
 from db.types import ALL_VARIANTS, StoreError
@@ -30,7 +30,7 @@ class Line(NamedTuple):
 
 
 def replay(rows: Sequence[Line]) -> dict[Key, tuple[Skill, int]]:
-    """Rate the hands' lines (ordered by time, hand, seat) as `record_hand` does:
+    """Rate the hands' lines (ordered by time, hand, seat) as `hands.record` does:
     ``(variant, user_id, is_ai) -> (skill, rated hands)``."""
     state: dict[Key, tuple[Skill, int]] = {}
     for _, lines in groupby(rows, key=lambda r: r.hand_id):
@@ -45,14 +45,17 @@ def replay(rows: Sequence[Line]) -> dict[Key, tuple[Skill, int]]:
     return state
 
 
-class RebuildMixin(HandsMixin):
+class RatingRebuild:
     """Ratings replayed from scratch, hand by hand, in the order they were played."""
 
-    async def rebuild_ratings(self, guild_id: int, *, attempts: int = 3) -> int:
-        """Replace the server's current ratings by replaying every recorded hand (by time,
-        then id) as `record_hand` rates them; returns the number of hands replayed.
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
-        A repair tool (about 8 s for 100,000 hands on SQLite): `void_record` already
+    async def rebuild(self, guild_id: int, *, attempts: int = 3) -> int:
+        """Replace the server's current ratings by replaying every recorded hand (by time,
+        then id) as `hands.record` rates them; returns the number of hands replayed.
+
+        A repair tool (about 8 s for 100,000 hands on SQLite): `records.void` already
         replays the ratings it touches (see :mod:`db.unrate`), so after a void the ratings
         equal what this computes. The rows stream in chunks, the replay runs in a worker
         thread, the write is short; if hands were recorded meanwhile it starts again. The
@@ -60,7 +63,7 @@ class RebuildMixin(HandsMixin):
         """
         for _ in range(attempts):
             rows: list[Line] = []
-            async with self._read() as conn:
+            async with self.db.read() as conn:
                 mark = (await conn.execute(self._mark(guild_id))).one()
                 result = await conn.stream(
                     select(_HR.c.hand_id, _HR.c.user_id, _HR.c.is_ai, _HR.c.delta, _HR.c.variant)
@@ -71,7 +74,7 @@ class RebuildMixin(HandsMixin):
                     rows += [Line(*r) for r in part]
             state = await asyncio.to_thread(replay, rows)
             now = utcnow()
-            async with self._write() as conn:
+            async with self.db.write() as conn:
                 if (await conn.execute(self._mark(guild_id))).one() != mark:
                     continue  # a hand was recorded or removed meanwhile: replay again
                 await conn.execute(_R.delete().where(_R.c.guild_id == guild_id))

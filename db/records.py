@@ -1,4 +1,5 @@
-"""Physically played hands (实体牌局记录): reported, confirmed by every player, then counted."""
+"""Physically played hands (实体牌局记录): reported, confirmed by every player, then counted
+(``store.records``)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ from sqlalchemy import select, update
 from sqlalchemy.engine import Row
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from db.hands import validate_hand
+from db.base import Database
+from db.guilds import ensure_guild
+from db.hands import HandRepository, validate_hand
 from db.models import Hand, HandResult, PhysicalRecord, utcnow
-from db.stats import StatsMixin
+from db.rating_repository import RatingRepository
 from db.types import (
     HandInput,
     HandPlayer,
@@ -23,7 +26,7 @@ from db.types import (
     RecordClosed,
     RecordNotFound,
 )
-from db.unrate import UnrateMixin, UnratePlan
+from db.unrate import UnratePlan
 
 _PR = PhysicalRecord.__table__
 _H = Hand.__table__
@@ -58,10 +61,17 @@ def _record(row: Row[Any]) -> PhysicalRecordInfo:
     )
 
 
-class RecordsMixin(StatsMixin, UnrateMixin):
-    """Records of hands played with real tiles; they count once every player confirmed."""
+class RecordRepository:
+    """Records of hands played with real tiles; they count once every player confirmed.
+    Confirming the last one records the hand (``hands``) in the same transaction; voiding a
+    counted one takes it out of the ratings (``ratings.removal``) in one transaction."""
 
-    async def create_record(
+    def __init__(self, db: Database, hands: HandRepository, ratings: RatingRepository) -> None:
+        self.db = db
+        self.hands = hands
+        self.removal = ratings.removal
+
+    async def create(
         self,
         reporter_id: int,
         hand: HandInput,
@@ -88,8 +98,8 @@ class RecordsMixin(StatsMixin, UnrateMixin):
         stored: Json = {"hand": _hand_to_json(hand), "details": payload or {}}
         if winner_points is not None:
             stored["winner_points"] = {str(s): int(p) for s, p in winner_points.items()}
-        async with self._write() as conn:
-            await self._ensure_guild(conn, hand.guild_id)
+        async with self.db.write() as conn:
+            await ensure_guild(self.db, conn, hand.guild_id)
             row = (
                 await conn.execute(
                     _PR.insert()
@@ -117,9 +127,10 @@ class RecordsMixin(StatsMixin, UnrateMixin):
         ).one_or_none()
         if row is None:
             raise RecordNotFound(f"record {record_id} does not exist")
-        return row
+        locked: Row[Any] = row
+        return locked
 
-    async def confirm_record(
+    async def confirm(
         self, record_id: int, user_id: int, *, now: datetime | None = None
     ) -> PhysicalRecordInfo:
         """A named player confirms. When the last one does, the hand is recorded (once) in
@@ -129,7 +140,7 @@ class RecordsMixin(StatsMixin, UnrateMixin):
         or expired — also when ``expires_at`` passed but no sweep ran yet).
         """
         now = now or utcnow()
-        async with self._write() as conn:
+        async with self.db.write() as conn:
             row = await self._locked(conn, record_id)
             if row.status != "pending":
                 raise RecordClosed(record_id, row.status)
@@ -153,7 +164,7 @@ class RecordsMixin(StatsMixin, UnrateMixin):
 
     async def _confirmed(self, conn: AsyncConnection, row: Row[Any], now: datetime) -> Row[Any]:
         hand = replace(_hand_from_json(row.payload["hand"]), created_at=now)
-        recorded = await self._record_hand(conn, hand)
+        recorded = await self.hands.record_in(conn, hand)
         own = row.payload.get("winner_points") or {}
         for seat, points in own.items():
             await conn.execute(
@@ -170,7 +181,7 @@ class RecordsMixin(StatsMixin, UnrateMixin):
             )
         ).one()
 
-    async def void_record(
+    async def void(
         self, record_id: int, *, now: datetime | None = None, attempts: int = 3
     ) -> PhysicalRecordInfo:
         """An admin voids a record. A confirmed one leaves everything it counted in, by the
@@ -186,8 +197,8 @@ class RecordsMixin(StatsMixin, UnrateMixin):
         now = now or utcnow()
         attempts = max(1, attempts)
         for attempt in range(attempts):
-            plan = await self._plan_void(record_id)
-            async with self._write() as conn:
+            plan = await self.plan_void(record_id)
+            async with self.db.write() as conn:
                 row = await self._locked(conn, record_id)
                 if row.status == "void":
                     raise RecordClosed(record_id, row.status)
@@ -198,14 +209,16 @@ class RecordsMixin(StatsMixin, UnrateMixin):
                         )
                     ).one_or_none()
                     if hand is not None:
-                        await self._lock_ratings(conn, hand.guild_id, hand.variant)
-                        mark = tuple((await conn.execute(self._hands_mark(hand.guild_id))).one())
+                        await self.removal.lock_ratings(conn, hand.guild_id, hand.variant)
+                        mark = tuple(
+                            (await conn.execute(self.removal.hands_mark(hand.guild_id))).one()
+                        )
                         if plan is None or plan.hand_id != row.hand_id or plan.mark != mark:
                             if attempt + 1 < attempts:
                                 continue  # the server changed meanwhile: plan again
-                            plan = await self._unrate_plan(conn, row.hand_id)
+                            plan = await self.removal.plan(conn, row.hand_id)
                         assert plan is not None
-                        await self._unrate_apply(conn, plan, now)
+                        await self.removal.apply(conn, plan, now)
                 row = (
                     await conn.execute(
                         update(_PR)
@@ -217,17 +230,17 @@ class RecordsMixin(StatsMixin, UnrateMixin):
             return _record(row)
         raise AssertionError("unreachable: the last attempt plans under the lock")
 
-    async def _plan_void(self, record_id: int) -> UnratePlan | None:
+    async def plan_void(self, record_id: int) -> UnratePlan | None:
         """Phase one of a void, on a read snapshot: what removing the record's hand changes
         (None when it has no hand)."""
-        async with self._read() as conn:
+        async with self.db.read() as conn:
             hand_id = await conn.scalar(select(_PR.c.hand_id).where(_PR.c.id == record_id))
-            return None if hand_id is None else await self._unrate_plan(conn, hand_id)
+            return None if hand_id is None else await self.removal.plan(conn, hand_id)
 
-    async def expire_records(self, *, now: datetime | None = None) -> list[PhysicalRecordInfo]:
+    async def expire(self, *, now: datetime | None = None) -> list[PhysicalRecordInfo]:
         """Mark every pending record past its ``expires_at`` as expired; return them."""
         now = now or utcnow()
-        async with self._write() as conn:
+        async with self.db.write() as conn:
             rows = await conn.execute(
                 update(_PR)
                 .where(_PR.c.status == "pending", _PR.c.expires_at <= now)
@@ -236,16 +249,27 @@ class RecordsMixin(StatsMixin, UnrateMixin):
             )
             return [_record(r) for r in rows]
 
-    async def get_record(self, record_id: int) -> PhysicalRecordInfo | None:
+    async def attach_message(self, record_id: int, channel_id: int, message_id: int) -> None:
+        """Remember which channel message shows the record (kept in its details, whatever
+        its status), so the bot can update it later. `RecordNotFound` for no record."""
+        async with self.db.write() as conn:
+            row = await self._locked(conn, record_id)
+            payload = dict(row.payload)
+            details = dict(payload.get("details") or {})
+            details["message"] = {"channel_id": channel_id, "message_id": message_id}
+            payload["details"] = details
+            await conn.execute(update(_PR).where(_PR.c.id == record_id).values(payload=payload))
+
+    async def get(self, record_id: int) -> PhysicalRecordInfo | None:
         """One record, or None."""
-        async with self._read() as conn:
+        async with self.db.read() as conn:
             row = (await conn.execute(select(_PR).where(_PR.c.id == record_id))).one_or_none()
         return None if row is None else _record(row)
 
-    async def pending_records(self, guild_id: int | None = None) -> list[PhysicalRecordInfo]:
+    async def pending(self, guild_id: int | None = None) -> list[PhysicalRecordInfo]:
         """Pending records (of one server, or all), oldest first, e.g. to re-arm buttons."""
         stmt = select(_PR).where(_PR.c.status == "pending").order_by(_PR.c.id)
         if guild_id is not None:
             stmt = stmt.where(_PR.c.guild_id == guild_id)
-        async with self._read() as conn:
+        async with self.db.read() as conn:
             return [_record(r) for r in await conn.execute(stmt)]

@@ -1,4 +1,4 @@
-"""A player's stats (战绩) and the history of games and hands."""
+"""A player's stats (战绩) and the history of games and hands (``store.stats``)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ from typing import Any
 from sqlalchemy import Integer, cast, exists, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from db.base import Database
 from db.games import game_info
 from db.hands import hand_info
-from db.leaderboard import LeaderboardMixin, Scope, resolve_scope
+from db.leaderboard import Scope, resolve_scope
 from db.models import Game, Hand, HandResult, Rating, RatingHistory
 from db.ratings import ordinal
 from db.types import (
@@ -33,8 +34,11 @@ def _sum(column: Any) -> Any:
     return func.coalesce(func.sum(cast(column, Integer)), 0)
 
 
-class StatsMixin(LeaderboardMixin):
-    """Per-player stats and game/hand history."""
+class StatsRepository:
+    """Per-player stats and game/hand history (``store.stats``)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
     async def player_stats(
         self,
@@ -49,7 +53,7 @@ class StatsMixin(LeaderboardMixin):
     ) -> PlayerStats:
         """Hands, wins, self-draw share (自摸 / wins), deal-in share (点炮 / hands), average
         win, biggest hand with its items, favourite variant, rating and its recent history."""
-        async with self._read() as conn:
+        async with self.db.read() as conn:
             scope = await resolve_scope(conn, guild_id, variant, period, season, now)
             mine = [*scope.where(), _HR.c.user_id == user_id]
             row = (
@@ -190,20 +194,42 @@ class StatsMixin(LeaderboardMixin):
         if user_id is not None:
             played = exists().where(_HR.c.game_id == _G.c.id, _HR.c.user_id == user_id)
             stmt = stmt.where(played.correlate(_G))
-        async with self._read() as conn:
+        async with self.db.read() as conn:
             rows = await conn.execute(stmt)
             return [GameSummary(game=game_info(r), hands=int(r.hand_count)) for r in rows]
 
-    async def game_hands(self, game_id: int) -> list[HandInfo]:
-        """Every recorded hand of a game, in order (winner, items, payments, seed reveal)."""
-        async with self._read() as conn:
-            rows = await conn.execute(
-                select(_H).where(_H.c.game_id == game_id).order_by(_H.c.hand_no, _H.c.id)
-            )
-            return [hand_info(r) for r in rows]
+    async def record_hands(
+        self, guild_id: int, *, user_id: int | None = None, limit: int = 5
+    ) -> list[HandInfo]:
+        """The server's latest confirmed physical-record hands (``source = record``), newest
+        first; with ``user_id`` only hands in which that person (not an AI seat) played.
 
-    async def get_hand(self, hand_id: int) -> HandInfo | None:
-        """One recorded hand, or None."""
-        async with self._read() as conn:
-            row = (await conn.execute(select(_H).where(_H.c.id == hand_id))).one_or_none()
-        return None if row is None else hand_info(row)
+        Served by ``ix_hand_results_player`` (a player's lines) or ``ix_hands_guild_created``.
+        """
+        if user_id is None:
+            stmt = (
+                select(_H)
+                .where(_H.c.guild_id == guild_id, _H.c.source == "record")
+                .order_by(_H.c.created_at.desc(), _H.c.id.desc())
+                .limit(limit)
+            )
+        else:
+            mine = (
+                select(_HR.c.hand_id)
+                .where(
+                    _HR.c.guild_id == guild_id,
+                    _HR.c.user_id == user_id,
+                    _HR.c.is_ai.is_(False),
+                    _HR.c.source == "record",
+                )
+                .order_by(_HR.c.created_at.desc(), _HR.c.hand_id.desc())
+                .limit(limit)
+                .subquery()
+            )
+            stmt = (
+                select(_H)
+                .join(mine, mine.c.hand_id == _H.c.id)
+                .order_by(_H.c.created_at.desc(), _H.c.id.desc())
+            )
+        async with self.db.read() as conn:
+            return [hand_info(r) for r in await conn.execute(stmt)]

@@ -228,7 +228,7 @@ class HandInfo:
 
 @dataclass(frozen=True, slots=True)
 class RecordedHand:
-    """What ``record_hand`` did: the hand, the game's new totals, the rating changes."""
+    """What ``store.hands.record`` did: the hand, the game's new totals, the rating changes."""
 
     hand: HandInfo
     totals: list[int] | None

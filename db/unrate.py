@@ -1,7 +1,7 @@
 """Taking a removed hand out of the ratings (撤销记录): the hand's variant and the ``*``
 scope are replayed from the removed hand onward, rating history included.
 
-The result equals a full `rebuild_ratings` of the server without that hand (same order:
+The result equals a full `ratings.rebuild` of the server without that hand (same order:
 time, then hand id; same openskill model), but only the hands *after* the removed one are
 read and only the ratings it actually influenced are rewritten: a later hand is rated again
 only when one of its players' ratings changed (a *dirty* player); otherwise its stored
@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import and_, bindparam, delete, func, or_, select, text, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from db.hands import HandsMixin
+from db.base import Database
 from db.models import Hand, HandResult, Rating, RatingHistory
 from db.ratings import MU, SIGMA, Skill, rate_hand
 from db.types import ALL_VARIANTS
@@ -136,7 +136,7 @@ def replay_without(
 
 
 def _after(created_at: Any, hand_id: Any, point: tuple[datetime, int]) -> Any:
-    """Rows rated after ``point`` = (created_at, hand id), in `rebuild_ratings`' order."""
+    """Rows rated after ``point`` = (created_at, hand id), in `ratings.rebuild`' order."""
     when, hid = point
     return or_(created_at > when, and_(created_at == when, hand_id > hid))
 
@@ -146,29 +146,34 @@ def _before(created_at: Any, hand_id: Any, point: tuple[datetime, int]) -> Any:
     return or_(created_at < when, and_(created_at == when, hand_id < hid))
 
 
-class UnrateMixin(HandsMixin):
-    """Removing a recorded hand together with its effect on ratings and rating history."""
+class RatingRemoval:
+    """Removing a recorded hand together with its effect on ratings and rating history
+    (``store.ratings.removal``)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
     @staticmethod
-    def _hands_mark(guild_id: int) -> Any:
+    def hands_mark(guild_id: int) -> Any:
         return select(func.count(), func.max(_H.c.id), func.sum(_H.c.id)).where(
             _H.c.guild_id == guild_id
         )
 
-    async def _lock_ratings(self, conn: AsyncConnection, guild_id: int, variant: str) -> None:
+    async def lock_ratings(self, conn: AsyncConnection, guild_id: int, variant: str) -> None:
         """Lock the server's rating rows of ``variant``, then of ``*`` (the order
-        `record_hand` takes them in, so the two never deadlock). No-op on SQLite, whose
+        `hands.record` takes them in, so the two never deadlock). No-op on SQLite, whose
         write transaction already excludes every other writer."""
-        if self.dialect == "sqlite":
+        if self.db.dialect == "sqlite":
             return
         for scope in (variant, ALL_VARIANTS):
             await conn.execute(
                 select(_R.c.user_id)
                 .where(_R.c.guild_id == guild_id, _R.c.variant == scope)
+                .order_by(_R.c.user_id, _R.c.is_ai)
                 .with_for_update()
             )
 
-    async def _unrate_plan(self, conn: AsyncConnection, hand_id: int) -> UnratePlan | None:
+    async def plan(self, conn: AsyncConnection, hand_id: int) -> UnratePlan | None:
         """Work out what removing the hand changes (None: no such hand)."""
         hand = (
             await conn.execute(
@@ -178,7 +183,7 @@ class UnrateMixin(HandsMixin):
         if hand is None:
             return None
         guild_id, variant = hand.guild_id, hand.variant
-        mark = tuple((await conn.execute(self._hands_mark(guild_id))).one())
+        mark = tuple((await conn.execute(self.hands_mark(guild_id))).one())
         lines = (
             await conn.execute(
                 select(_HR.c.user_id, _HR.c.is_ai, _HR.c.delta)
@@ -255,7 +260,7 @@ class UnrateMixin(HandsMixin):
                 stored[(hid, scope, user_id, is_ai)] = (rid, mu, sigma)
         return later, stored
 
-    async def _unrate_apply(self, conn: AsyncConnection, plan: UnratePlan, now: datetime) -> None:
+    async def apply(self, conn: AsyncConnection, plan: UnratePlan, now: datetime) -> None:
         """Delete the hand (its lines and history go with it) and write the replay."""
         await conn.execute(delete(_H).where(_H.c.id == plan.hand_id))
         replay = plan.replay
@@ -291,7 +296,7 @@ class UnrateMixin(HandsMixin):
     ) -> None:
         if not rows:
             return
-        if self.dialect == "postgresql":
+        if self.db.dialect == "postgresql":
             stmt = text(
                 "UPDATE rating_history AS rh SET mu = v.mu, sigma = v.sigma "
                 "FROM unnest(CAST(:ids AS bigint[]), CAST(:mus AS float8[]), "

@@ -653,19 +653,35 @@ def meld_group(m: Meld) -> Group:
     return Group(KONG, tuple(m.tiles), (), m)
 
 
-def split_wilds(hand: Hand, bao: int | None) -> tuple[list[int], int]:
-    """Concealed counts without the 宝 tiles, and how many 宝 the concealed hand holds."""
+def wildcard_set(wildcards: int | Iterable[int] | None) -> frozenset[int]:
+    """The wildcard kinds (宝 / 精) as a set: one kind, several, or none (``None``)."""
+    if wildcards is None:
+        return frozenset()
+    if isinstance(wildcards, int):
+        return frozenset((wildcards,))
+    return frozenset(wildcards)
+
+
+def split_wilds(hand: Hand, wildcards: int | Iterable[int] | None) -> tuple[list[int], int]:
+    """Concealed counts without the wildcard tiles (宝), and how many the concealed hand holds
+    (of every wildcard kind together)."""
     counts = hand.counts()
-    if bao is None:
+    if wildcards is None:
         return counts, 0
-    w = counts[bao]
-    counts[bao] = 0
+    if isinstance(wildcards, int):  # one kind (上饶 宝): the common case, kept fast
+        w = counts[wildcards]
+        counts[wildcards] = 0
+        return counts, w
+    w = 0
+    for k in wildcards:
+        w += counts[k]
+        counts[k] = 0
     return counts, w
 
 
 def readings(
     hand: Hand,
-    bao: int | None = None,
+    bao: int | Iterable[int] | None = None,
     *,
     wild_kinds: Iterable[int] | None = None,
     wild_runs: bool = True,
@@ -673,7 +689,8 @@ def readings(
 ) -> list[Reading]:
     """Every reading of a finished hand: standard (melds as they are + the concealed split)
     and, for a hand with no melds, seven pairs (unless ``pairs`` is false). The concealed
-    tiles of kind ``bao`` are wildcards (each may also stand as its own kind); groups of
+    tiles of the kind(s) ``bao`` (one kind or a set) are wildcards (each may also stand as its
+    own kind); groups of
     wildcards alone take kinds from ``wild_kinds``, as sequences too when ``wild_runs``."""
     counts, w = split_wilds(hand, bao)
     wk = None if wild_kinds is None else tuple(wild_kinds)

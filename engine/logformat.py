@@ -32,10 +32,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine import variants
 from engine.game.actions import Action, ActionError, NextHand, action_from_json, action_to_json
 from engine.game.events import Event
 from engine.game.state import PHASE_OVER, GameState
-from engine.options import VARIANTS, OptionError, make_options, options_to_dict
+from engine.options import OptionError, make_options, options_to_dict
 
 FORMAT = "jiangxi-mahjong-log"
 VERSION = 1
@@ -346,8 +347,9 @@ def read_log(data: Any) -> GameLog:
     if version not in READABLE:
         raise LogError(f"log version {version!r:.20} is not readable here (reads {READABLE})")
     variant = data.get("variant")
-    if variant not in VARIANTS:
-        raise LogError(f"unknown variant {variant!r:.40}: one of {', '.join(VARIANTS)}")
+    if not isinstance(variant, str) or not variants.is_known(variant):
+        known = ", ".join(variants.names())
+        raise LogError(f"unknown variant {variant!r:.40}: one of {known}")
     options = data.get("options") or {}
     try:
         opts = make_options(variant, options)

@@ -19,6 +19,7 @@ import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from engine.refusal import Reason
 from engine.tiles import (
     HONOR_LETTERS,
     N_KINDS,
@@ -36,6 +37,11 @@ HAND_EXAMPLES = (
     "123m 456p 789s 11z [555s] +3m · 123万 456饼 789条 东东 [555条] +3万 · (1111z) 为暗杠"
 )
 EXTRA_WORDS = {"幺鸡": 18}
+
+
+def _why(name: str, english: str, /, **params: object) -> Reason:
+    """A reason a hand string cannot be read: key ``errors.notation.<name>``."""
+    return Reason(f"errors.notation.{name}", english, **params)
 
 
 class NotationError(TileError):
@@ -117,17 +123,21 @@ def parse_hand(text: str, *, finished: bool | None = None) -> Hand:
     engine.notation.NotationError: the hand has 13 tiles but a finished hand with 0 melds needs 14 ...
     """
     if not isinstance(text, str) or not text.strip():
-        raise NotationError("the hand is empty", "")
+        raise NotationError(_why("empty", "the hand is empty"), "")
     if len(text) > 200:
-        raise NotationError("the hand text is too long (200 characters at most)", text[:20])
+        raise NotationError(
+            _why("too_long", "the hand text is too long (200 characters at most)"), text[:20]
+        )
     s = "".join(text.split())
     body, plus, win_text = s.partition("+")
     if "+" in win_text:
-        raise NotationError("only one '+' (the winning tile) is allowed", win_text)
+        raise NotationError(
+            _why("two_plus", "only one '+' (the winning tile) is allowed"), win_text
+        )
     winning = None
     if plus:
         if not win_text:
-            raise NotationError("'+' must be followed by the winning tile", "+")
+            raise NotationError(_why("plus_alone", "'+' must be followed by the winning tile"), "+")
         winning = kind_of_or_error(win_text)
     concealed: list[int] = []
     melds: list[Meld] = []
@@ -138,15 +148,20 @@ def parse_hand(text: str, *, finished: bool | None = None) -> Hand:
             close = "]" if ch == "[" else ")"
             j = body.find(close, i + 1)
             if j < 0:
-                raise NotationError(f"'{ch}' is never closed with '{close}'", body[i:])
+                raise NotationError(
+                    _why(
+                        "unclosed", "'{open}' is never closed with '{close}'", open=ch, close=close
+                    ),
+                    body[i:],
+                )
             inner = body[i + 1 : j]
             if any(c in "[]()" for c in inner):
-                raise NotationError("melds cannot be nested", body[i : j + 1])
+                raise NotationError(_why("nested", "melds cannot be nested"), body[i : j + 1])
             melds.append(_meld(_read_tiles(inner), concealed=ch == "(", text=body[i : j + 1]))
             i = j + 1
             continue
         if ch in "])":
-            raise NotationError(f"'{ch}' closes nothing", ch)
+            raise NotationError(_why("closes_nothing", "'{close}' closes nothing", close=ch), ch)
         j = _run_end(body, i)
         concealed.extend(_read_tiles(body[i:j]))
         i = j
@@ -162,7 +177,9 @@ def kind_of_or_error(word: str) -> int:
     try:
         return kind_of(word)
     except TileError:
-        raise NotationError(f"cannot read tile {word!r}", word) from None
+        raise NotationError(
+            _why("bad_tile", "cannot read tile {word!r}", word=word), word
+        ) from None
 
 
 def parse_tiles(text: str) -> list[int]:
@@ -203,17 +220,27 @@ def _read_tiles(s: str) -> list[int]:
         elif ch in SUIT_WORDS:
             suit = SUIT_WORDS[ch]
             if not ranks:
-                raise NotationError(f"suit '{ch}' has no numbers before it", ch)
+                raise NotationError(
+                    _why("suit_alone", "suit '{suit}' has no numbers before it", suit=ch), ch
+                )
             for r in ranks:
                 if suit == 3 and r > 7:
-                    raise NotationError(f"there is no honour tile '{r}z' (1z–7z)", f"{r}z")
+                    raise NotationError(
+                        _why("no_honour", "there is no honour tile '{tile}' (1z–7z)", tile=f"{r}z"),
+                        f"{r}z",
+                    )
                 out.append(suit * 9 + r - 1 if suit < 3 else 27 + r - 1)
             ranks = []
         else:
-            raise NotationError(f"cannot read {s[start : i + 1]!r}", s[start : i + 1])
+            raise NotationError(
+                _why("unreadable", "cannot read {part!r}", part=s[start : i + 1]), s[start : i + 1]
+            )
         i += 1
     if ranks:
-        raise NotationError(f"{s[start:]!r} has no suit (m/p/s/z or 万/筒/条)", s[start:])
+        raise NotationError(
+            _why("no_suit", "{part!r} has no suit (m/p/s/z or 万/筒/条)", part=s[start:]),
+            s[start:],
+        )
     return out
 
 
@@ -226,7 +253,12 @@ def _meld(tiles: list[int], *, concealed: bool, text: str) -> Meld:
         if same and len(t) == 3:
             return Meld(MeldKind.INDICATOR_KONG, t)
         raise NotationError(
-            f"{text} is not a concealed kong: write four equal tiles, e.g. (1111z)", text
+            _why(
+                "not_concealed_kong",
+                "{meld} is not a concealed kong: write four equal tiles, e.g. (1111z)",
+                meld=text,
+            ),
+            text,
         )
     if same and len(t) == 3:
         return Meld(MeldKind.PONG, t)
@@ -241,7 +273,12 @@ def _meld(tiles: list[int], *, concealed: bool, text: str) -> Meld:
     ):
         return Meld(MeldKind.CHI, t)
     raise NotationError(
-        f"{text} is not a meld: write a chi [123m], a pong [555p] or a kong [7777s]", text
+        _why(
+            "not_a_meld",
+            "{meld} is not a meld: write a chi [123m], a pong [555p] or a kong [7777s]",
+            meld=text,
+        ),
+        text,
     )
 
 
@@ -252,27 +289,53 @@ def _validate(hand: Hand, finished: bool | None) -> None:
     for k, n in enumerate(total):
         if n > 4:
             raise NotationError(
-                f"{n} copies of {tile_str(k)}: there are only 4 of each tile", tile_str(k)
+                _why(
+                    "too_many",
+                    "{n} copies of {tile}: there are only 4 of each tile",
+                    n=n,
+                    tile=tile_str(k),
+                ),
+                tile_str(k),
             )
     size = len(hand.concealed) + 3 * len(hand.melds)
     want_finished = hand.winning is not None if finished is None else finished
     if want_finished and hand.winning is None:
-        raise NotationError("a finished hand needs its winning tile after '+', e.g. '… +3m'", "")
+        raise NotationError(
+            _why("no_winning", "a finished hand needs its winning tile after '+', e.g. '… +3m'"),
+            "",
+        )
     if not want_finished and hand.winning is not None:
-        raise NotationError("a waiting hand has no '+' winning tile", f"+{tile_str(hand.winning)}")
+        raise NotationError(
+            _why("waiting_plus", "a waiting hand has no '+' winning tile"),
+            f"+{tile_str(hand.winning)}",
+        )
     need = 14 if want_finished else 13
     if size != need:
         n_tiles = len(hand.all_tiles())
         kongs = sum(1 for m in hand.melds if len(m.tiles) == 4)
-        what = "finished" if want_finished else "waiting"
         raise NotationError(
-            f"the hand has {n_tiles} tiles but a {what} hand with {len(hand.melds)} melds needs "
-            f"{need + kongs} ({need} plus one per kong)",
+            _why(
+                "count_finished" if want_finished else "count_waiting",
+                "the hand has {n} tiles but a {what} hand with {melds} melds needs "
+                "{want} ({need} plus one per kong)",
+                n=n_tiles,
+                what="finished" if want_finished else "waiting",
+                melds=len(hand.melds),
+                want=need + kongs,
+                need=need,
+            ),
             "",
         )
     if hand.winning is not None and hand.winning not in hand.concealed:
         w = tile_str(hand.winning)
-        raise NotationError(f"the winning tile {w} must also be written in the concealed hand", w)
+        raise NotationError(
+            _why(
+                "winning_missing",
+                "the winning tile {tile} must also be written in the concealed hand",
+                tile=w,
+            ),
+            w,
+        )
 
 
 def format_tiles(kinds: Iterable[int]) -> str:

@@ -1,6 +1,7 @@
 """Rule options per variant (RULES §3–§5), as data.
 
-Each variant has a frozen dataclass of its house-rule options with the defaults RULES.md gives.
+Each variant has a frozen dataclass of its house-rule options with the defaults RULES.md gives
+(``engine/variants/<name>/options.py``, found through :mod:`engine.variants`).
 :func:`make_options` builds one from a JSON-like dict and refuses unknown names and bad values
 with a clear message; :func:`describe_options` lists each option with its current value and a
 one-line explanation (what ``/mahjong rules`` shows).
@@ -13,138 +14,73 @@ one-line explanation (what ``/mahjong rules`` shows).
 >>> make_options("jiujiang", {"chi": "yes"})
 Traceback (most recent call last):
 ...
-engine.options.OptionError: option 'chi' of jiujiang takes true or false, not 'yes'
+engine.rule_options.OptionError: option 'chi' of jiujiang takes true or false, not 'yes'
 """
 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from dataclasses import fields
+from typing import Any
 
-VARIANTS = ("shangrao", "xinyu", "jiujiang")
-VARIANT_NAMES = {
-    "shangrao": ("上饶麻将", "Shangrao"),
-    "xinyu": ("新余麻将", "Xinyu"),
-    "jiujiang": ("九江麻将", "Jiujiang"),
-}
+from engine import variants
+from engine.refusal import Reason
+from engine.rule_options import OptionError, OptionInfo, RuleOptions
 
-
-class OptionError(ValueError):
-    """An unknown variant or option, or a value the option does not take."""
-
-
-@dataclass(frozen=True)
-class OptionInfo:
-    """How one option is shown: its choices and a one-line explanation in both languages."""
-
-    choices: tuple[Any, ...]
-    zh: str
-    en: str
-    int_range: tuple[int, int] | None = None
+__all__ = [
+    "OptionError",
+    "OptionInfo",
+    "RuleOptions",
+    "check_variant",
+    "describe_options",
+    "make_options",
+    "options_to_dict",
+]
 
 
-@dataclass(frozen=True)
-class ShangraoOptions:
-    """上饶麻将 house rules (RULES §3)."""
-
-    variant: ClassVar[str] = "shangrao"
-    scoring: str = "classic"
-    discard_win: bool = False
-    jiebao_points: int | None = None
-
-    INFO: ClassVar[dict[str, OptionInfo]] = {
-        "scoring": OptionInfo(
-            ("classic", "xingchen"),
-            "计分方式：classic 为百科分数表，xingchen 为星辰麻将番数表",
-            "Scoring preset: classic (the encyclopedia points table) or xingchen (the multiplier table)",
-        ),
-        "discard_win": OptionInfo(
-            (False, True),
-            "允许点炮胡（默认只能自摸、地胡、抢杠、接宝）",
-            "Allow winning on any discard (default: only self-draw, 地胡, robbing a kong, 接宝)",
-        ),
-        "jiebao_points": OptionInfo(
-            (None,),
-            "接宝 / 四个宝 的分数（空 = 按计分方式：classic 16，xingchen 10）",
-            "Points for 接宝 / 四个宝 (empty = by preset: classic 16, xingchen 10)",
-            int_range=(1, 1000),
-        ),
-    }
-
-    def jiebao(self) -> int:
-        """Points of 接宝 / 四个宝 under this preset."""
-        if self.jiebao_points is not None:
-            return self.jiebao_points
-        return 16 if self.scoring == "classic" else 10
-
-
-@dataclass(frozen=True)
-class XinyuOptions:
-    """新余麻将 house rules (RULES §4)."""
-
-    variant: ClassVar[str] = "xinyu"
-    discard_win: bool = False
-    draw_dealer: str = "next"
-
-    INFO: ClassVar[dict[str, OptionInfo]] = {
-        "discard_win": OptionInfo(
-            (False, True),
-            "允许点胡（可一炮多响；默认只能自摸）",
-            "Allow winning on discards, several winners at once (default: self-draw only)",
-        ),
-        "draw_dealer": OptionInfo(
-            ("next", "stay"),
-            "流局后坐庄：next 下家坐庄，stay 连庄",
-            "Dealer after a drawn hand: next (the dealer's 下家) or stay (连庄)",
-        ),
-    }
-
-
-@dataclass(frozen=True)
-class JiujiangOptions:
-    """九江麻将 house rules (RULES §5)."""
-
-    variant: ClassVar[str] = "jiujiang"
-    chi: bool = False
-
-    INFO: ClassVar[dict[str, OptionInfo]] = {
-        "chi": OptionInfo(
-            (False, True),
-            "允许吃牌（默认不能吃，只能碰、杠）",
-            "Allow chi (default: pong and kong only)",
-        ),
-    }
-
-
-RuleOptions = ShangraoOptions | XinyuOptions | JiujiangOptions
-OPTION_CLASSES: dict[str, type[RuleOptions]] = {
-    "shangrao": ShangraoOptions,
-    "xinyu": XinyuOptions,
-    "jiujiang": JiujiangOptions,
-}
+def __getattr__(name: str) -> Any:
+    """Registry views kept under their old names: ``VARIANTS`` (the names, in choice order),
+    ``VARIANT_NAMES`` (name → (zh, en) title), ``OPTION_CLASSES`` (name → options class), and
+    each built-in variant's options class (``XinyuOptions``…)."""
+    if name == "VARIANTS":
+        return variants.names()
+    if name == "VARIANT_NAMES":
+        return {v.name: (v.title.zh, v.title.en) for v in variants.all()}
+    if name == "OPTION_CLASSES":
+        return {v.name: v.options_class for v in variants.all()}
+    if name.endswith("Options") and not name.startswith("_"):
+        for v in variants.all():
+            if v.options_class.__name__ == name:
+                return v.options_class
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def check_variant(variant: str) -> str:
-    """Return ``variant`` if it is one of :data:`VARIANTS`, else raise :class:`OptionError`."""
-    if variant not in OPTION_CLASSES:
-        raise OptionError(f"unknown variant {variant!r}: choose one of {', '.join(VARIANTS)}")
+    """Return ``variant`` if the registry knows it, else raise :class:`OptionError`."""
+    variants.get(variant)  # raises UnknownVariant (an OptionError) naming the known ones
     return variant
 
 
 def make_options(variant: str, values: dict[str, Any] | None = None) -> RuleOptions:
     """Build a variant's options from a dict of overrides (JSON values or strings)."""
-    cls = OPTION_CLASSES[check_variant(variant)]
+    cls = variants.get(variant).options_class
     values = dict(values or {})
     known = {f.name for f in fields(cls)}
     kwargs: dict[str, Any] = {}
     for name, raw in values.items():
         if name not in known:
             raise OptionError(
-                f"{variant} has no option {name!r}: its options are {', '.join(sorted(known))}"
+                Reason(
+                    "errors.option.unknown",
+                    "{variant} has no option {name!r}: its options are {known}",
+                    variant=variant,
+                    name=name,
+                    known=", ".join(sorted(known)),
+                )
             )
         kwargs[name] = _coerce(variant, name, raw, cls.INFO[name])
-    return cls(**kwargs)
+    options: RuleOptions = cls(**kwargs)
+    return options
 
 
 def _coerce(variant: str, name: str, raw: Any, info: OptionInfo) -> Any:
@@ -163,11 +99,41 @@ def _coerce(variant: str, name: str, raw: Any, info: OptionInfo) -> Any:
     if info.int_range and type(raw) is int and info.int_range[0] <= raw <= info.int_range[1]:
         return raw
     if choices == (False, True):
-        raise OptionError(f"option {name!r} of {variant} takes true or false, not {raw!r}")
+        raise OptionError(
+            Reason(
+                "errors.option.bool",
+                "option {name!r} of {variant} takes true or false, not {raw!r}",
+                name=name,
+                variant=variant,
+                raw=raw,
+            )
+        )
     shown = ", ".join("none" if c is None else str(c).lower() for c in choices)
     if info.int_range:
-        shown += f", or a whole number {info.int_range[0]}–{info.int_range[1]}"
-    raise OptionError(f"option {name!r} of {variant} takes one of {shown}, not {raw!r}")
+        least, most = info.int_range
+        raise OptionError(
+            Reason(
+                "errors.option.choice_or_number",
+                "option {name!r} of {variant} takes one of {shown}, or a whole number "
+                "{low}–{high}, not {raw!r}",
+                name=name,
+                variant=variant,
+                shown=shown,
+                low=least,
+                high=most,
+                raw=raw,
+            )
+        )
+    raise OptionError(
+        Reason(
+            "errors.option.choice",
+            "option {name!r} of {variant} takes one of {shown}, not {raw!r}",
+            name=name,
+            variant=variant,
+            shown=shown,
+            raw=raw,
+        )
+    )
 
 
 def options_to_dict(options: RuleOptions) -> dict[str, Any]:
@@ -176,9 +142,10 @@ def options_to_dict(options: RuleOptions) -> dict[str, Any]:
 
 
 def describe_options(options: RuleOptions, lang: str = "zh") -> list[tuple[str, Any, str]]:
-    """``(name, current value, one-line explanation)`` for every option of the variant."""
+    """``(name, current value, one-line explanation)`` for every option of the variant, the
+    explanation in ``lang`` (``zh`` 简体, ``zh-TW`` 繁體 or ``en``)."""
     out = []
     for f in fields(options):
         info = options.INFO[f.name]
-        out.append((f.name, getattr(options, f.name), info.zh if lang == "zh" else info.en))
+        out.append((f.name, getattr(options, f.name), info.pick(lang)))
     return out

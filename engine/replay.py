@@ -101,7 +101,7 @@ def hand_states(
         if g.hand.phase == PHASE_OVER:
             raise ReplayError(f"hand {hand.hand}: action {i + 1} comes after the hand ended")
         try:
-            g, events = apply(g, logged.seat, logged.action)
+            g, events = apply(g, logged.seat, logged.action).pair()
         except IllegalAction as error:
             raise ReplayError(f"hand {hand.hand}: action {i + 1}: {error.reason}") from error
         out.states.append(g)

@@ -28,9 +28,12 @@ The 向听 is the engine's (standard shape and 七对, the 宝 as wildcards); sp
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine import variants
+from engine.decompose import wildcard_set
 from engine.game.actions import (
     Action,
     Chi,
@@ -56,8 +59,6 @@ from engine.tiles import en_name, zh_name
 MIN_LOST = 2
 #: ... and at least this share of the best discard's 进张 fewer.
 MIN_LOST_SHARE = 0.1
-#: Variants whose scoring has 门清 (a concealed hand): a claim gives it up.
-MENQING = frozenset({"xinyu", "jiujiang"})
 
 RELATIVE = {
     1: ("下家", "the next seat"),
@@ -107,9 +108,11 @@ def unseen_of(state: GameState, seat: int) -> list[int]:
     return [max(0, 4 - v) for v in sight_of(state, seat).visible()]
 
 
-def ukeire(plain: list[int], wilds: int, bao: int | None, unseen: list[int]) -> int:
-    """进张 of a 3n+1 hand: unseen copies of the kinds that lower its 向听 (a 宝 counts as
-    a wildcard). ``plain`` is changed during the count and restored."""
+def ukeire(plain: list[int], wilds: int, bao: int | Iterable[int] | None, unseen: list[int]) -> int:
+    """进张 of a 3n+1 hand: unseen copies of the kinds that lower its 向听 (a 宝 — any of the
+    wildcard kinds ``bao`` — counts as a wildcard). ``plain`` is changed during the count and
+    restored."""
+    wild = wildcard_set(bao)
     base = shanten(plain, wilds)
     if base < 0:
         return 0
@@ -118,7 +121,7 @@ def ukeire(plain: list[int], wilds: int, bao: int | None, unseen: list[int]) -> 
         n = unseen[x]
         if not n:
             continue
-        if x == bao:
+        if x in wild:
             s = shanten(plain, wilds + 1)
         else:
             plain[x] += 1
@@ -137,16 +140,16 @@ def discard_options(
     if unseen is None:
         unseen = unseen_of(state, seat)
     counts = seat_counts(h.seats[seat])
-    plain, w = split_wilds(counts, h.bao)
+    plain, w = split_wilds(counts, h.wildcards)
     out = {}
     for k in dict.fromkeys(kinds):
-        if k == h.bao:
+        if k in h.wildcards:
             sh = shanten(plain, w - 1)
-            uk = ukeire(plain, w - 1, h.bao, unseen)
+            uk = ukeire(plain, w - 1, h.wildcards, unseen)
         else:
             plain[k] -= 1
             sh = shanten(plain, w)
-            uk = ukeire(plain, w, h.bao, unseen)
+            uk = ukeire(plain, w, h.wildcards, unseen)
             plain[k] += 1
         out[k] = Option(k, sh, uk)
     return out
@@ -231,7 +234,7 @@ def _win_points(state: GameState, seat: int) -> int | None:
         elif h.claim is not None:
             how: WinKind = "discard" if h.claim.kind == "discard" else "rob_kong"
             extra: frozenset[str] = frozenset()
-            if how == "discard" and h.bao is not None and h.claim.tile >> 2 == h.bao:
+            if how == "discard" and h.claim.tile >> 2 in h.wildcards:
                 extra = frozenset({"jiebao"})
             won = evaluate_win(state, seat, how, h.claim.tile, extra)
         else:
@@ -296,9 +299,9 @@ def _claim_line(
     assert h.claim is not None
     k = h.claim.tile >> 2
     s = h.seats[seat]
-    plain, w = split_wilds(seat_counts(s), h.bao)
+    plain, w = split_wilds(seat_counts(s), h.wildcards)
     before = shanten(plain, w)
-    before_uk = ukeire(plain, w, h.bao, unseen)
+    before_uk = ukeire(plain, w, h.wildcards, unseen)
     after = list(plain)
     if isinstance(action, Pong):
         after[k] -= 2
@@ -317,7 +320,7 @@ def _claim_line(
         if after[x]:
             after[x] -= 1
             sh = shanten(after, w)
-            uk = ukeire(after, w, h.bao, unseen)
+            uk = ukeire(after, w, h.wildcards, unseen)
             after[x] += 1
             if best is None or (sh, -uk) < (best[0], -best[1]):
                 best = (sh, uk)
@@ -325,7 +328,8 @@ def _claim_line(
         return None
     sh_after, uk_after = best
     concealed = all(m.fed_by is None for m in s.melds)
-    lose_menqing = concealed and state.variant in MENQING
+    # variants whose scoring has 门清 (a concealed hand): a claim gives it up
+    lose_menqing = concealed and variants.get(state.variant).menqing
     worse = sh_after > before or (sh_after == before and (uk_after < before_uk or lose_menqing))
     if not worse:
         return None

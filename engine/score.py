@@ -6,15 +6,23 @@ line it cannot read (the other lines still run). Blank lines are skipped.
 
     echo '{"id": "a", "variant": "xinyu", "hand": "123m456m789p234s99s +9s", "win": "self"}' \\
         | python -m engine.score
+
+A variant outside ``engine/variants/`` (a test's toy variant, a plug-in) is registered by
+naming its module: ``--variant-module tests.engine.toy_variant`` (repeatable), or the
+``MAHJONG_VARIANTS`` environment variable (comma-separated module names). The module exposes
+``VARIANT`` (an :class:`engine.variants.Variant`) or calls :func:`engine.variants.register`.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
 import sys
 from collections.abc import Iterable, Iterator
 from typing import Any, TextIO
 
+from engine import variants
 from engine.scoring import score_line
 
 
@@ -35,8 +43,24 @@ def score_lines(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
             yield {"id": ident, "error": f"internal error: {type(e).__name__}: {e}"}
 
 
-def main(stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
-    """Run the CLI; returns the exit status (0, even when some lines had errors)."""
+def main(
+    stdin: TextIO | None = None, stdout: TextIO | None = None, argv: list[str] | None = None
+) -> int:
+    """Run the CLI; returns the exit status (0, even when some lines had errors; 2 when a
+    ``--variant-module`` cannot be imported)."""
+    p = argparse.ArgumentParser(prog="python -m engine.score", description=__doc__.splitlines()[0])
+    p.add_argument(
+        "--variant-module",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help=f"import MODULE to register its variant (also ${variants.ENV_VAR}, comma-separated)",
+    )
+    a = p.parse_args([] if argv is None and stdin is not None else argv)
+    try:
+        variants.load_plugins(a.variant_module, os.environ)
+    except ImportError as e:
+        p.error(f"cannot import a variant module: {e}")
     src = sys.stdin if stdin is None else stdin
     dst = sys.stdout if stdout is None else stdout
     for answer in score_lines(src):

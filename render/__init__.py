@@ -20,15 +20,15 @@ from render.models import (
     TablePicture,
     feeder_offset,
 )
+from render.palette import palette_image
 from render.result import render_result, result_image
 from render.table import render_table, table_image
 from render.tiles import tile_name
+from render.words import ZH_WORDS, PictureWords
 
 
 def warm_up() -> None:
-    """Build the shared PNG palette now (about 50 ms) instead of on the first picture."""
-    from render.palette import palette_image
-
+    """Read the shared PNG palette now instead of on the first picture."""
     palette_image()
 
 
@@ -36,8 +36,10 @@ __all__ = [
     "DUIJIA",
     "SHANGJIA",
     "XIAJIA",
+    "ZH_WORDS",
     "HandPicture",
     "MeldView",
+    "PictureWords",
     "ResultPicture",
     "ScoreItem",
     "SeatChange",

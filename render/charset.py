@@ -68,17 +68,24 @@ SYMBOL_CHARS = "×−–—±·•…→←↑↓▶◀★☆●○■□◆◇�
 
 
 #: Project folders whose Chinese text (labels, messages, scoring items) can reach a picture.
+#: ``engine`` holds the engine's own texts (variant and scoring-item names) in 简体 and 繁體.
 SOURCE_DIRS = ("cogs", "services", "render", "engine")
+#: The message catalogues (消息目录) of every locale — 简体 ``zh``, 繁體 ``zh_TW``, ``en`` —
+#: whose words the callers pass into the pictures (labels, titles, scoring items).
+CATALOGUE_DIR = "i18n/locales"
 
 
 def source_text(root: Path) -> str:
-    """The text of every ``.py`` file under :data:`SOURCE_DIRS` of the project at ``root``,
-    so that every Chinese word the bot can say is in the subset."""
+    """The text of every ``.py`` file under :data:`SOURCE_DIRS` and of every ``.po``
+    catalogue under :data:`CATALOGUE_DIR` (all locales) of the project at ``root``, so that
+    every Chinese word the bot can say, in 简体 or 繁體, is in the subset."""
     parts = []
     for folder in SOURCE_DIRS:
         for path in sorted((root / folder).rglob("*.py")):
             if not path.name.startswith("_agari_table"):
                 parts.append(path.read_text(encoding="utf-8"))
+    for path in sorted((root / CATALOGUE_DIR).rglob("*.po")):
+        parts.append(path.read_text(encoding="utf-8"))
     return "\n".join(parts)
 
 

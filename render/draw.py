@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -13,6 +13,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from render import fonts, tiles
 from render.models import DUIJIA, SHANGJIA, XIAJIA, MeldView
+from render.palette import palette_image
 from render.tiles import TileSize
 
 FELT = (27, 77, 62)
@@ -46,8 +47,6 @@ def to_png(img: Image.Image, palette: bool = True) -> bytes:
     """Encode ``img`` as PNG bytes: mapped onto the shared palette unless ``palette`` is
     false, at a fast zlib level."""
     if palette:
-        from render.palette import palette_image
-
         img = img.quantize(palette=palette_image(), dither=Image.Dither.NONE)
     buf = io.BytesIO()
     img.save(buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
@@ -160,11 +159,11 @@ def draw_tiles(
     x: int,
     y: int,
     size: TileSize,
-    bao: int | None = None,
+    wildcards: Collection[int] = frozenset(),
 ) -> int:
-    """Draw ``kinds`` left to right from (x, y); 宝 tiles marked. Returns the x after them."""
+    """Draw ``kinds`` left to right from (x, y); wildcard (宝) tiles marked. Returns the x after them."""
     for k in kinds:
-        paste(canvas, tiles.tile(k, size, bao=k == bao), x, y)
+        paste(canvas, tiles.tile(k, size, bao=k in wildcards), x, y)
         x += size.w + TILE_GAP
     return x - TILE_GAP
 
@@ -257,7 +256,7 @@ def draw_meld(
     x: int,
     y: int,
     size: TileSize,
-    bao: int | None = None,
+    wildcards: Collection[int] = frozenset(),
     reveal: bool = True,
 ) -> int:
     """One meld with its top-left at (x, y), laid out by :func:`meld_slots`: a sideways tile
@@ -270,13 +269,13 @@ def draw_meld(
             paste(canvas, tiles.back(size), x, y)
         elif slot.sideways:
             low = y + size.h - side_h
-            img = tiles.sideways(k, size, bao=k == bao)
+            img = tiles.sideways(k, size, bao=k in wildcards)
             paste(canvas, img, x, low)
             if slot.stacked is not None:
                 s = slot.stacked
-                paste(canvas, tiles.sideways(s, size, bao=s == bao), x, low - size.w)
+                paste(canvas, tiles.sideways(s, size, bao=s in wildcards), x, low - size.w)
         else:
-            paste(canvas, tiles.tile(k, size, bao=k == bao), x, y)
+            paste(canvas, tiles.tile(k, size, bao=k in wildcards), x, y)
         x += _slot_width(slot, size) + TILE_GAP
     return x - TILE_GAP
 
@@ -287,14 +286,14 @@ def draw_melds(
     x: int,
     y: int,
     size: TileSize,
-    bao: int | None = None,
+    wildcards: Collection[int] = frozenset(),
     reveal: bool = True,
 ) -> int:
     """Several melds in a row; returns the x after them."""
     for i, meld in enumerate(melds):
         if i:
             x += MELD_GAP
-        x = draw_meld(canvas, meld, x, y, size, bao, reveal)
+        x = draw_meld(canvas, meld, x, y, size, wildcards, reveal)
     return x
 
 

@@ -7,6 +7,8 @@ between, exactly as the others see it, so the own picture never suggests the kon
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from PIL import Image, ImageDraw
 
 from render import draw as d
@@ -22,14 +24,15 @@ SIZE = tiles.L
 FLOWER_SIZE = tiles.M
 
 
-def hand_order(concealed: tuple[int, ...], bao: int | None) -> list[int]:
-    """Concealed tiles in display order: the 宝 first (they stand for anything), then by kind."""
-    return sorted(concealed, key=lambda k: (k != bao, k))
+def hand_order(concealed: tuple[int, ...], wildcards: Collection[int]) -> list[int]:
+    """Concealed tiles in display order: the wildcards (宝) first (they stand for anything),
+    then by kind."""
+    return sorted(concealed, key=lambda k: (k not in wildcards, k))
 
 
 def hand_image(view: HandPicture) -> Image.Image:
     """Render ``view`` as a PIL image (RGB)."""
-    concealed = hand_order(view.concealed, view.bao) if view.sort else list(view.concealed)
+    concealed = hand_order(view.concealed, view.wildcards) if view.sort else list(view.concealed)
     width = d.row_width(len(concealed), SIZE)
     if view.drawn is not None:
         width += DRAWN_GAP + SIZE.w
@@ -57,12 +60,12 @@ def hand_image(view: HandPicture) -> Image.Image:
     y += rise
     x = PAD
     for k in concealed:
-        d.paste(img, tiles.tile(k, SIZE, bao=k == view.bao), x, y)
+        d.paste(img, tiles.tile(k, SIZE, bao=k in view.wildcards), x, y)
         if view.labels:
             d.text(
                 draw,
                 (x + SIZE.w / 2, y + SIZE.h + 3),
-                tiles.tile_name(k),
+                tiles.tile_name(k, view.words.honors),
                 LABEL_SIZE,
                 fill=d.MUTED,
                 anchor="ma",
@@ -71,12 +74,12 @@ def hand_image(view: HandPicture) -> Image.Image:
     x -= d.TILE_GAP
     if view.drawn is not None:
         x += DRAWN_GAP
-        d.paste(img, tiles.tile(view.drawn, SIZE, bao=view.drawn == view.bao), x, y)
+        d.paste(img, tiles.tile(view.drawn, SIZE, bao=view.drawn in view.wildcards), x, y)
         if view.labels:
             d.text(
                 draw,
                 (x + SIZE.w / 2, y + SIZE.h + 3),
-                tiles.tile_name(view.drawn),
+                tiles.tile_name(view.drawn, view.words.honors),
                 LABEL_SIZE,
                 fill=d.GOLD,
                 anchor="ma",
@@ -84,7 +87,7 @@ def hand_image(view: HandPicture) -> Image.Image:
         x += SIZE.w
     if view.melds:
         x += GROUP_GAP
-        x = d.draw_melds(img, view.melds, x, y, SIZE, view.bao)
+        x = d.draw_melds(img, view.melds, x, y, SIZE, view.wildcards)
     if view.flowers:
         x += GROUP_GAP
         fy = y + SIZE.h - FLOWER_SIZE.h

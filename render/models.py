@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from render.words import ZH_WORDS, PictureWords
+
 MeldKind = Literal["chi", "pong", "kong", "concealed_kong", "indicator_kong"]
 
 
@@ -53,17 +55,18 @@ class HandPicture:
     """One player's own hand (private: sent only to that player).
 
     ``concealed`` holds the concealed tiles *without* the drawn one (the renderer sorts them);
-    ``drawn`` is the tile just drawn, set apart at the right. ``bao`` is the 宝 (wildcard)
-    kind whose tiles are marked; ``flowers`` the 发 laid open (Jiujiang §5.1)."""
+    ``drawn`` is the tile just drawn, set apart at the right. ``wildcards`` are the 宝 (wildcard)
+    kinds whose tiles are marked; ``flowers`` the 发 laid open (Jiujiang §5.1)."""
 
     concealed: tuple[int, ...]
     drawn: int | None = None
     melds: tuple[MeldView, ...] = ()
-    bao: int | None = None
+    wildcards: frozenset[int] = frozenset()
     flowers: int = 0
     title: str | None = None
     labels: bool = False  # short tile names (5m, 东) under the concealed tiles
     sort: bool = True
+    words: PictureWords = ZH_WORDS  # the reader's language (honor names of the labels)
 
 
 @dataclass(frozen=True)
@@ -94,13 +97,15 @@ class TablePicture:
     hand_number: int = 1
     round_label: str = ""  # e.g. "东风圈" or a variant name, shown in the centre
     bao_indicator: int | None = None  # Shangrao 跌宝牌 (shown face up)
-    bao: int | None = None  # Shangrao 宝 kind; its tiles are marked everywhere
+    #: the wildcard kinds (Shangrao 宝; a variant may have several); marked everywhere
+    wildcards: frozenset[int] = frozenset()
     last_discard: int | None = None
     countdown: str | None = None  # e.g. "25秒"
     #: a claim window is open: the centre says 等待吃碰杠胡…, the same whoever may claim
     #: (``turn`` is None then: no seat is highlighted)
     claim_wait: bool = False
     reveal_concealed_kongs: bool = True  # False: a 暗杠 shows four backs to the table
+    words: PictureWords = ZH_WORDS  # badges and centre lines in the reader's language
 
 
 @dataclass(frozen=True)
@@ -137,10 +142,11 @@ class ResultPicture:
     items: tuple[ScoreItem, ...] = ()
     total: str = ""
     win_mode: str = ""
-    bao: int | None = None
+    wildcards: frozenset[int] = frozenset()  # the 宝 (wildcard) kinds, marked
     flowers: int = 0
     title: str | None = None
     notes: tuple[str, ...] = field(default=())
+    words: PictureWords = ZH_WORDS  # headline words and badges in the reader's language
 
     @property
     def is_draw(self) -> bool:

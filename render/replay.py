@@ -50,7 +50,7 @@ def frame_image(frame: ReplayFrame) -> Image.Image:
             concealed=hand.concealed,
             drawn=hand.drawn,
             melds=(),  # the melds are on the table already
-            bao=hand.bao,
+            wildcards=hand.wildcards,
             flowers=0,
             title=label,
         )

@@ -59,10 +59,11 @@ def result_image(view: ResultPicture) -> Image.Image:
     if view.title:
         d.text(draw, (PAD, y), d.fit_text(view.title, 16, width - 2 * PAD), 16, fill=d.MUTED)
         y += 24
+    words = view.words
     if view.is_draw:
-        headline = "流局 · 荒庄"
+        headline = words.drawn_hand
     else:
-        headline = f"{d.fonts.safe_text(view.winner or '')} 胡"
+        headline = words.winner_line.format(name=d.fonts.safe_text(view.winner or ""))
         if view.win_mode:
             headline += f" · {view.win_mode}"
     d.text(
@@ -73,17 +74,17 @@ def result_image(view: ResultPicture) -> Image.Image:
     if show_hand:
         y += label_room  # room for the 胡 label and an added kong's stacked tile
         x = PAD
-        for k in hand_order(view.concealed, view.bao):
-            d.paste(img, tiles.tile(k, SIZE, bao=k == view.bao), x, y)
+        for k in hand_order(view.concealed, view.wildcards):
+            d.paste(img, tiles.tile(k, SIZE, bao=k in view.wildcards), x, y)
             x += SIZE.w + d.TILE_GAP
         x -= d.TILE_GAP
         if view.melds:
-            x = d.draw_melds(img, view.melds, x + GROUP_GAP, y, SIZE, view.bao)
+            x = d.draw_melds(img, view.melds, x + GROUP_GAP, y, SIZE, view.wildcards)
         if view.winning_tile is not None:
             x += WIN_GAP
             k = view.winning_tile
-            d.paste(img, tiles.tile(k, SIZE, bao=k == view.bao, last=True), x, y)
-            d.text(draw, (x + SIZE.w / 2, y - 3), "胡", 15, fill=d.GOLD, anchor="md")
+            d.paste(img, tiles.tile(k, SIZE, bao=k in view.wildcards, last=True), x, y)
+            d.text(draw, (x + SIZE.w / 2, y - 3), words.won, 15, fill=d.GOLD, anchor="md")
             x += SIZE.w
         if view.flowers:
             x += GROUP_GAP
@@ -111,7 +112,7 @@ def result_image(view: ResultPicture) -> Image.Image:
             y += ITEM_ROW
         y += 8
     if view.total:
-        d.text(draw, (PAD, y + 2), "合计", ITEM_SIZE + 2)
+        d.text(draw, (PAD, y + 2), words.total, ITEM_SIZE + 2)
         d.text(
             draw, (col_value, y + 2), view.total, ITEM_SIZE + 2, fill=d.GOLD, anchor="ra", limit=20
         )
@@ -129,9 +130,9 @@ def result_image(view: ResultPicture) -> Image.Image:
     for change in view.changes:
         x = PAD
         if change.dealer:
-            x += int(d.badge(draw, x, y + 3, "庄", 14, d.DEALER)) + 6
+            x += int(d.badge(draw, x, y + 3, words.dealer, 14, d.DEALER)) + 6
         if change.winner:
-            x += int(d.badge(draw, x, y + 3, "胡", 14, (196, 140, 0))) + 6
+            x += int(d.badge(draw, x, y + 3, words.won, 14, (196, 140, 0))) + 6
         delta = f"{change.delta:+d}" if change.delta else "0"
         total = f"{change.total}" if change.total is not None else ""
         delta_x = col_value - (TOTAL_COL if total else 0)

@@ -44,7 +44,7 @@ def sample_table() -> TablePicture:
         hand_number=5,
         round_label="上饶",
         bao_indicator=8,
-        bao=0,
+        wildcards=frozenset({0}),
         last_discard=1,
         countdown="20秒",
     )
@@ -76,7 +76,7 @@ def sample_hand() -> HandPicture:
     return HandPicture(
         concealed=(0, 0, 1, 2, 3, 10, 11, 12, 19, 20, 21, 27, 27),
         drawn=31,
-        bao=0,
+        wildcards=frozenset({0}),
         title="玩家1 · 第5局",
         labels=True,
     )
@@ -88,7 +88,7 @@ def sample_result() -> ResultPicture:
         concealed=(0, 1, 2, 10, 11, 12, 19, 20, 21, 27),
         winning_tile=27,
         melds=(MeldView("pong", (31, 31, 31)),),
-        bao=0,
+        wildcards=frozenset({0}),
         win_mode="自摸",
         items=(ScoreItem("清一色", "×4"), ScoreItem("门清", "×2"), ScoreItem("杠上开花", "×2")),
         total="16分",

@@ -17,6 +17,7 @@ from render import draw as d
 from render import tiles
 from render.hand import hand_order
 from render.models import MeldView, ScoreItem
+from render.words import ZH_WORDS, PictureWords
 
 PAD = 16
 SIZE = tiles.M
@@ -60,11 +61,13 @@ class ShowdownPicture:
     headline: str
     items: tuple[ScoreItem, ...] = ()
     total: str = ""
-    bao: int | None = None
+    wildcards: frozenset[int] = frozenset()  # the 宝 (wildcard) kinds, marked
     payments: tuple[str, ...] = ()
     title: str | None = None
-    columns: tuple[str, str] = ("本局", "总分")
+    #: the two headers (本局, 总分); None: ``words.hand_columns``
+    columns: tuple[str, str] | None = None
     notes: tuple[str, ...] = field(default=())
+    words: PictureWords = ZH_WORDS  # badges and headers in the reader's language
 
 
 def _row_height(seat: ShowdownSeat) -> int:
@@ -105,17 +108,18 @@ def showdown_image(view: ShowdownPicture) -> Image.Image:
         fill=d.GOLD,
     )
     y += TITLE_SIZE + 12
-    d.text(draw, (right - COL_W, y), view.columns[0], SMALL, fill=d.MUTED, anchor="ra")
-    d.text(draw, (right, y), view.columns[1], SMALL, fill=d.MUTED, anchor="ra")
+    columns = view.columns or view.words.hand_columns
+    d.text(draw, (right - COL_W, y), columns[0], SMALL, fill=d.MUTED, anchor="ra")
+    d.text(draw, (right, y), columns[1], SMALL, fill=d.MUTED, anchor="ra")
     y += LINE
     for seat in view.seats:
-        y = _seat_row(img, draw, seat, view.bao, y, width)
+        y = _seat_row(img, draw, seat, view.wildcards, y, width, view.words)
     for item in view.items:
         d.text(draw, (PAD, y), d.fit_text(item.name, SMALL + 2, width - 200), SMALL + 2)
         d.text(draw, (right, y), item.value, SMALL + 2, fill=d.GOLD, anchor="ra", limit=16)
         y += LINE
     if view.total:
-        d.text(draw, (PAD, y), "合计", SMALL + 2)
+        d.text(draw, (PAD, y), view.words.total, SMALL + 2)
         d.text(draw, (right, y), view.total, SMALL + 2, fill=d.GOLD, anchor="ra", limit=20)
         y += LINE
     y += 8
@@ -132,9 +136,10 @@ def _seat_row(
     img: Image.Image,
     draw: ImageDraw.ImageDraw,
     seat: ShowdownSeat,
-    bao: int | None,
+    wildcards: frozenset[int],
     y: int,
     width: int,
+    words: PictureWords = ZH_WORDS,
 ) -> int:
     right = width - PAD
     rise = d.melds_rise(seat.melds, SIZE)
@@ -148,13 +153,13 @@ def _seat_row(
     if seat.wind:
         x += int(d.badge(draw, x, y, seat.wind, SMALL, d.PANEL_EDGE)) + 4
     if seat.dealer:
-        x += int(d.badge(draw, x, y, "庄", SMALL, d.DEALER)) + 4
+        x += int(d.badge(draw, x, y, words.dealer, SMALL, d.DEALER)) + 4
     if seat.winner:
-        x += int(d.badge(draw, x, y, "胡", SMALL, (196, 140, 0))) + 4
+        x += int(d.badge(draw, x, y, words.won, SMALL, (196, 140, 0))) + 4
     if seat.dealt_in:
-        x += int(d.badge(draw, x, y, "点炮", SMALL, (120, 60, 60))) + 4
+        x += int(d.badge(draw, x, y, words.dealt_in, SMALL, (120, 60, 60))) + 4
     if seat.sanbao:
-        x += int(d.badge(draw, x, y, "叁包", SMALL, (120, 60, 60))) + 4
+        x += int(d.badge(draw, x, y, words.sanbao, SMALL, (120, 60, 60))) + 4
     name = d.fit_text(seat.name, NAME_SIZE, PAD + NAME_W * 2 - x)
     d.text(draw, (x + 2, y), name, NAME_SIZE, fill=d.GOLD if seat.winner else d.TEXT)
     colour = d.PLUS if seat.delta > 0 else d.MINUS if seat.delta < 0 else d.MUTED
@@ -164,15 +169,15 @@ def _seat_row(
         d.text(draw, (right, y), str(seat.total), NAME_SIZE, fill=d.MUTED, anchor="ra", limit=12)
     ty = y + NAME_SIZE + 8 + rise
     x = PAD
-    for k in hand_order(seat.concealed, bao):
-        d.paste(img, tiles.tile(k, SIZE, bao=k == bao), x, ty)
+    for k in hand_order(seat.concealed, wildcards):
+        d.paste(img, tiles.tile(k, SIZE, bao=k in wildcards), x, ty)
         x += SIZE.w + d.TILE_GAP
     if seat.melds:
-        x = d.draw_melds(img, seat.melds, x + GROUP_GAP, ty, SIZE, bao)
+        x = d.draw_melds(img, seat.melds, x + GROUP_GAP, ty, SIZE, wildcards)
     if seat.winning_tile is not None:
         x += WIN_GAP
         k = seat.winning_tile
-        d.paste(img, tiles.tile(k, SIZE, bao=k == bao, last=True), x, ty)
+        d.paste(img, tiles.tile(k, SIZE, bao=k in wildcards, last=True), x, ty)
         x += SIZE.w
     if seat.flowers:
         x += GROUP_GAP
@@ -211,8 +216,10 @@ class StandingsPicture:
     title: str
     rows: tuple[StandingRow, ...]
     footer: str = ""
-    columns: tuple[str, ...] = ("总分", "胡", "自摸", "点炮", "最大")
+    #: the headers (总分 胡 自摸 点炮 最大); None: ``words.standings_columns``
+    columns: tuple[str, ...] | None = None
     stamp: str = ""  # e.g. 解散, drawn across the corner
+    words: PictureWords = ZH_WORDS  # badges and headers in the reader's language
 
 
 STAT_W = 70
@@ -221,7 +228,8 @@ ROW_H = 40
 
 def standings_image(view: StandingsPicture) -> Image.Image:
     """Render ``view`` as a PIL image (RGB)."""
-    width = max(600, PAD * 2 + 260 + STAT_W * len(view.columns))
+    columns = view.columns or view.words.standings_columns
+    width = max(600, PAD * 2 + 260 + STAT_W * len(columns))
     height = PAD + TITLE_SIZE + 16 + LINE + ROW_H * len(view.rows) + (LINE if view.footer else 0)
     height += PAD
     img = d.new_canvas(width, height)
@@ -233,7 +241,7 @@ def standings_image(view: StandingsPicture) -> Image.Image:
         d.badge(draw, width - PAD - 70, y, view.stamp, SMALL + 2, d.DEALER)
     y += TITLE_SIZE + 16
     right = width - PAD
-    for i, column in enumerate(reversed(view.columns)):
+    for i, column in enumerate(reversed(columns)):
         d.text(draw, (right - i * STAT_W, y), column, SMALL, fill=d.MUTED, anchor="ra")
     y += LINE
     for row in view.rows:
@@ -242,8 +250,8 @@ def standings_image(view: StandingsPicture) -> Image.Image:
         d.text(draw, (PAD, y + 2), f"{row.rank}", NAME_SIZE + 2, fill=d.GOLD)
         x = PAD + 30
         if row.winner:
-            x += int(d.badge(draw, x, y + 3, "赢家", SMALL, (196, 140, 0))) + 6
-        name = d.fit_text(row.name, NAME_SIZE + 1, right - STAT_W * len(view.columns) - x - 8)
+            x += int(d.badge(draw, x, y + 3, view.words.session_winner, SMALL, (196, 140, 0))) + 6
+        name = d.fit_text(row.name, NAME_SIZE + 1, right - STAT_W * len(columns) - x - 8)
         d.text(draw, (x, y + 2), name, NAME_SIZE + 1, fill=d.GOLD if row.winner else d.TEXT)
         values = (
             f"{row.total:+d}" if row.total else "0",
@@ -251,7 +259,7 @@ def standings_image(view: StandingsPicture) -> Image.Image:
             str(row.self_draws),
             str(row.dealt_in),
             str(row.biggest),
-        )[: len(view.columns)]
+        )[: len(columns)]
         for i, value in enumerate(reversed(values)):
             colour = d.TEXT
             if i == len(values) - 1:

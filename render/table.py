@@ -31,6 +31,7 @@ from PIL import Image, ImageDraw
 from render import draw as d
 from render import tiles
 from render.models import MeldView, SeatView, TablePicture
+from render.words import ZH_WORDS, PictureWords
 
 PAD = 12
 GAP = 10
@@ -51,8 +52,9 @@ HEIGHT = PAD + INFO_H + 8 + RIVER_H + GAP + RIVER_H + GAP + RIVER_H + 8 + INFO_H
 
 NAME_SIZE = 17
 SMALL = 14
-WINDS = "东南西北"
-CLAIM_WAIT = "等待吃碰杠胡…"
+#: 简体 defaults of the seat winds and the claim-window words (a picture's ``words`` rule)
+WINDS = "".join(ZH_WORDS.winds)
+CLAIM_WAIT = ZH_WORDS.claim_wait
 
 # Positions: 0 bottom (viewer), 1 right (下家), 2 top (对家), 3 left (上家).
 CENTRE_X = PAD + SIDE_W + GAP + RIVER_W + GAP
@@ -71,25 +73,32 @@ INFO_BOX = {
 }
 
 
-def _seat_wind(seat: int, dealer: int | None) -> str:
+def _seat_wind(seat: int, dealer: int | None, words: PictureWords = ZH_WORDS) -> str:
     """The seat wind (门风): the dealer is 东, the dealer's 下家 南, and so on."""
-    return "" if dealer is None else WINDS[(seat - dealer) % 4]
+    return "" if dealer is None else words.winds[(seat - dealer) % 4]
 
 
 def _header(
-    draw: ImageDraw.ImageDraw, seat: SeatView, wind: str, x: int, y: int, max_w: int, turn: bool
+    draw: ImageDraw.ImageDraw,
+    seat: SeatView,
+    wind: str,
+    x: int,
+    y: int,
+    max_w: int,
+    turn: bool,
+    words: PictureWords = ZH_WORDS,
 ) -> None:
     """Wind, 庄, name and badges on one line, starting at (x, y)."""
     right = x + max_w
     if wind:
         x += int(d.badge(draw, x, y, wind, SMALL, (70, 120, 100))) + 4
     if seat.dealer:
-        x += int(d.badge(draw, x, y, "庄", SMALL, d.DEALER)) + 4
+        x += int(d.badge(draw, x, y, words.dealer, SMALL, d.DEALER)) + 4
     badges = []
     if seat.ready:
-        badges.append(("听", (40, 110, 200)))
+        badges.append((words.ready, (40, 110, 200)))
     if seat.auto:
-        badges.append(("托管", (110, 110, 110)))
+        badges.append((words.auto, (110, 110, 110)))
     badge_w = sum(d.text_width(b, SMALL) + SMALL * 0.6 + 4 for b, _ in badges)
     name = d.fit_text(seat.name, NAME_SIZE, right - x - badge_w)
     d.draw_text(draw, (x, y - 1), name, d.fonts.sans(NAME_SIZE), d.GOLD if turn else d.TEXT)
@@ -98,8 +107,8 @@ def _header(
         x += int(d.badge(draw, x, y, label, SMALL, colour)) + 4
 
 
-def _score(seat: SeatView) -> str:
-    return f"{seat.score:+d}分" if seat.score else "0分"
+def _score(seat: SeatView, words: PictureWords = ZH_WORDS) -> str:
+    return words.points.format(n=f"{seat.score:+d}" if seat.score else "0")
 
 
 def _flowers(canvas: Image.Image, draw: ImageDraw.ImageDraw, n: int, x: int, y: int) -> int:
@@ -130,8 +139,10 @@ def _wide_seat(
             header_w = max(40, min(header_w, melds_x - x0 - 8 - 8))
             break
         melds_x += d.meld_width(meld, MELD_SIZE) + d.MELD_GAP
-    _header(draw, seat, _seat_wind(seat_index, dealer), x0 + 8, y0 + 5, header_w, turn)
-    d.text(draw, (x1 - 8, y0 + 5), _score(seat), SMALL + 2, fill=d.MUTED, anchor="ra")
+    words = view.words
+    wind = _seat_wind(seat_index, dealer, words)
+    _header(draw, seat, wind, x0 + 8, y0 + 5, header_w, turn, words)
+    d.text(draw, (x1 - 8, y0 + 5), _score(seat, words), SMALL + 2, fill=d.MUTED, anchor="ra")
     y = y0 + 27
     x = x0 + 8
     x = d.draw_backs(canvas, backs, x, y + MELD_SIZE.h - BACK_SIZE.h, BACK_SIZE) + 4
@@ -145,7 +156,9 @@ def _wide_seat(
     )
     x += 22
     x = (
-        d.draw_melds(canvas, seat.melds, x, y, MELD_SIZE, view.bao, view.reveal_concealed_kongs)
+        d.draw_melds(
+            canvas, seat.melds, x, y, MELD_SIZE, view.wildcards, view.reveal_concealed_kongs
+        )
         + 12
     )
     if seat.flowers:
@@ -165,18 +178,25 @@ def _tall_seat(
     x0, y0, x1, _ = box
     turn = view.turn == seat_index
     name_box_w = x1 - x0 - 16
-    wind = _seat_wind(seat_index, dealer)
+    words = view.words
+    wind = _seat_wind(seat_index, dealer, words)
     x = x0 + 8
     y = y0 + 8
     if wind:
         x += int(d.badge(draw, x, y, wind, SMALL, (70, 120, 100))) + 4
     if seat.dealer:
-        x += int(d.badge(draw, x, y, "庄", SMALL, d.DEALER)) + 4
+        x += int(d.badge(draw, x, y, words.dealer, SMALL, d.DEALER)) + 4
     if seat.ready:
-        x += int(d.badge(draw, x, y, "听", SMALL, (40, 110, 200))) + 4
+        x += int(d.badge(draw, x, y, words.ready, SMALL, (40, 110, 200))) + 4
     if seat.auto:
-        x += int(d.badge(draw, x, y, "托管", SMALL, (110, 110, 110))) + 4
-    d.text(draw, (x1 - 8, y + 1), _score(seat), SMALL, fill=d.MUTED, anchor="ra")
+        x += int(d.badge(draw, x, y, words.auto, SMALL, (110, 110, 110))) + 4
+    score = _score(seat, words)
+    score_w = int(d.text_width(score, SMALL))
+    if x + 4 <= x1 - 8 - score_w:
+        d.text(draw, (x1 - 8, y + 1), score, SMALL, fill=d.MUTED, anchor="ra")
+    else:  # long badges (e.g. English words): the score goes to the name's line
+        d.text(draw, (x1 - 8, y + 25), score, SMALL, fill=d.MUTED, anchor="ra")
+        name_box_w -= score_w + 8
     y += 24
     name = d.fit_text(seat.name, NAME_SIZE, name_box_w)
     d.draw_text(draw, (x0 + 8, y), name, d.fonts.sans(NAME_SIZE), d.GOLD if turn else d.TEXT)
@@ -210,7 +230,9 @@ def _tall_seat(
         if i:
             y += MELD_SIZE.h + 4
         y += d.melds_rise(line, MELD_SIZE)  # room for an added kong's stacked tile
-        d.draw_melds(canvas, line, x0 + 8, y, MELD_SIZE, view.bao, view.reveal_concealed_kongs)
+        d.draw_melds(
+            canvas, line, x0 + 8, y, MELD_SIZE, view.wildcards, view.reveal_concealed_kongs
+        )
     if seat.melds:
         y += MELD_SIZE.h + 6
     if seat.flowers:
@@ -223,7 +245,7 @@ def _river(
     river: tuple[int, ...],
     x0: int,
     y0: int,
-    bao: int | None,
+    wildcards: frozenset[int],
     last: bool,
     panel: bool = True,
 ) -> None:
@@ -238,7 +260,7 @@ def _river(
     for i, k in enumerate(river):
         r, c = divmod(i, RIVER_COLS)
         is_last = last and i == len(river) - 1
-        img = tiles.tile(k, RIVER_SIZE, bao=k == bao, last=is_last)
+        img = tiles.tile(k, RIVER_SIZE, bao=k in wildcards, last=is_last)
         d.paste(canvas, img, x0 + c * PITCH_X, y0 + r * pitch)
 
 
@@ -317,37 +339,40 @@ def _centre(
         }[p]
         draw.polygon(tri, fill=d.GOLD)
     y = y0 + 10
-    head = f"第{view.hand_number}局"
+    words = view.words
+    head = words.hand_number.format(n=view.hand_number)
     if view.round_label:
         head += f" · {view.round_label}"
     d.text(draw, (cx, y), d.fit_text(head, 16, CENTRE_W - 16), 16, anchor="ma")
     y += 24
-    d.text(draw, (cx, y), f"剩余 {view.wall_left} 张", 15, fill=d.MUTED, anchor="ma")
+    d.text(draw, (cx, y), words.wall_left.format(n=view.wall_left), 15, fill=d.MUTED, anchor="ma")
     y += 24
-    if view.bao_indicator is not None or view.bao is not None:
+    wilds = sorted(view.wildcards)
+    if view.bao_indicator is not None or wilds:
         size = RIVER_SIZE
-        parts = [k for k in (view.bao_indicator, view.bao) if k is not None]
-        label_w = int(d.text_width("宝", 15)) + 6
+        parts = ([] if view.bao_indicator is None else [view.bao_indicator]) + wilds
+        label_w = int(d.text_width(words.bao, 15)) + 6
         total = label_w + len(parts) * size.w + (len(parts) - 1) * 18
         x = cx - total // 2
-        d.text(draw, (x, y + size.h // 2), "宝", 15, fill=d.GOLD, anchor="lm")
+        d.text(draw, (x, y + size.h // 2), words.bao, 15, fill=d.GOLD, anchor="lm")
         x += label_w
         if view.bao_indicator is not None:
             d.paste(canvas, tiles.tile(view.bao_indicator, size), x, y)
             x += size.w
-            if view.bao is not None:
+            if wilds:
                 d.text(draw, (x + 9, y + size.h // 2), "→", 14, fill=d.MUTED, anchor="mm")
                 x += 18
-        if view.bao is not None:
-            d.paste(canvas, tiles.tile(view.bao, size, bao=True), x, y)
+        for i, k in enumerate(wilds):  # each wildcard kind, 18 px apart
+            d.paste(canvas, tiles.tile(k, size, bao=True), x + i * (size.w + 18), y)
         y += size.h + 6
     if view.turn is not None:
         name = view.seats[view.turn].name
-        turn_text = d.fit_text(f"轮到 {d.fonts.safe_text(name)}", 15, CENTRE_W - 20)
+        turn_text = words.turn.format(name=d.fonts.safe_text(name))
+        turn_text = d.fit_text(turn_text, 15, CENTRE_W - 20)
         d.text(draw, (cx, y), turn_text, 15, fill=d.GOLD, anchor="ma")
         y += 22
     elif view.claim_wait:  # never who may claim: the same words for every claim window
-        d.text(draw, (cx, y), CLAIM_WAIT, 15, fill=d.GOLD, anchor="ma")
+        d.text(draw, (cx, y), words.claim_wait, 15, fill=d.GOLD, anchor="ma")
         y += 22
     if view.countdown:
         d.text(
@@ -385,7 +410,7 @@ def table_image(view: TablePicture) -> Image.Image:
             view.seats[seat_index].river,
             rx,
             ry,
-            view.bao,
+            view.wildcards,
             view.last_discard == seat_index,
             panel=False,
         )

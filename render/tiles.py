@@ -9,6 +9,7 @@ for the last discard (red outline) are added on demand and cached.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -65,13 +66,14 @@ SIZES: dict[str, TileSize] = {s.name: s for s in (L, M, S, XS)}
 SS = 4  # supersampling for bodies
 
 
-def tile_name(kind: int) -> str:
-    """Short label of a kind: ``5m``, ``1p``, ``9s``, or the honor's character (东…白)."""
+def tile_name(kind: int, honors: Sequence[str] = HONOR_CHARS) -> str:
+    """Short label of a kind: ``5m``, ``1p``, ``9s``, or the honor's name in ``honors``
+    (东…白 by default; the reader's words, e.g. 繁體 東…白)."""
     if not 0 <= kind < 34:
         raise ValueError(f"tile kind out of range: {kind}")
     if kind < 27:
         return f"{kind % 9 + 1}{SUIT_LETTERS[kind // 9]}"
-    return HONOR_CHARS[kind - 27]
+    return honors[kind - 27]
 
 
 # ----------------------------------------------------------------------------- art

@@ -29,7 +29,7 @@ MAX_AUTO_STEPS = 2000
 class RobotRun:
     """What the robots played from a state, in order.
 
-    ``steps``: ``[seat, kind, arg]`` per action, for the log; ``provisional``: ``(seat,
+    ``steps``: ``[seat, engine action JSON]`` per action, for the log; ``provisional``: ``(seat,
     state after, events of that action)`` per action; ``events``: everything the actions
     produced, in order.
     """
@@ -120,7 +120,7 @@ def run_robots(
                 seat,
             )
             break
-        run.steps.append([seat, key.kind, key.arg])
+        run.steps.append([seat, engine.log_action(state, seat, key)])
         run.provisional.append((seat, new, events))
         run.events += events
         state = new

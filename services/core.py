@@ -18,15 +18,25 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
+from db.errors import StoreBusy
 from db.types import DuplicateHand, GameInfo, HandInput, LoadedGame
+from engine.refusal import reason_of
 from services import gamelog, outbox
 from services.autoplay import MAX_AUTO_STEPS, run_robots
 from services.deadlines import Deadlines, awaited_timeout
 from services.delivery import Delivery, GameSummary, NullDelivery, PrivateUpdate
 from services.engine_adapter import EngineIllegal, GameEngine
-from services.errors import IllegalMove, NoSuchGame, NotHost, NotInGame, WrongPhase
+from services.errors import (
+    IllegalMove,
+    NoSuchGame,
+    NotHost,
+    NotInGame,
+    TableBusy,
+    WrongPhase,
+)
 from services.gamelog import LiveGame
 from services.held import HeldGames
 from services.hints import wait_hints
@@ -76,8 +86,9 @@ class GameCore:
         self._stopping = asyncio.Event()
         self._games = HeldGames()  # indexed by channel and player; finished games leave
         self._index_lock = asyncio.Lock()
-        self._write_lock = asyncio.Lock()
         self._deadlines = Deadlines(lambda: self.clock(), self._on_timeout)
+        #: True once this process shares the database with others (:mod:`services.cluster`)
+        self.shared = False
 
     # ------------------------------------------------------------------ look-ups
 
@@ -131,12 +142,13 @@ class GameCore:
         try:
             state, events = self.engine.apply(old, seat, key)
         except EngineIllegal as error:
-            raise IllegalMove(str(error)) from error
-        entry: dict[str, Any] = {"k": "act", "kind": key.kind, "arg": key.arg}
+            raise IllegalMove(reason_of(error)) from error
+        # the log holds the engine's own action JSON (services.action_codec)
+        entry: dict[str, Any] = {"k": "act", "a": self.engine.log_action(old, seat, key)}
         if timeout:
             entry["timeout"] = True
         steps: list[list[Any]] = []
-        provisional: list[tuple[int, Any]] = []
+        provisional: list[tuple[int, Any, list[GameEvent]]] = []
         own = list(events)
         if then_ai:
             steps, provisional, ai_events = self._simulate_ai(live, state)
@@ -207,11 +219,26 @@ class GameCore:
             live.steps.append((seat, new, events))
             old = new
 
-    async def _commit(self, live: LiveGame, seat: int | None, entry: dict[str, Any]) -> None:
-        # one writer at a time from this process: SQLite would otherwise make concurrent
-        # writers sleep in its busy handler (long tail latency); PostgreSQL loses nothing
-        async with self._write_lock:
-            live.version = await self.store.append_action(live.id, live.version, seat, entry)
+    async def _commit(
+        self, live: LiveGame, seat: int | None, entry: dict[str, Any], **changes: Any
+    ) -> None:
+        """Append ``entry`` to the log if the game is still at ``live.version`` (else
+        `VersionConflict`, nothing written); ``changes``: game columns (seats, status…)
+        written in the same compare-and-set."""
+        # no lock here: on SQLite the store's writers take turns and presses arriving
+        # together share one commit (db.group_commit); PostgreSQL commits games in parallel
+        try:
+            if changes:
+                live.version = await self.store.games.append_action(
+                    live.id, live.version, seat, entry, changes=changes
+                )
+            else:
+                live.version = await self.store.games.append_action(
+                    live.id, live.version, seat, entry
+                )
+        except StoreBusy as error:  # nothing was written: the player is told to press again
+            log.warning("game %s: commit stalled (%s); press not recorded", live.id, error)
+            raise TableBusy() from error
 
     async def _maybe_snapshot(self, live: LiveGame) -> None:
         """Save a snapshot once ``snapshot_every`` game actions were logged since the last."""
@@ -221,8 +248,7 @@ class GameCore:
         if done - live.snapshot_at >= self.snapshot_every:
             live.snapshot_at = done
             try:
-                async with self._write_lock:
-                    await self.store.save_snapshot(live.id, live.version, self._snapshot(live))
+                await self.store.games.save_snapshot(live.id, live.version, self._snapshot(live))
             except Exception:  # a snapshot only speeds up loading
                 log.exception("game %s: snapshot failed", live.id)
 
@@ -245,8 +271,7 @@ class GameCore:
 
     async def _store_hand(self, live: LiveGame, hand: HandInput) -> None:
         try:
-            async with self._write_lock:
-                recorded = await self.store.record_hand(hand)
+            recorded = await self.store.hands.record(hand)
         except DuplicateHand:
             return
         except Exception:
@@ -256,18 +281,21 @@ class GameCore:
             live.totals = list(recorded.totals)
 
     async def _close(self, live: LiveGame, status: str) -> None:
-        await self.store.update_game(live.id, status=status)
+        # only if nobody changed the game meanwhile (another process): VersionConflict else
+        await self.store.games.update(live.id, status=status, expected_version=live.version)
         log.info("game %s: %s after %d hand(s)", live.id, status, live.hand_no)
         live.status = status
         self._games.finished(live)  # kept a while, then let go (services.held)
         if live.timer is not None:
             live.timer.cancel()
             live.timer = None
+        self._deadline_changed(live, "play", None)
+        self._deadline_changed(live, "session", None)
         summary = self._summary(live)
         self._enqueue(live, lambda: self.delivery.game_ended(summary, status))
 
     async def _reload(self, live: LiveGame) -> None:
-        loaded = await self.store.load_game(live.id)
+        loaded = await self.store.games.load(live.id)
         fresh = self._live_from_info(loaded.game)
         self._replay(fresh, loaded)
         for name in ("status", "version", "totals", "seats", "state", "hand_no", "cfg", "session"):
@@ -313,9 +341,7 @@ class GameCore:
         for state, group in plan[0] if plan is not None else ():
             moment = replace(summary, phase=self.engine.phase(state), deadline=None)
             view = self.engine.table_view(state)
-            self._enqueue(
-                live, lambda s=moment, v=view, g=group: self.delivery.table_changed(s, v, g)
-            )
+            self._enqueue(live, partial(self.delivery.table_changed, moment, view, group))
             self._enqueue(live, lambda: self._pause(pace))
         # the table is edited only when it shows something new: an edit when one seat passes
         # in a claim window the others still decide on would tell the table someone could
@@ -331,7 +357,11 @@ class GameCore:
             update = self._private(live, seat, mine, table)
             if force_private or mine or live.delivered.get(seat) != update.hand:
                 live.delivered[seat] = update.hand
-                self._enqueue(live, lambda u=update: self.delivery.hand_changed(summary, u))
+                self._enqueue(
+                    live,
+                    partial(self.delivery.hand_changed, summary, update),
+                    key=("hand", seat),
+                )
         if self.engine.phase(live.state) in ("hand_over", "game_over") and any(
             e.kind in ("hand_ended", "won", "drawn_hand") for e in events
         ):
@@ -441,6 +471,12 @@ class GameCore:
         """(Re)start the game's timeout for the decision now awaited from humans."""
         timeout = awaited_timeout(self.engine, live, self.turn_timeout, self.claim_timeout)
         self._deadlines.arm(live, timeout)
+        self._deadline_changed(live, "play", live.deadline)
+
+    def _deadline_changed(self, live: LiveGame, kind: str, due: float | None) -> None:
+        """The game's ``play`` (turn / claim) or ``session`` deadline is now ``due`` (epoch
+        seconds; None: none). One process keeps them in memory only; processes sharing a
+        database also store them (:mod:`services.cluster`)."""
 
     async def _on_timeout(self, live: LiveGame, version: int) -> None:
         """The awaited humans ran out of time (see :class:`services.play.PlayMixin`)."""
@@ -448,9 +484,23 @@ class GameCore:
 
     # ------------------------------------------------------------------ delivery
 
-    def _enqueue(self, live: LiveGame, job: Callable[[], Awaitable[None]]) -> None:
-        """Queue a delivery; jobs of one game run in order, one at a time."""
-        outbox.enqueue(live, job)
+    def _enqueue(
+        self, live: LiveGame, job: Callable[[], Awaitable[None]], *, key: Any = None
+    ) -> None:
+        """Queue a delivery; jobs of one game run in order, one at a time. A failed one is
+        sent again while the delivery says the failure may pass (:meth:`_resend_delay`);
+        ``key``: what it shows (a newer job with the same key makes a failed one obsolete)."""
+        outbox.enqueue(live, job, key=key, resend=outbox.Resend(self._resend_delay, self._pause))
+
+    def _resend_delay(self, error: BaseException) -> float | None:
+        """Seconds to wait before sending a failed delivery again (the delivery's
+        ``resend_delay``: Discord's ``retry_after``, 5xx, network errors), or None: never
+        at shut-down (what is still owed is rebuilt at resume), nor when the delivery has
+        no such policy or says sending again cannot help."""
+        if self._stopping.is_set():
+            return None
+        ask = getattr(self.delivery, "resend_delay", None)
+        return ask(error) if ask is not None else None
 
     # ------------------------------------------------------------------ helpers
 
@@ -459,7 +509,7 @@ class GameCore:
         if live is not None:
             return live
         try:
-            loaded = await self.store.load_game(game_id)
+            loaded = await self.store.games.load(game_id)
         except Exception as error:
             raise NoSuchGame(game_id=game_id) from error
         live = self._live_from_info(loaded.game)

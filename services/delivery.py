@@ -79,7 +79,15 @@ class PrivateUpdate:
 
 
 class Delivery(Protocol):
-    """Async callbacks; each may raise — the service logs it and carries on."""
+    """Async callbacks; each may raise — the service logs it and carries on.
+
+    A delivery may also have ``resend_delay(error) -> float | None``: how many seconds at
+    least to wait before a call that raised ``error`` is made again (a rate limit, a server
+    or network error), or None when making it again cannot help. Without it nothing is
+    made again (:mod:`services.outbox`). Calls are then made at least once: after a restart
+    :meth:`hand_ended` is called again for a hand over whose result may not have been shown
+    (the delivery remembers what it showed, in ``GameSummary.messages``).
+    """
 
     async def lobby_changed(self, game: GameSummary) -> None:
         """The lobby's seats changed (or it was just created)."""

@@ -13,8 +13,8 @@ and examples of what works.
 >>> a = score_desk(DeskQuery(hand="123万 456饼 789条 234条 9条9条 +9条", variant="新余"))
 >>> a.legal, a.points, [p.amount for p in a.payments]
 (True, 2, [2, 2, 2])
->>> build_context(DeskQuery(hand="123m456m789p234s99s +9s", bao="indicator:4p")).bao
-13
+>>> build_context(DeskQuery(hand="123m456m789p234s99s +9s", bao="indicator:4p")).wildcards
+frozenset({13})
 """
 
 from __future__ import annotations
@@ -24,8 +24,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine import variants
 from engine.notation import HAND_EXAMPLES, Hand, NotationError, parse_hand
 from engine.options import VARIANTS, OptionError, RuleOptions, make_options
+from engine.refusal import reason_of
 from engine.scoring import ScoreItem, ScoreResult, WinContext, WinKind, score
 from engine.settle import Settlement
 from engine.tiles import TileError, kind_of, successor
@@ -39,6 +41,8 @@ from services.desk_errors import (
     TableInputError,
     VariantInputError,
     WinInputError,
+    desk_why,
+    variant_title,
 )
 from services.desk_table import (
     ROLE_NAMES,
@@ -49,15 +53,20 @@ from services.desk_table import (
     settle_table,
 )
 
-#: Words accepted for each variant (code name, Chinese, pinyin-ish).
+
+def variant_words() -> dict[str, str]:
+    """Words accepted for each registered variant (code name, its titles, its aliases: 上饶,
+    上饶麻将, sr…) → the variant's name."""
+    words: dict[str, str] = {}
+    for v in variants.all():
+        for w in (v.name, v.title.zh, v.title.zh_TW, v.short.zh, v.short.zh_TW, *v.aliases):
+            words.setdefault(_norm(w), v.name)
+    return words
+
+
+#: The words of the built-in variants (see :func:`variant_words`, which also knows variants
+#: registered later).
 VARIANT_WORDS: dict[str, str] = {}
-for _code, _words in {
-    "shangrao": ("shangrao", "上饶", "上饶麻将", "sr"),
-    "xinyu": ("xinyu", "新余", "新余麻将", "xy"),
-    "jiujiang": ("jiujiang", "九江", "九江麻将", "jj"),
-}.items():
-    for _w in _words:
-        VARIANT_WORDS[_w] = _code
 
 #: How the hand was won: 自摸 (self), 点炮 (discard), 抢杠 (rob_kong).
 WIN_WORDS: dict[str, WinKind] = {
@@ -123,17 +132,12 @@ INDICATOR_PREFIXES = ("indicator", "ind", "指示牌", "指示", "跌宝牌", "�
 COUNT_LIMIT = 16
 OPTIONS_TEXT_LIMIT = 300
 PAY_UNIT = ("分", "points")
-UNITS: dict[str, tuple[str, str]] = {
-    "shangrao": ("分", "points"),
-    "xinyu": ("分", "points"),
-    "jiujiang": ("炮", "pao"),
-}
 
 
 HAND_EXAMPLE_LIST = tuple(s.strip() for s in HAND_EXAMPLES.split("·"))
 BAO_EXAMPLES = ("5p", "五筒", "东", "indicator:4p (翻出的牌 → 宝 5p)")
 WIN_EXAMPLES = ("自摸 / self", "点炮 / discard", "抢杠 / rob_kong")
-VARIANT_EXAMPLES = ("shangrao / 上饶", "xinyu / 新余", "jiujiang / 九江")
+VARIANT_EXAMPLES = tuple(f"{v.name} / {v.short.zh}" for v in variants.all())
 OPTION_EXAMPLES = ("scoring=xingchen", "discard_win=true", "jiebao_points=16", "chi=true")
 
 
@@ -186,7 +190,8 @@ class DeskAnswer:
     @property
     def unit(self) -> tuple[str, str]:
         """The unit of :attr:`points` (``分`` / ``炮``), Chinese and English."""
-        return UNITS[self.context.variant]
+        unit = variants.get(self.context.variant).unit
+        return (unit.zh, unit.en)
 
     @property
     def pay_unit(self) -> tuple[str, str]:
@@ -201,14 +206,21 @@ def _norm(text: str) -> str:
     return text.strip().lower().replace("　", " ")
 
 
-def parse_variant(text: str | None, default: str = "shangrao") -> str:
-    """``上饶`` / ``shangrao`` / ``上饶麻将`` → ``shangrao``; ``None`` or blank → ``default``."""
+VARIANT_WORDS.update(variant_words())
+
+
+def parse_variant(text: str | None, default: str | None = None) -> str:
+    """``上饶`` / ``shangrao`` / ``上饶麻将`` → ``shangrao``; ``None`` or blank → ``default``
+    (the registry's default variant when none is given)."""
     if text is None or not text.strip():
-        return default
-    code = VARIANT_WORDS.get(_norm(text))
+        return default or variants.default().name
+    code = variant_words().get(_norm(text))
     if code is None:
         raise VariantInputError(
-            "variant", f"unknown variant {text.strip()!r}", text.strip(), VARIANT_EXAMPLES
+            "variant",
+            desk_why("unknown_variant", "unknown variant {text!r}", text=text.strip()),
+            text.strip(),
+            VARIANT_EXAMPLES,
         )
     return code
 
@@ -221,7 +233,10 @@ def parse_win(text: str | None) -> WinKind:
     kind = WIN_WORDS.get(_norm(text).replace("-", "_").replace(" ", "_"))
     if kind is None:
         raise WinInputError(
-            "win", f"unknown way of winning {text.strip()!r}", text.strip(), WIN_EXAMPLES
+            "win",
+            desk_why("unknown_win", "unknown way of winning {text!r}", text=text.strip()),
+            text.strip(),
+            WIN_EXAMPLES,
         )
     return kind
 
@@ -231,7 +246,41 @@ def parse_bao(text: str | None) -> int | None:
     (跌宝牌), whose successor is the 宝 (``indicator:9m`` → 1m). ``None`` / blank → None."""
     if text is None or not text.strip():
         return None
+    kind, indicator = _read_bao(text.strip())
+    return successor(kind) if indicator else kind
+
+
+def parse_wildcards(text: str | None, variant: str) -> frozenset[int]:
+    """The wildcard kinds (宝; 正精/副精 for a variant with two) of a scoring request: one
+    tile or several (``5p 6p``), or ``indicator:<tile>`` for the flipped tile (跌宝牌): the
+    kinds it makes in ``variant`` (上饶: its successor). ``None`` / blank → none.
+
+    >>> sorted(parse_wildcards("indicator:4p", "shangrao"))
+    [13]
+    >>> sorted(parse_wildcards("5p、6p", "shangrao")), sorted(parse_wildcards("5p 6p", "xinyu"))
+    ([13, 14], [13, 14])
+    """
+    if text is None or not text.strip():
+        return frozenset()
     raw = text.strip()
+    try:
+        kind, indicator = _read_bao(raw)
+    except BaoInputError:
+        parts = [p for p in re.split(r"[\s,，、]+", raw) if p]
+        if len(parts) < 2 or raw.lower().startswith(INDICATOR_PREFIXES):
+            raise  # one tile, or an indicator's: its own error stands
+        read = [_read_bao(p) for p in parts]
+        if any(indicator for _, indicator in read):
+            raise
+        return frozenset(kind for kind, _ in read)
+    if not indicator:
+        return frozenset((kind,))
+    pick = variants.get(variant).wildcards_of
+    return pick(kind) if pick is not None else frozenset((successor(kind),))
+
+
+def _read_bao(raw: str) -> tuple[int, bool]:
+    """One tile of the 宝 option and whether it is the indicator (``indicator:4p``)."""
     body = raw
     indicator = False
     low = raw.lower()
@@ -243,12 +292,19 @@ def parse_bao(text: str | None) -> int | None:
                 indicator = True
                 break
     if not body:
-        raise BaoInputError("bao", "the indicator tile is missing after ':'", raw, BAO_EXAMPLES)
+        raise BaoInputError(
+            "bao",
+            desk_why("no_indicator", "the indicator tile is missing after ':'"),
+            raw,
+            BAO_EXAMPLES,
+        )
     try:
         kind = kind_of(body)
     except TileError:
-        raise BaoInputError("bao", f"cannot read tile {body!r}", body, BAO_EXAMPLES) from None
-    return successor(kind) if indicator else kind
+        raise BaoInputError(
+            "bao", desk_why("bad_tile", "cannot read tile {tile!r}", tile=body), body, BAO_EXAMPLES
+        ) from None
+    return kind, indicator
 
 
 def parse_flags(words: Iterable[str]) -> frozenset[str]:
@@ -263,7 +319,7 @@ def parse_flags(words: Iterable[str]) -> frozenset[str]:
             if code is None:
                 raise FlagInputError(
                     "flags",
-                    f"unknown flag {part!r}",
+                    desk_why("unknown_flag", "unknown flag {flag!r}", flag=part),
                     part,
                     tuple(f"{zh} / {code}" for code, (zh, _en) in FLAG_NAMES.items()),
                 )
@@ -285,7 +341,11 @@ def parse_option_pairs(text: str | None) -> dict[str, str]:
     if len(text) > OPTIONS_TEXT_LIMIT:
         raise OptionInputError(
             "options",
-            f"the options text is longer than {OPTIONS_TEXT_LIMIT} characters",
+            desk_why(
+                "options_too_long",
+                "the options text is longer than {limit} characters",
+                limit=OPTIONS_TEXT_LIMIT,
+            ),
             text[:20],
             OPTION_EXAMPLES,
         )
@@ -297,7 +357,10 @@ def parse_option_pairs(text: str | None) -> dict[str, str]:
         m = _PAIR_RX.match(part)
         if m is None:
             raise OptionInputError(
-                "options", f"cannot read {part!r}: write name=value", part, OPTION_EXAMPLES
+                "options",
+                desk_why("bad_pair", "cannot read {part!r}: write name=value", part=part),
+                part,
+                OPTION_EXAMPLES,
             )
         out[m.group(1).lower()] = m.group(2)
     return out
@@ -326,7 +389,7 @@ def rule_options(
             (f"{k}={v}" for k, v in (pairs or {}).items() if repr(k) in str(e) or str(v) in str(e)),
             "",
         )
-        raise OptionInputError("options", str(e), bad, OPTION_EXAMPLES) from None
+        raise OptionInputError("options", reason_of(e), bad, OPTION_EXAMPLES) from None
 
 
 def _count(name: str, value: int | None) -> int:
@@ -334,7 +397,14 @@ def _count(name: str, value: int | None) -> int:
         return 0
     if type(value) is not int or not 0 <= value <= COUNT_LIMIT:
         raise CountInputError(
-            name, f"must be a whole number 0–{COUNT_LIMIT}, not {value!r}", str(value)
+            name,
+            desk_why(
+                "count",
+                "must be a whole number 0–{limit}, not {value!r}",
+                limit=COUNT_LIMIT,
+                value=value,
+            ),
+            str(value),
         )
     return value
 
@@ -350,33 +420,48 @@ def read_hand(text: str) -> Hand:
 def build_context(
     query: DeskQuery,
     *,
-    default_variant: str = "shangrao",
+    default_variant: str | None = None,
     house_rules: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> WinContext:
     """Read a :class:`DeskQuery` into the engine's :class:`WinContext` (RULES §6 fields).
 
     The variant defaults to the server's; rule options start from the server's house rules.
-    Shangrao needs its 宝 (or the indicator); the other variants have none.
+    A variant with wildcards (Shangrao) needs its 宝 (or the indicator); the others have none.
     """
     variant = parse_variant(query.variant, default_variant)
     options = rule_options(variant, parse_option_pairs(query.options), house_rules)
     hand = read_hand(query.hand)
     win = parse_win(query.win)
-    bao = parse_bao(query.bao)
-    if variant == "shangrao" and bao is None:
+    wilds = parse_wildcards(query.bao, variant)
+    wild = variants.get(variant).desk.wildcard
+    if wild and not wilds:
         raise BaoInputError(
-            "bao", "a Shangrao hand needs its 宝 (the wildcard) or the indicator", "", BAO_EXAMPLES
+            "bao",
+            desk_why(
+                "needs_bao",
+                "a {variant} hand needs its 宝 (the wildcard) or the indicator",
+                variant=variant_title(variant),
+            ),
+            "",
+            BAO_EXAMPLES,
         )
-    if variant != "shangrao" and bao is not None:
+    if not wild and wilds:
         raise BaoInputError(
-            "bao", f"{variant} has no 宝 (wildcard): leave bao empty", query.bao or "", ()
+            "bao",
+            desk_why(
+                "no_bao",
+                "{variant} has no 宝 (wildcard): leave bao empty",
+                variant=variant_title(variant),
+            ),
+            query.bao or "",
+            (),
         )
     return WinContext(
         variant=variant,
         options=options,
         hand=hand,
         win=win,
-        bao=bao,
+        wildcards=wilds,
         flown=_count("flown", query.flown),
         kong_draws=_count("kong_draws", query.kong_draws),
         flowers=_count("flowers", query.flowers),
@@ -406,14 +491,15 @@ def answer_context(ctx: WinContext, table: Table | None = None) -> DeskAnswer:
         return DeskAnswer(ctx, result, table=table)
     settlement, lines = settle_context(ctx, result, table)
     notes: list[str] = []
-    if ctx.variant == "jiujiang":
+    rules = variants.get(ctx.variant).rules(ctx.options)
+    if rules.pao_value:  # 九江 吃兴家 and 跟庄 / 黄庄
         if not table.others:
             notes.append("jiujiang_extras")
         if not table.streak_given:
             notes.append("jiujiang_streak")
-    if ctx.variant == "shangrao" and table.feeder is None:
+    if rules.sanbao and table.feeder is None:
         notes.append("sanbao")
-    if ctx.variant == "xinyu" and not table.others:
+    if rules.kong_money and not table.others:
         notes.append("kong_money")
     return DeskAnswer(ctx, result, lines, settlement, tuple(notes), table)
 
@@ -421,7 +507,7 @@ def answer_context(ctx: WinContext, table: Table | None = None) -> DeskAnswer:
 def score_desk(
     query: DeskQuery,
     *,
-    default_variant: str = "shangrao",
+    default_variant: str | None = None,
     house_rules: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> DeskAnswer:
     """Read, score and settle one query (raises :class:`DeskInputError` on bad input)."""
@@ -485,6 +571,7 @@ __all__ = [
     "parse_flags",
     "parse_option_pairs",
     "parse_variant",
+    "parse_wildcards",
     "parse_win",
     "rule_options",
     "score_desk",

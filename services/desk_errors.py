@@ -6,21 +6,39 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from engine import variants
+from engine.refusal import Reason, Refusal
 
-class DeskInputError(ValueError):
+
+class DeskInputError(Refusal, ValueError):
     """Input the desk cannot read. ``field`` is the command option (``hand``, ``bao``, …),
     ``bad`` the part of the user's text at fault ('' when it is the whole value or missing),
-    ``problem`` what is wrong, ``examples`` what would work."""
+    ``problem`` what is wrong (a translatable :class:`~engine.refusal.Reason`, or English),
+    ``examples`` what would work. A refusal of the one root (key ``errors.desk_input``)."""
+
+    key = "errors.desk_input"
 
     def __init__(
         self, field: str, problem: str, bad: str = "", examples: Iterable[str] = ()
     ) -> None:
+        Refusal.__init__(self, problem, field=field, bad=bad)
         self.field = field
         self.problem = problem
         self.bad = bad
         self.examples = tuple(examples)
         shown = f" — examples: {' · '.join(self.examples)}" if self.examples else ""
-        super().__init__(f"{field}: {problem}{shown}")
+        self.args = (f"{field}: {problem}{shown}",)
+
+
+def variant_title(variant: str) -> Reason:
+    """A variant's name in a reason (``上饶麻将`` / ``Shangrao``): the engine's own text."""
+    title = variants.get(variant).title
+    return Reason(f"engine.{title.id}", title.en)
+
+
+def desk_why(name: str, english: str, /, **params: object) -> Reason:
+    """What is wrong with a desk input: key ``errors.desk.<name>`` (English as given)."""
+    return Reason(f"errors.desk.{name}", english, **params)
 
 
 class HandInputError(DeskInputError):

@@ -15,21 +15,22 @@ Seats are seen from the winner (seat 0): 下家 ``next`` = 1, 对家 ``across`` 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from engine import variants
 from engine.notation import Meld, MeldKind, NotationError, parse_tiles
+from engine.refusal import Words
 from engine.scoring import ScoreResult, WinContext
 from engine.settle import (
-    PAO_RAISES,
     Settlement,
     jiujiang_extras,
     pao_value,
     settle_win,
     table_kong_money,
 )
-from engine.tiles import GREEN, N_KINDS, WINDS, suit_of, tile_str
-from services.desk_errors import TableInputError
+from engine.tiles import N_KINDS, WINDS, suit_of, tile_str
+from services.desk_errors import TableInputError, desk_why, variant_title
 
 #: Seats seen from the winner, by the words a player uses.
 SEAT_WORDS: dict[str, int] = {
@@ -67,6 +68,8 @@ OTHERS_EXAMPLES = (
     "对家 发 [白白白]",
 )
 STREAK_EXAMPLES = ("黄庄", "黄庄 跟庄", "跟庄中", "2 (两次翻倍)", "×4")
+#: What the ``streak`` autocomplete offers while empty: input that :func:`parse_streak` reads.
+STREAK_SUGGESTIONS = ("黄庄", "跟庄", "黄庄 黄庄", "黄庄 跟庄", "跟庄中", "双跟", "×2", "×4")
 #: Words for each 跟庄 / 黄庄 raise (codes of :data:`engine.settle.PAO_RAISES`).
 RAISE_WORDS: dict[str, str] = {
     "黄庄": "draw",
@@ -91,12 +94,6 @@ RAISE_WORDS: dict[str, str] = {
     "跟庄两张": "follow_twice",
     "follow_twice": "follow_twice",
     "follow2": "follow_twice",
-}
-RAISE_NAMES: dict[str, tuple[str, str]] = {
-    "draw": ("黄庄", "drawn hand"),
-    "follow": ("跟庄", "followed"),
-    "follow_dragon": ("跟庄(中/白)", "followed on 中/白"),
-    "follow_twice": ("双跟庄", "followed twice"),
 }
 OTHERS_TEXT_LIMIT = 200
 MAX_RAISES = 10
@@ -156,7 +153,9 @@ def parse_seat(text: str | None, name: str) -> int | None:
     if seat is None:
         raise TableInputError(
             name,
-            f"unknown seat {text.strip()!r}: seen from the winner",
+            desk_why(
+                "unknown_seat", "unknown seat {seat!r}: seen from the winner", seat=text.strip()
+            ),
             text.strip(),
             SEAT_EXAMPLES,
         )
@@ -185,14 +184,20 @@ def parse_others(text: str | None) -> dict[int, SeatMelds]:
         return {}
     if len(text) > OTHERS_TEXT_LIMIT:
         raise TableInputError(
-            "others", f"longer than {OTHERS_TEXT_LIMIT} characters", text[:20], OTHERS_EXAMPLES
+            "others",
+            desk_why("others_too_long", "longer than {limit} characters", limit=OTHERS_TEXT_LIMIT),
+            text[:20],
+            OTHERS_EXAMPLES,
         )
     marks = list(_SEAT_RX.finditer(text))
     head = text[: marks[0].start()] if marks else text
     if head.strip(_SEPARATORS):
         raise TableInputError(
             "others",
-            "start each player's part with whose it is: 下家 / 对家 / 上家 (next / across / prev)",
+            desk_why(
+                "whose_part",
+                "start each player's part with whose it is: 下家 / 对家 / 上家 (next / across / prev)",
+            ),
             head.strip(_SEPARATORS),
             OTHERS_EXAMPLES,
         )
@@ -201,7 +206,10 @@ def parse_others(text: str | None) -> dict[int, SeatMelds]:
         seat = SEAT_WORDS[mark.group(1).lower()]
         if seat in out:
             raise TableInputError(
-                "others", f"{mark.group(1)} is given twice", mark.group(1), OTHERS_EXAMPLES
+                "others",
+                desk_why("seat_twice", "{seat} is given twice", seat=mark.group(1)),
+                mark.group(1),
+                OTHERS_EXAMPLES,
             )
         end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
         out[seat] = _seat_part(text[mark.end() : end])
@@ -226,7 +234,12 @@ def _seat_part(body: str) -> SeatMelds:
             j = s.find(close, i + 1)
             if j < 0:
                 raise TableInputError(
-                    "others", f"'{ch}' is never closed with '{close}'", s[i:], OTHERS_EXAMPLES
+                    "others",
+                    desk_why(
+                        "unclosed", "'{open}' is never closed with '{close}'", open=ch, close=close
+                    ),
+                    s[i:],
+                    OTHERS_EXAMPLES,
                 )
             melds.append(_meld(s[i : j + 1]))
             i = j + 1
@@ -238,8 +251,12 @@ def _seat_part(body: str) -> SeatMelds:
                 j += 1
             raise TableInputError(
                 "others",
-                f"cannot read {s[i:j]!r}: write melds as [7777m] (明杠), (5555p) (暗杠), "
-                "[555z] (碰), and 发 laid open as 发2",
+                desk_why(
+                    "bad_meld_text",
+                    "cannot read {part!r}: write melds as [7777m] (明杠), (5555p) (暗杠), "
+                    "[555z] (碰), and 发 laid open as 发2",
+                    part=s[i:j],
+                ),
                 s[i:j],
                 OTHERS_EXAMPLES,
             )
@@ -261,7 +278,11 @@ def _meld(text: str) -> Meld:
             return Meld(MeldKind.CONCEALED_KONG, tiles)
         raise TableInputError(
             "others",
-            f"{text} is not a concealed kong: write four equal tiles, e.g. (5555p)",
+            desk_why(
+                "not_concealed_kong",
+                "{meld} is not a concealed kong: write four equal tiles, e.g. (5555p)",
+                meld=text,
+            ),
             text,
             OTHERS_EXAMPLES,
         )
@@ -277,7 +298,11 @@ def _meld(text: str) -> Meld:
         return Meld(MeldKind.CHI, tiles)
     raise TableInputError(
         "others",
-        f"{text} is not a meld: write a kong [7777s], a pong [555z] or a chi [123m]",
+        desk_why(
+            "not_a_meld",
+            "{meld} is not a meld: write a kong [7777s], a pong [555z] or a chi [123m]",
+            meld=text,
+        ),
         text,
         OTHERS_EXAMPLES,
     )
@@ -300,7 +325,11 @@ def parse_streak(text: str | None) -> tuple[int, tuple[str, ...]]:
         if value < 1 or value > MAX_PAO_VALUE or value & (value - 1):
             raise TableInputError(
                 "streak",
-                f"the value per 炮 is 1, 2, 4, 8 … (跟庄 and 黄庄 double it), not {value}",
+                desk_why(
+                    "pao_value",
+                    "the value per 炮 is 1, 2, 4, 8 … (跟庄 and 黄庄 double it), not {value}",
+                    value=value,
+                ),
                 raw,
                 STREAK_EXAMPLES,
             )
@@ -309,7 +338,10 @@ def parse_streak(text: str | None) -> tuple[int, tuple[str, ...]]:
         n = int(low)
         if n > MAX_RAISES:
             raise TableInputError(
-                "streak", f"at most {MAX_RAISES} doublings, not {n}", raw, STREAK_EXAMPLES
+                "streak",
+                desk_why("doublings", "at most {most} doublings, not {n}", most=MAX_RAISES, n=n),
+                raw,
+                STREAK_EXAMPLES,
             )
         return 2**n, ()
     codes: list[str] = []
@@ -322,20 +354,35 @@ def parse_streak(text: str | None) -> tuple[int, tuple[str, ...]]:
         if code is None:
             raise TableInputError(
                 "streak",
-                f"unknown raise {word!r}: write 黄庄 or 跟庄 (跟庄中 when the first discard was "
-                "中/白, 双跟 when the second was followed too)",
+                desk_why(
+                    "unknown_raise",
+                    "unknown raise {word!r}: write 黄庄 or 跟庄 (跟庄中 when the first discard was "
+                    "中/白, 双跟 when the second was followed too)",
+                    word=word,
+                ),
                 word,
                 STREAK_EXAMPLES,
             )
         codes.extend([code] * int(wm.group(2) or 1))
     if len(codes) > MAX_RAISES:
         raise TableInputError(
-            "streak", f"at most {MAX_RAISES} raises, not {len(codes)}", raw, STREAK_EXAMPLES
+            "streak",
+            desk_why("raises", "at most {most} raises, not {n}", most=MAX_RAISES, n=len(codes)),
+            raw,
+            STREAK_EXAMPLES,
         )
     value = pao_value(codes)
     if value > MAX_PAO_VALUE:
         raise TableInputError(
-            "streak", f"the value per 炮 would be {value}; at most {MAX_PAO_VALUE}", raw, ()
+            "streak",
+            desk_why(
+                "pao_too_big",
+                "the value per 炮 would be {value}; at most {most}",
+                value=value,
+                most=MAX_PAO_VALUE,
+            ),
+            raw,
+            (),
         )
     return value, tuple(codes)
 
@@ -345,7 +392,17 @@ def parse_streak(text: str | None) -> tuple[int, tuple[str, ...]]:
 
 def _not_here(name: str, rule: str, variant: str, given: str, where: str) -> TableInputError:
     return TableInputError(
-        name, f"{rule} is not a rule of {variant} (only {where}): leave {name} empty", given, ()
+        name,
+        desk_why(
+            "not_here",
+            "{rule} is not a rule of {variant} (only {where}): leave {name} empty",
+            rule=rule,
+            variant=variant_title(variant),
+            where=where,
+            name=name,
+        ),
+        given,
+        (),
     )
 
 
@@ -361,29 +418,36 @@ def build_table(
     (``feeder``) only in 上饶, ``others`` only for 九江 吃兴家 and 新余 杠钱, ``streak`` only
     in 九江; ``discarder`` only for a win on a discard or a robbed kong."""
     variant = ctx.variant
-    if feeder is not None and feeder.strip() and variant != "shangrao":
-        raise _not_here("feeder", "叁包", variant, feeder.strip(), "shangrao")
-    if others is not None and others.strip() and variant == "shangrao":
-        raise _not_here(
-            "others", "吃兴家 / 杠钱", variant, "", "jiujiang and xinyu; for 叁包 use feeder"
-        )
-    if streak is not None and streak.strip() and variant != "jiujiang":
-        raise _not_here("streak", "跟庄 / 黄庄", variant, streak.strip(), "jiujiang")
+    desk = variants.get(variant).desk
+    if feeder is not None and feeder.strip() and not desk.feeder:
+        raise _not_here("feeder", "叁包", variant, feeder.strip(), _having("feeder"))
+    if others is not None and others.strip() and not desk.others:
+        where = _having("others") + ("; for 叁包 use feeder" if desk.feeder else "")
+        raise _not_here("others", "吃兴家 / 杠钱", variant, "", where)
+    if streak is not None and streak.strip() and not desk.streak:
+        raise _not_here("streak", "跟庄 / 黄庄", variant, streak.strip(), _having("streak"))
     seat_d = parse_seat(discarder, "discarder")
     seat_f = parse_seat(feeder, "feeder")
     melds_of = parse_others(others)
     value, raises = parse_streak(streak)
     if seat_d is not None and ctx.win == "self":
         raise TableInputError(
-            "discarder", "a self-drawn win (自摸) has no discarder", discarder or "", ()
+            "discarder",
+            desk_why("self_draw_discarder", "a self-drawn win (自摸) has no discarder"),
+            discarder or "",
+            (),
         )
     if seat_f is not None:
         fed = [m for m in ctx.hand.melds if m.kind in (MeldKind.CHI, MeldKind.PONG, MeldKind.KONG)]
         if len(fed) < 3:
             raise TableInputError(
                 "feeder",
-                f"叁包 needs 3 or 4 of the winner's chi/pong/kong fed by one player; the hand "
-                f"shows {len(fed)} exposed meld(s)",
+                desk_why(
+                    "sanbao",
+                    "叁包 needs 3 or 4 of the winner's chi/pong/kong fed by one player; the hand "
+                    "shows {n} exposed meld(s)",
+                    n=len(fed),
+                ),
                 feeder or "",
                 ("[123m] [555p] [777s] 99s 5z5z5z +5z",),
             )
@@ -392,8 +456,11 @@ def build_table(
         if ctx.win != "self" and seat_d is None:
             raise TableInputError(
                 "discarder",
-                "with others given, who discarded changes who pays what: name the discarder "
-                "(or whose kong was robbed)",
+                desk_why(
+                    "name_discarder",
+                    "with others given, who discarded changes who pays what: name the discarder "
+                    "(or whose kong was robbed)",
+                ),
                 "",
                 SEAT_EXAMPLES,
             )
@@ -407,31 +474,59 @@ def build_table(
     )
 
 
+def _having(desk_field: str) -> str:
+    """The variants whose desk has ``desk_field`` (``jiujiang and xinyu``)."""
+    named = sorted(v.name for v in variants.all() if getattr(v.desk, desk_field))
+    return " and ".join(named)
+
+
 def _check_others(ctx: WinContext, melds_of: Mapping[int, SeatMelds]) -> None:
     variant = ctx.variant
+    rules = variants.get(variant).rules(ctx.options)
+    title = variant_title(variant)
     seen = [0] * N_KINDS
     for k in ctx.hand.all_tiles():
         seen[k] += 1
     flowers = ctx.flowers
     for sm in melds_of.values():
         if sm.flowers:
-            if variant != "jiujiang":
+            if not rules.flowers:
+                laid_open = Words(variant_title(v.name) for v in variants.all() if v.desk.flowers)
                 raise TableInputError(
                     "others",
-                    "发 laid open (兴家) is a Jiujiang rule; in xinyu 发 is an ordinary tile "
-                    "(list a 发 kong as [6666z])",
+                    desk_why(
+                        "no_flowers",
+                        "发 laid open (兴家) is a {where} rule; in {variant} 发 is an ordinary "
+                        "tile (list a 发 kong as [6666z])",
+                        where=laid_open,
+                        variant=variant_title(variant),
+                    ),
                     sm.flower_text,
                     OTHERS_EXAMPLES,
                 )
             flowers += sm.flowers
         for m in sm.melds:
             k = m.tiles[0]
-            if variant == "jiujiang" and (k in WINDS or k == GREEN):
-                what = "has no winds" if k in WINDS else "lays 发 open as 兴家: write 发N"
-                raise TableInputError("others", f"Jiujiang {what}", m.text(), OTHERS_EXAMPLES)
+            if k not in rules.kinds or k in rules.flowers:
+                if k in rules.flowers:
+                    why = desk_why(
+                        "flowers_open", "{variant} lays 发 open as 兴家: write 发N", variant=title
+                    )
+                elif k in WINDS:
+                    why = desk_why("no_winds", "{variant} has no winds", variant=title)
+                else:
+                    why = desk_why(
+                        "no_tile", "{variant} has no {tile}", variant=title, tile=tile_str(k)
+                    )
+                raise TableInputError("others", why, m.text(), OTHERS_EXAMPLES)
             if m.kind is MeldKind.CHI and not getattr(ctx.options, "chi", False):
                 raise TableInputError(
-                    "others", f"{variant} has no chi (吃) under these rules", m.text(), ()
+                    "others",
+                    desk_why(
+                        "no_chi", "{variant} has no chi (吃) under these rules", variant=title
+                    ),
+                    m.text(),
+                    (),
                 )
             for t in m.tiles:
                 seen[t] += 1
@@ -439,14 +534,23 @@ def _check_others(ctx: WinContext, melds_of: Mapping[int, SeatMelds]) -> None:
     if over is not None:
         raise TableInputError(
             "others",
-            f"{seen[over]} copies of {tile_str(over)} with the winner's hand: there are only 4",
+            desk_why(
+                "too_many",
+                "{n} copies of {tile} with the winner's hand: there are only 4",
+                n=seen[over],
+                tile=tile_str(over),
+            ),
             tile_str(over),
             (),
         )
     if flowers > 4:
         raise TableInputError(
             "others",
-            f"{flowers} 发 laid open in all (the winner's included): there are 4",
+            desk_why(
+                "flowers_count",
+                "{n} 发 laid open in all (the winner's included): there are 4",
+                n=flowers,
+            ),
             "发",
             (),
         )
@@ -472,12 +576,13 @@ def settle_table(
     dealer = 0 if "dealer" in ctx.flags else 1
     eaten = [0, 0, 0, 0]
     kongs: list[tuple[int, bool]] = []
-    if variant == "xinyu":
+    rules = variants.get(variant).rules(ctx.options)
+    if rules.kong_money:  # 新余 杠钱
         kongs += [(0, m.kind is MeldKind.CONCEALED_KONG) for m in ctx.hand.melds if m.is_kong]
     for seat, sm in table.others.items():
-        if variant == "jiujiang":
+        if rules.pao_value:  # 九江 吃兴家
             eaten[seat] = jiujiang_extras(sm.melds, sm.flowers)
-        elif variant == "xinyu":
+        elif rules.kong_money:
             kongs += [(seat, m.kind is MeldKind.CONCEALED_KONG) for m in sm.melds if m.is_kong]
     won = settle_win(
         variant,
@@ -513,18 +618,13 @@ def settle_table(
     return total, tuple(line(s, SEAT_ROLES[s]) for s in (1, 2, 3))
 
 
-def raise_names(raises: Sequence[str], lang: str) -> str:
-    """``黄庄, 跟庄`` / ``drawn hand, followed``."""
-    return ", ".join(RAISE_NAMES[r][1 if lang == "en" else 0] for r in raises)
-
-
-assert set(RAISE_NAMES) == set(PAO_RAISES)
 __all__ = [
     "OTHERS_EXAMPLES",
     "ROLE_NAMES",
     "SEAT_EXAMPLES",
     "SELF_ROLES",
     "STREAK_EXAMPLES",
+    "STREAK_SUGGESTIONS",
     "PayLine",
     "SeatMelds",
     "Table",
@@ -532,6 +632,5 @@ __all__ = [
     "parse_others",
     "parse_seat",
     "parse_streak",
-    "raise_names",
     "settle_table",
 ]

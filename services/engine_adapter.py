@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
+from services.errors import EngineIllegal
 from services.model import ActionKey, GameEvent, HandResult, HandView, Phase, TableView
 
-
-class EngineIllegal(Exception):
-    """The engine refused an action; ``str(error)`` explains why (state unchanged)."""
+__all__ = ["EngineIllegal", "GameEngine", "default_engine"]
 
 
 @runtime_checkable
@@ -46,6 +45,16 @@ class GameEngine(Protocol):
 
     def apply(self, state: Any, seat: int, key: ActionKey) -> tuple[Any, list[GameEvent]]:
         """Apply; raises :class:`EngineIllegal` (state unchanged) when not legal."""
+
+    def log_action(self, state: Any, seat: int, key: ActionKey) -> dict[str, Any]:
+        """The engine's JSON of the action ``key`` names in ``state``: what the durable log
+        stores (see :mod:`services.action_codec`)."""
+
+    def apply_logged(
+        self, state: Any, seat: int, logged: dict[str, Any] | ActionKey, *, events: bool = True
+    ) -> tuple[Any, list[GameEvent]]:
+        """Apply a logged action (the engine's JSON, or an older log's button key); raises
+        :class:`EngineIllegal` when not legal. ``events=False``: a replay, no events wanted."""
 
     def choose_action(self, state: Any, seat: int) -> ActionKey:
         """The AI's choice for ``seat`` (also used for 托管 auto-play)."""

@@ -1,84 +1,112 @@
-"""The service's typed refusals. Each has a ``key`` that :mod:`cogs.text` turns into a short
-Chinese/English sentence and ``params`` for it; nothing in the game changed when one is raised.
+"""The service's typed refusals. Each has a ``key`` of the ``errors`` catalogue that
+:mod:`cogs.errors` turns into the user's language, and ``params`` for it; nothing in the game
+changed when one is raised. They derive from the one root, :class:`engine.refusal.Refusal`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from engine.refusal import Reason, Refusal
 
-class ServiceError(Exception):
+
+class ServiceError(Refusal):
     """A request the service refused; the cog answers it ephemerally."""
 
-    key = "error"
-
-    def __init__(self, detail: str = "", **params: Any) -> None:
-        self.detail = detail
-        self.params = params
-        super().__init__(detail or self.key)
+    key = "errors.error"
 
 
 class NoSuchGame(ServiceError):
     """No game with that id (or none in this channel)."""
 
-    key = "no_game"
+    key = "errors.no_game"
 
 
 class ChannelBusy(ServiceError):
     """This channel already has a game (one game per channel)."""
 
-    key = "channel_busy"
+    key = "errors.channel_busy"
 
 
 class AlreadyPlaying(ServiceError):
-    """The user already sits in a game of this server (one at a time)."""
+    """The user already sits in a game of this server (one at a time); ``here=True``: in
+    this very game."""
 
-    key = "already_playing"
+    key = "errors.already_playing"
+
+    def __init__(self, detail: str = "", /, **params: Any) -> None:
+        super().__init__(detail, **params)
+        if params.get("here"):
+            self.key = "errors.already_here"
 
 
 class NotInGame(ServiceError):
     """The user has no seat in this game."""
 
-    key = "not_in_game"
+    key = "errors.not_in_game"
 
 
 class NotHost(ServiceError):
     """Only the host (the first human seat) may do this."""
 
-    key = "not_host"
+    key = "errors.not_host"
 
 
 class LobbyFull(ServiceError):
     """All four seats are taken."""
 
-    key = "lobby_full"
+    key = "errors.lobby_full"
 
 
 class WrongPhase(ServiceError):
     """The game is not in the phase this needs (lobby, playing, between hands, over)."""
 
-    key = "wrong_phase"
+    key = "errors.wrong_phase"
 
 
 class NotYourTurn(ServiceError):
     """The game is not waiting for this seat now."""
 
-    key = "not_your_turn"
+    key = "errors.not_your_turn"
 
 
 class IllegalMove(ServiceError):
     """The engine refused the action; ``detail`` says why."""
 
-    key = "illegal"
+    key = "errors.illegal"
 
 
 class StaleButton(ServiceError):
     """The button belongs to an earlier turn or hand."""
 
-    key = "stale"
+    key = "errors.stale"
 
 
 class BadOption(ServiceError):
     """An unknown variant or rule option, or a value it does not take."""
 
-    key = "bad_option"
+    key = "errors.bad_option"
+
+
+class TableBusy(ServiceError):
+    """The database stayed locked past the timeout (another process writing, or a row lock
+    held too long: `db.errors.StoreBusy`); the press was NOT recorded — press again."""
+
+    key = "errors.table_busy"
+
+
+class EngineIllegal(Exception):
+    """The engine refused an action; ``str(error)`` explains why (state unchanged).
+
+    Raised by the engine adapter (:mod:`services.real_engine`) and turned into
+    :class:`IllegalMove` by the play path."""
+
+
+def not_possible(kind: str, arg: str | None = None) -> Reason:
+    """Why a button's action was refused when the engine has nothing more precise:
+    ``discard 5m is not possible now`` (the action word translated, the tile as written)."""
+    what = Reason(f"common.action.{kind}", kind)
+    shown = f" {arg}" if arg else ""
+    return Reason(
+        "errors.illegal.not_possible", "{what}{arg} is not possible now", what=what, arg=shown
+    )

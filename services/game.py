@@ -17,24 +17,27 @@ The service is put together from modules with one job each:
 - :mod:`services.deadlines` — the timeout of the awaited decision;
 - :mod:`services.outbox` — ordered delivery per game;
 - :mod:`services.recording` — finished hands for the store;
-- :mod:`services.gamelog` — the action log, replay and snapshots.
+- :mod:`services.gamelog` — the action log, replay and snapshots;
+- :mod:`services.cluster` — several processes on one PostgreSQL (any process serves any
+  press, owners hear of changes, deadlines fire once).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from services import outbox
 from services.autoplay import MAX_AUTO_STEPS
+from services.cluster import ClusterMixin
 from services.core import SEATS, STORE_DEFAULT_CLAIM, STORE_DEFAULT_TURN
 from services.delivery import GameSummary
 from services.gamelog import LiveGame
 from services.lobby import AI_NAMES
 from services.model import GameEvent
 from services.play import ActResult
-from services.session import SessionMixin
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +52,7 @@ __all__ = [
 ]
 
 
-class GameService(SessionMixin):
+class GameService(ClusterMixin):
     """Create, join, play and resume games; no Discord types in or out.
 
     ``GameService(store, engine, delivery=None, *, turn_timeout=60, claim_timeout=15,
@@ -60,12 +63,20 @@ class GameService(SessionMixin):
 
     # ------------------------------------------------------------------ start-up / shut-down
 
-    async def resume_all(self) -> list[GameSummary]:
+    async def resume_all(
+        self, serves_guild: Callable[[int], bool] | None = None
+    ) -> list[GameSummary]:
         """Load every unfinished game, finish any AI turns, re-arm timers, refresh tables and
-        re-deliver every human's hand."""
-        loaded_games = await self.store.load_unfinished_games()
+        re-deliver every human's hand.
+
+        ``serves_guild``: only the games of the servers for which it says True (a process
+        running some of the bot's shards resumes its own servers' games; the others'
+        processes resume theirs)."""
+        loaded_games = await self.store.games.load_unfinished()
         out = []
         for loaded in loaded_games:
+            if serves_guild is not None and not serves_guild(loaded.game.guild_id):
+                continue
             try:
                 live = self._games.get(loaded.game.id)
                 if live is not None and live.fresh:
@@ -78,7 +89,7 @@ class GameService(SessionMixin):
                     self._games[live.id] = live
                 if live.state is not None and live.status == "lobby":
                     live.status = "active"
-                    await self.store.update_game(live.id, status="active")
+                    await self.store.games.update(live.id, status="active")
                 await self._resume_one(live)
                 out.append(self._summary(live))
             except Exception:
@@ -99,10 +110,31 @@ class GameService(SessionMixin):
             self._enqueue(live, lambda: self.delivery.refresh(summary, table))
             live.delivered.clear()
             self._after_change(live, events, force_private=True)
+            self._result_owed(live, events)
             self.session_resumed(live)
 
+    def _result_owed(self, live: LiveGame, events: list[GameEvent]) -> None:
+        """A hand that ended before the restart: its result (摊牌, payments, the seed
+        reveal) is delivered again unless the change just made delivers it — the process
+        may have died after the last action was committed and before the result went out
+        (the delivery posts it once: it remembers what it showed)."""
+        if live.state is None or live.status != "active":
+            return
+        if self.engine.phase(live.state) not in ("hand_over", "game_over"):
+            return
+        if any(e.kind in ("hand_ended", "won", "drawn_hand") for e in events):
+            return  # _after_change queued it
+        result = self.engine.hand_result(live.state)
+        if result is None:
+            return
+        summary = self._summary(live)
+        table = self.engine.table_view(live.state)
+        self._enqueue(live, lambda: self.delivery.hand_ended(summary, result, table))
+
     async def close(self) -> None:
-        """Cancel timers and let queued deliveries finish (paced moments at once)."""
+        """Cancel timers and let queued deliveries finish (paced moments at once); sharing
+        the database, stop sweeping and listening first (:mod:`services.cluster`)."""
+        await self.leave_cluster()
         self._stopping.set()
         timers = self._deadlines.close(self._games.values()) + self.session_close()
         await asyncio.gather(*timers, return_exceptions=True)
@@ -113,13 +145,18 @@ class GameService(SessionMixin):
         """Wait until every queued delivery ran (tests and shut-down)."""
         await outbox.drained(self._games.values())
 
+    def table_message_id(self, game: GameSummary) -> int | None:
+        """The game's table message: as this process last set it when the game is held
+        here (a summary may be older), else as ``game`` says."""
+        live = self._games.get(game.id)
+        return live.table_message_id if live is not None else game.table_message_id
+
     async def set_table_message(self, game_id: int, message_id: int | None) -> None:
         """Remember the game's table message (kept across restarts)."""
         live = self._games.get(game_id)
         if live is not None:
             live.table_message_id = message_id
-        async with self._write_lock:
-            await self.store.update_game(game_id, table_message_id=message_id)
+        await self.store.games.update(game_id, table_message_id=message_id)
 
     async def set_thread(self, game_id: int, thread_id: int) -> None:
         """Remember where the game is played: its thread, or its channel's id when it plays
@@ -128,8 +165,21 @@ class GameService(SessionMixin):
         if live is not None:
             live.thread_id = thread_id
             self._games.reindex(live)  # look-ups by channel find it from its thread
-        async with self._write_lock:
-            await self.store.update_game(game_id, thread_id=thread_id)
+        await self.store.games.update(game_id, thread_id=thread_id)
+
+    async def stored_messages(self, game_id: int) -> tuple[int | None, dict[str, Any]] | None:
+        """The game's table message and remembered messages (hand DMs, alerts…) as stored
+        now, taken into the held copy: sharing the database, another process may have posted
+        this hand's table or a player's hand DM since this one loaded the game (to serve a
+        press). None: no such game."""
+        info = await self.store.games.get(game_id)
+        if info is None:
+            return None
+        live = self._games.get(game_id)
+        if live is not None:
+            live.table_message_id = info.table_message_id
+            live.messages = dict(info.messages or {})
+        return info.table_message_id, dict(info.messages or {})
 
     async def save_messages(self, game_id: int, messages: dict[str, Any]) -> None:
         """Remember the Discord messages delivery keeps up to date (a restart edits them
@@ -137,5 +187,4 @@ class GameService(SessionMixin):
         live = self._games.get(game_id)
         if live is not None:
             live.messages = dict(messages)
-        async with self._write_lock:
-            await self.store.update_game(game_id, messages=dict(messages))
+        await self.store.games.update(game_id, messages=dict(messages))

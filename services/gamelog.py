@@ -4,12 +4,18 @@ bookkeeping each action needs (when the awaited decision began, stale buttons).
 The log of a game (``actions`` table) holds small JSON entries:
 
 - ``{"k": "start", "seed": hex, "cfg": {...}}`` — the first hand is dealt from ``seed``;
-- ``{"k": "act", "kind": "discard", "arg": "5m", "ai": [[seat, kind, arg], ...]}`` — a
-  seat's action and the AI replies it set off (``"timeout": true`` when the bot played it);
-- ``{"k": "ai", "acts": [[seat, kind, arg], ...]}`` — AI seats and seats on 托管 acting in
+- ``{"k": "act", "a": {"type": "discard", "tile": 4}, "ai": [[seat, action], ...]}`` — a
+  seat's action and the AI replies it set off, each in the engine's own action JSON
+  (:func:`engine.game.action_to_json`; ``"timeout": true`` when the bot played it);
+- ``{"k": "ai", "acts": [[seat, action], ...]}`` — AI seats and seats on 托管 acting in
   a row (one entry, one durable write);
 - ``{"k": "auto", "on": true}`` — the seat goes on / comes off 托管;
 - ``{"k": "next", "seed": hex}`` — the next hand is dealt;
+- ``{"k": "seats", "why": "join"}`` — a lobby's seats changed (the game row holds them,
+  written with the same version check, so two processes never both take the last seat);
+- logs written before the engine's action JSON hold button keys instead, and still load:
+  ``{"k": "act", "kind": "discard", "arg": "5m", "ai": [[seat, kind, arg], ...]}`` (read by
+  :func:`services.action_codec.entry_action` / :func:`~services.action_codec.read_step`);
 - ``{"k": "end"}`` — the players ended the game (``"why"``: see :mod:`services.session_state`,
   whose entries — ``setup``, ``rdy``, ``vote``, ``rematch`` — the session keeps beside these).
 """
@@ -20,9 +26,11 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from db.types import GameInfo, LoadedGame
+from services.action_codec import entry_action, read_step
 from services.engine_adapter import GameEngine
 from services.model import ActionKey, HandView, Seat
 from services.session_state import SessionState, apply_entry, open_ready_check
@@ -78,6 +86,9 @@ class LiveGame:
     session: SessionState = field(default_factory=SessionState)
     queue: asyncio.Queue[Callable[[], Awaitable[None]]] | None = None
     pump: asyncio.Task[None] | None = None
+    #: what each delivery key last showed: key → sequence number of its newest queued job
+    #: (a job being sent again is dropped once a newer one is queued; see services.outbox)
+    outbox_keys: dict[Any, int] = field(default_factory=dict)
 
     def seat_of(self, user_id: int) -> int | None:
         for i, seat in enumerate(self.seats):
@@ -160,6 +171,19 @@ def update_prompts(engine: GameEngine, live: LiveGame) -> None:
             live.prompt_version[seat] = live.version
 
 
+def settle_prompts(engine: GameEngine, live: LiveGame) -> None:
+    """After a replay: note each seat's legal actions. A seat keeps the prompt version the
+    replayed log gave it (when it was last asked), so a hand message drawn since then — by
+    the process that holds the game, when another process loads it to serve a press (DM
+    presses all arrive on shard 0) — is not refused as stale; a seat the log did not reach
+    (it was asked before the snapshot) starts a decision here."""
+    for seat in range(len(live.seats)):
+        legal = engine.legal_actions(live.state, seat)
+        live.legal[seat] = legal
+        if legal and seat not in live.prompt_version:
+            live.prompt_version[seat] = live.version
+
+
 def snapshot_of(engine: GameEngine, live: LiveGame) -> dict[str, Any]:
     """The snapshot stored beside the log: engine state, 托管 flags, table settings."""
     return {
@@ -198,22 +222,26 @@ def replay(engine: GameEngine, live: LiveGame, loaded: LoadedGame) -> None:
     live.version = loaded.game.version
     if live.state is not None and engine.phase(live.state) in ("hand_over", "game_over"):
         # the hand ended before the snapshot was taken: its 准备 check opened then
-        last = loaded.actions[-1].created_at if loaded.actions else snap and snap.created_at
+        if loaded.actions:
+            last: datetime | None = loaded.actions[-1].created_at
+        else:
+            last = snap.created_at if snap is not None else None
         if last is not None:
             open_ready_check(live.session, live.hand_no, last.timestamp())
     if live.state is not None:
         # a finished hand is recorded again on resume (a duplicate is refused)
         live.recorded = live.hand_no - 1
-        update_prompts(engine, live)
+        settle_prompts(engine, live)
         if snap is not None and not loaded.actions and "episodes" not in snap.state:
             # an older snapshot without episodes: the seats asked now begin one here
             track_episodes(engine, live, -1, live.state)
 
 
-def _steps(engine: GameEngine, live: LiveGame, steps: list[Any], at: float) -> None:
-    for step_seat, step_kind, step_arg in steps:
+def _steps(engine: GameEngine, live: LiveGame, steps: list[tuple[int, Any]], at: float) -> None:
+    """Apply logged actions (``(seat, engine action JSON or an older log's button key)``)."""
+    for step_seat, logged in steps:
         old = live.state
-        live.state, _ = engine.apply(old, step_seat, ActionKey(step_kind, step_arg))
+        live.state, _ = engine.apply_logged(old, step_seat, logged, events=False)
         bookkeep(engine, live, step_seat, old, at)
 
 
@@ -232,12 +260,14 @@ def replay_entry(
         live.hand_no += 1
         bookkeep(engine, live, None, None, at)
     elif kind == "act" and seat is not None:
-        _steps(engine, live, [[seat, entry["kind"], entry.get("arg")]], at)
-        _steps(engine, live, entry.get("ai", []), at)
+        _steps(engine, live, [(seat, entry_action(entry))], at)
+        _steps(engine, live, [read_step(step) for step in entry.get("ai", [])], at)
     elif kind == "ai":
-        _steps(engine, live, entry.get("acts", []), at)
+        _steps(engine, live, [read_step(step) for step in entry.get("acts", [])], at)
     elif kind == "auto" and seat is not None:
         live.seats[seat].auto = bool(entry.get("on"))
+    elif kind == "seats":
+        pass  # a lobby's seats changed: the game row holds them as they are now
     elif not apply_entry(live.session, seat, entry, at) and kind != "end":
         log.warning("game %s: unknown log entry %r", live.id, entry)
     if live.state is not None and engine.phase(live.state) in ("hand_over", "game_over"):

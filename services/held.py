@@ -45,7 +45,7 @@ class HeldGames(dict[int, LiveGame]):
         super().__setitem__(game_id, live)
         self.reindex(live)
 
-    def setdefault(self, game_id: int, live: LiveGame) -> LiveGame:  # type: ignore[override]
+    def setdefault(self, game_id: int, live: LiveGame) -> LiveGame:
         if game_id not in self:
             self[game_id] = live
         return self[game_id]
@@ -55,7 +55,7 @@ class HeldGames(dict[int, LiveGame]):
         self._unindex(game_id)
         self._finished.pop(game_id, None)
 
-    def pop(self, game_id: int, *default: Any) -> Any:  # type: ignore[override]
+    def pop(self, game_id: int, *default: Any) -> Any:
         if game_id in self:
             live = self[game_id]
             del self[game_id]
@@ -87,7 +87,7 @@ class HeldGames(dict[int, LiveGame]):
     def _unindex(self, game_id: int) -> None:
         for kind, key in self._keys.pop(game_id, []):
             index: dict[Any, dict[int, None]] = (
-                self._by_place if kind == "place" else self._by_player  # type: ignore[assignment]
+                self._by_place if kind == "place" else self._by_player
             )
             ids = index.get(key)
             if ids is not None:

@@ -7,12 +7,24 @@ the first hand and hands the game over to play (:mod:`services.play`).
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
+from db.types import VersionConflict
 from engine.options import OptionError, make_options, options_to_dict
+from engine.refusal import reason_of
 from services.core import SEATS, STORE_DEFAULT_CLAIM, STORE_DEFAULT_TURN, GameCore
 from services.delivery import GameSummary
-from services.errors import AlreadyPlaying, BadOption, ChannelBusy, LobbyFull, NotInGame, WrongPhase
+from services.errors import (
+    AlreadyPlaying,
+    BadOption,
+    ChannelBusy,
+    LobbyFull,
+    NotInGame,
+    ServiceError,
+    StaleButton,
+    WrongPhase,
+)
 from services.gamelog import LiveGame
 from services.model import Seat
 from services.session_state import BUILTIN_TIMEOUT, DEFAULT_LENGTH, apply_entry, parse_length
@@ -20,6 +32,10 @@ from services.session_state import BUILTIN_TIMEOUT, DEFAULT_LENGTH, apply_entry,
 log = logging.getLogger(__name__)
 
 AI_NAMES = ("电脑一", "电脑二", "电脑三", "电脑四")
+#: how many times a lobby change is worked out again when another process wrote first
+LOBBY_ATTEMPTS = 4
+
+T = TypeVar("T")
 
 
 class LobbyMixin(GameCore):
@@ -42,13 +58,13 @@ class LobbyMixin(GameCore):
         defaults for the variant, then ``overrides``. ``locale``: the host's language.
         ``length``: hands or rounds (``8``, ``2圈``; default the server's ``length``);
         ``rematch_of``: the game this lobby is the 再来一局 of."""
-        settings = await self.store.get_guild_settings(guild_id)
+        settings = await self.store.guilds.settings(guild_id)
         variant = variant or settings.default_variant
         try:
             base = dict(settings.rule_options.get(variant, {}))
             options = options_to_dict(make_options(variant, {**base, **(overrides or {})}))
         except OptionError as error:
-            raise BadOption(str(error)) from error
+            raise BadOption(reason_of(error)) from error
         setup = session_setup(settings, length, rematch_of)
         async with self._index_lock:
             if self.game_in_channel(channel_id) is not None:
@@ -56,7 +72,7 @@ class LobbyMixin(GameCore):
             if self.game_of_player(guild_id, host_id) is not None:
                 raise AlreadyPlaying(game_id=self.game_of_player(guild_id, host_id))
             seats = [Seat(name=host_name, user_id=host_id)]
-            info = await self.store.create_game(
+            info = await self.store.games.create(
                 guild_id,
                 channel_id,
                 variant,
@@ -80,7 +96,8 @@ class LobbyMixin(GameCore):
     ) -> GameSummary:
         """Take a free seat in the lobby."""
         live = await self._get(game_id)
-        async with self._index_lock, live.lock:
+
+        async def take_seat() -> None:
             self._need(live, "lobby")
             if live.seat_of(user_id) is not None:
                 raise AlreadyPlaying(game_id=live.id, here=True)
@@ -90,76 +107,98 @@ class LobbyMixin(GameCore):
             if len(live.seats) >= SEATS:
                 raise LobbyFull()
             seats = [*live.seats, Seat(name=name, user_id=user_id)]
-            await self._save_seats(live, seats)
+            await self._save_seats(live, seats, "join")
+
+        async with self._index_lock, live.lock:
+            await self._lobby_write(live, take_seat)
         await self._remember_player(user_id, name, locale)
         return self._lobby_changed(live)
 
     async def leave(self, game_id: int, user_id: int) -> GameSummary:
         """Leave the lobby; the last human leaving closes it."""
         live = await self._get(game_id)
-        async with live.lock:
+
+        async def leave_seat() -> bool:
             self._need(live, "lobby")
             seat = live.seat_of(user_id)
             if seat is None:
                 raise NotInGame()
             seats = [s for i, s in enumerate(live.seats) if i != seat]
-            await self._save_seats(live, seats)
+            await self._save_seats(live, seats, "leave")
             if not any(not s.ai for s in seats):
                 await self._close(live, "abandoned")
+                return True
+            return False
+
+        async with live.lock:
+            if await self._lobby_write(live, leave_seat):
                 return self._summary(live)
         return self._lobby_changed(live)
 
     async def add_bot(self, game_id: int, user_id: int) -> GameSummary:
         """The host fills one free seat with an AI player."""
         live = await self._get(game_id)
-        async with live.lock:
+
+        async def seat_bot() -> None:
             self._need(live, "lobby")
             self._need_host(live, user_id)
             if len(live.seats) >= SEATS:
                 raise LobbyFull()
             seats = [*live.seats, self._ai_seat(live.seats)]
-            await self._save_seats(live, seats)
+            await self._save_seats(live, seats, "bot")
+
+        async with live.lock:
+            await self._lobby_write(live, seat_bot)
         return self._lobby_changed(live)
 
     async def start(self, game_id: int, user_id: int) -> GameSummary:
-        """The host starts: empty seats take AI players, the first hand is dealt."""
+        """The host starts: empty seats take AI players, the first hand is dealt. The seats,
+        the status and the deal are one versioned write: a join that another process
+        committed meanwhile is reloaded and kept, never written over."""
         live = await self._get(game_id)
         async with live.lock:
-            self._need(live, "lobby")
-            self._need_host(live, user_id)
-            seats = list(live.seats)
-            while len(seats) < SEATS:
-                seats.append(self._ai_seat(seats))
-            await self._save_seats(live, seats)
-            settings = await self.store.get_guild_settings(live.guild_id)
-            cfg = {
-                "turn_timeout": self._timeout(settings.turn_timeout, STORE_DEFAULT_TURN, "turn"),
-                "claim_timeout": self._timeout(
-                    settings.claim_timeout, STORE_DEFAULT_CLAIM, "claim"
-                ),
-                "hints": bool(settings.hints),
-                "thread": bool(settings.thread),
-            }
-            if settings.ai_pace is not None:
-                cfg["ai_pace"] = float(settings.ai_pace)
-            seed = self.new_seed()
-            entry = {"k": "start", "seed": seed, "cfg": cfg}
-            state, events = self.engine.new_game(live.variant, live.options, seed)
-            await self._commit(live, None, entry)
-            live.cfg = cfg
-            live.state = state
-            live.hand_no = 1
-            live.status = "active"
-            self._bookkeep(live, None, None, self.clock())
-            live.steps.append((None, state, list(events)))
-            await self.store.update_game(
-                live.id, status="active", totals=[0] * SEATS, **self._commitment(events, live)
-            )
-            live.totals = [0] * SEATS
-            log.info("game %s: started", live.id)
-            events = list(events) + await self._advance(live)
-            self._after_change(live, events)
+            await self._lobby_write(live, lambda: self._deal_first(live, user_id))
         return self._summary(live)
+
+    async def _deal_first(self, live: LiveGame, user_id: int) -> None:
+        """:meth:`start` under the lock (again after a reload when another process wrote)."""
+        self._need(live, "lobby")
+        self._need_host(live, user_id)
+        seats = list(live.seats)
+        while len(seats) < SEATS:
+            seats.append(self._ai_seat(seats))
+        settings = await self.store.guilds.settings(live.guild_id)
+        cfg = {
+            "turn_timeout": self._timeout(settings.turn_timeout, STORE_DEFAULT_TURN, "turn"),
+            "claim_timeout": self._timeout(settings.claim_timeout, STORE_DEFAULT_CLAIM, "claim"),
+            "hints": bool(settings.hints),
+            "thread": bool(settings.thread),
+        }
+        if settings.ai_pace is not None:
+            cfg["ai_pace"] = float(settings.ai_pace)
+        seed = self.new_seed()
+        entry = {"k": "start", "seed": seed, "cfg": cfg}
+        state, events = self.engine.new_game(live.variant, live.options, seed)
+        await self._commit(
+            live,
+            None,
+            entry,
+            seats=[s.to_json() for s in seats],
+            status="active",
+            totals=[0] * SEATS,
+            **self._commitment(events, live),
+        )
+        self._seated(live, seats)
+        live.cfg = cfg
+        live.state = state
+        live.hand_no = 1
+        live.status = "active"
+        self._bookkeep(live, None, None, self.clock())
+        live.steps.append((None, state, list(events)))
+        live.totals = [0] * SEATS
+        log.info("game %s: started", live.id)
+        events = list(events) + await self._advance(live)
+        self._after_change(live, events)
 
     async def abandon(self, game_id: int, user_id: int, *, admin: bool = False) -> GameSummary:
         """The host (or a server manager, ``admin``) abandons the game."""
@@ -179,8 +218,37 @@ class LobbyMixin(GameCore):
         self._enqueue(live, lambda: self.delivery.lobby_changed(summary))
         return summary
 
-    async def _save_seats(self, live: LiveGame, seats: list[Seat]) -> None:
-        await self.store.update_game(live.id, seats=[s.to_json() for s in seats])
+    async def _lobby_write(self, live: LiveGame, change: Callable[[], Awaitable[T]]) -> T:
+        """Run a lobby change (under the game's lock) whose writes are versioned: when
+        another process wrote first (`VersionConflict`) the game is reloaded and the change
+        worked out again from what is stored, at most ``LOBBY_ATTEMPTS`` times, then refused
+        (`StaleButton`). Sharing the database, a refusal drawn from this process's copy is
+        checked once against the stored game too (another process may have freed a seat)."""
+        checked = False
+        for _attempt in range(LOBBY_ATTEMPTS):
+            try:
+                return await change()
+            except VersionConflict:
+                await self._reload(live)
+                checked = True
+            except ServiceError:
+                if checked or not self.shared:
+                    raise
+                before = live.version
+                await self._reload(live)
+                checked = True
+                if live.version == before:
+                    raise
+        raise StaleButton("the lobby kept changing; try again")
+
+    async def _save_seats(self, live: LiveGame, seats: list[Seat], why: str) -> None:
+        """Write the lobby's seats with the version check (a ``seats`` log entry)."""
+        await self._commit(
+            live, None, {"k": "seats", "why": why}, seats=[s.to_json() for s in seats]
+        )
+        self._seated(live, seats)
+
+    def _seated(self, live: LiveGame, seats: list[Seat]) -> None:
         live.seats = seats
         if self._games.get(live.id) is live:
             self._games.reindex(live)  # who sits here (look-ups by player)
@@ -198,7 +266,7 @@ class LobbyMixin(GameCore):
 
     async def _remember_player(self, user_id: int, name: str, locale: str | None) -> None:
         try:
-            await self.store.upsert_player(
+            await self.store.players.upsert(
                 user_id, display_name=name[:100], locale=(locale or None) and locale[:16]
             )
         except Exception:
@@ -211,7 +279,7 @@ def session_setup(settings: Any, length: str | None, rematch_of: int | None) -> 
     try:
         chosen = parse_length(length or getattr(settings, "length", None) or DEFAULT_LENGTH)
     except ValueError as error:
-        raise BadOption(str(error)) from error
+        raise BadOption(reason_of(error)) from error
     entry: dict[str, Any] = {"k": "setup", "length": chosen}
     for name in ("ready_timeout", "vote_timeout"):
         value = getattr(settings, name, None)

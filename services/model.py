@@ -10,25 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+# the button key lives with its codec
+from services.action_codec import ActionKey as ActionKey
+
 #: Button-level action kinds: 打 discard, 胡 win, 杠 kong, 碰 pong, 吃 chi, 过 pass,
 #: 偷机 keep drawing, 报听 declare ready.
 ACTION_KINDS = ("discard", "win", "kong", "pong", "chi", "pass", "touji", "ready")
 
 Phase = Literal["turn", "claim", "hand_over", "game_over"]
-
-
-@dataclass(frozen=True, order=True)
-class ActionKey:
-    """An action as a button names it: ``kind`` plus an optional ``arg`` (a tile such as
-    ``5m``, or a chi shape such as ``345m``). ``mj:<game>:<kind>[:<arg>]`` is its custom_id."""
-
-    kind: str
-    arg: str | None = None
-
-    def custom_id(self, game_id: int) -> str:
-        """The button custom_id ``mj:<game id>:<kind>[:<arg>]``."""
-        tail = f":{self.arg}" if self.arg else ""
-        return f"mj:{game_id}:{self.kind}{tail}"
 
 
 @dataclass(frozen=True)
@@ -70,8 +59,9 @@ class TableView:
     turn: int | None
     wall_left: int
     seats: tuple[PublicSeat, ...]
-    bao_indicator: int | None = None
-    bao: int | None = None
+    bao_indicator: int | None = None  # 上饶 跌宝牌: the tile turned up to show the 宝
+    #: the wildcard kinds (上饶 宝; a variant may have several, e.g. 正精/副精); empty = none
+    wildcards: frozenset[int] = frozenset()
     last_discard: tuple[int, int] | None = None  # (seat, tile kind)
     #: the seat whose turn it is (public). Never the seats a claim window waits on: who may
     #: claim a discard is secret, so in a claim window this is empty.
@@ -90,7 +80,7 @@ class HandView:
     legal: tuple[ActionKey, ...]
     waits: tuple[int, ...] = ()  # kinds that would complete the hand (听牌)
     flowers: int = 0
-    bao: int | None = None
+    wildcards: frozenset[int] = frozenset()  # the wildcard kinds (宝); empty = none
     claim_tile: int | None = None  # the discard a claim window is about
     claim_from: int | None = None  # the seat that discarded it (or added the kong to rob)
     claim_rob: bool = False  # the window is about robbing an added kong (抢杠)
@@ -149,7 +139,7 @@ class HandResult:
     value_per_pao: int = 1  # 九江: this hand's value per 炮 (跟庄 / 黄庄 raise it)
     #: 九江: what raised this hand's value (``黄庄`` / ``跟庄``), oldest first
     raised_by: tuple[str, ...] = ()
-    bao: int | None = None  # 上饶: the 宝 (wildcard) kind of this hand
+    wildcards: frozenset[int] = frozenset()  # 上饶: the 宝 (wildcard) kinds of this hand
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from services.errors import (
     NotYourTurn,
     ServiceError,
     StaleButton,
+    not_possible,
 )
 from services.gamelog import LiveGame
 from services.model import ActionKey, GameEvent
@@ -102,7 +103,7 @@ class PlayMixin(GameCore):
             raise NotYourTurn()
         legal = self.engine.legal_actions(live.state, seat)
         if key not in legal:
-            raise IllegalMove(f"{key.kind} {key.arg or ''}".strip(), legal=[k.kind for k in legal])
+            raise IllegalMove(not_possible(key.kind, key.arg), legal=[k.kind for k in legal])
         try:
             return await self._apply(live, seat, key, then_ai=True)
         except VersionConflict:
@@ -120,15 +121,14 @@ class PlayMixin(GameCore):
         (准备); ending a game early takes a 解散 vote."""
         seed = self.new_seed()
         state, events = self.engine.next_hand(live.state, seed)
-        await self._commit(live, None, {"k": "next", "seed": seed})
+        # the hand's fairness hash is written with the deal, in the same versioned write
+        await self._commit(live, None, {"k": "next", "seed": seed}, **self._commitment(events))
+        self._commitment(events, live)
         live.state = state
         live.hand_no += 1
         self._bookkeep(live, None, None, self.clock())
         live.steps.append((None, state, list(events)))
         live.delivered.clear()
-        commitment = self._commitment(events, live)
-        if commitment:
-            await self.store.update_game(live.id, **commitment)
         events = list(events) + await self._advance(live)
         self._after_change(live, events)
 

@@ -1,54 +1,41 @@
 """The adapter over ``engine.game``: the only module of the service that knows its classes.
 
-Button keys (:class:`services.model.ActionKey`) map to engine actions like this:
-
-==============================  ===========================================
-``discard:5m``                  ``Discard(4)``
-``win``                         ``Win()`` (自摸, or on a discard / robbed kong)
-``pass``                        ``Pass()``
-``pong`` / ``kong``             ``Pong()`` / ``Kong()`` (claiming a discard)
-``kong:5m``                     ``ConcealedKong(4)`` or ``AddedKong(4)`` (one's turn), or
-                                ``IndicatorKong()`` when 5m is the 跌宝牌's kind
-``chi:345m``                    ``Chi((2, 3, 4))``
-``touji:5m``                    ``KeepDrawing(4)`` (偷机: decline 宝吊头, discard 5m)
-``ready:5m``                    ``DeclareReady(4)`` (报听 with the discard 5m)
-``next``                        ``NextHand()``
-==============================  ===========================================
+Button keys (:class:`services.model.ActionKey`) map to engine actions through the one codec,
+:mod:`services.action_codec`; the views the bot shows are the engine's privacy-filtered
+views (:mod:`engine.game.view`, renamed by :mod:`services.engine_views`); legal actions come
+from the engine's steps (:class:`engine.game.Step`), worked out once per change.
 """
 
 from __future__ import annotations
 
 import importlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from engine.game import (
-    AddedKong,
-    Chi,
-    ConcealedKong,
-    DeclareReady,
     Discard,
     GameState,
     IllegalAction,
-    IndicatorKong,
-    KeepDrawing,
-    Kong,
     NextHand,
     Pass,
-    Pong,
+    Step,
     Win,
-    legal_actions,
     state_from_json,
     state_to_json,
+    step_of,
 )
-from engine.game import apply as engine_apply
+from engine.game import advance as engine_advance
 from engine.game import new_game as engine_new_game
-from engine.game.events import Event
-from engine.game.rules import live_count, rules_of, waits_of
+from engine.game.actions import ActionError, action_to_json
+from engine.game.events import Event, events_json
+from engine.game.view import meld_view, public_view, seat_view
 from engine.game.wall import commitment
-from engine.tiles import kind_of, tile_str
-from services.engine_adapter import EngineIllegal
+from engine.tiles import kind_of
+from services.action_codec import action_of, read_logged
+from services.action_codec import key_of as codec_key_of
+from services.engine_views import hand_of, meld_of, phase_of, table_of
+from services.errors import EngineIllegal, not_possible
 from services.model import (
     ActionKey,
     GameEvent,
@@ -56,7 +43,6 @@ from services.model import (
     HandView,
     MeldInfo,
     Phase,
-    PublicSeat,
     ScoreLine,
     TableView,
 )
@@ -66,91 +52,65 @@ log = logging.getLogger(__name__)
 
 
 def key_of(action: Any, state: GameState | None = None) -> ActionKey:
-    """The button key of an engine action."""
-    if isinstance(action, Discard):
-        return ActionKey("discard", tile_str(action.tile))
-    if isinstance(action, Win):
-        return ActionKey("win")
-    if isinstance(action, Pass):
-        return ActionKey("pass")
-    if isinstance(action, Pong):
-        return ActionKey("pong")
-    if isinstance(action, Kong):
-        return ActionKey("kong")
-    if isinstance(action, ConcealedKong | AddedKong):
-        return ActionKey("kong", tile_str(action.kind))
-    if isinstance(action, IndicatorKong):
-        indicator = None if state is None else state.hand.indicator
-        return ActionKey("kong", tile_str(indicator >> 2) if indicator is not None else "bao")
-    if isinstance(action, Chi):
-        return ActionKey("chi", chi_arg(action.tiles))
-    if isinstance(action, KeepDrawing):
-        return ActionKey("touji", tile_str(action.tile))
-    if isinstance(action, DeclareReady):
-        return ActionKey("ready", tile_str(action.tile))
-    if isinstance(action, NextHand):
-        return ActionKey("next")
-    raise ValueError(f"unknown engine action {action!r}")
+    """The button key of an engine action in ``state`` (see :func:`services.action_codec.key_of`)."""
+    return codec_key_of(action, _indicator(state))
+
+
+def _indicator(state: GameState | None) -> int | None:
+    """The kind of the hand's 跌宝牌 (上饶), which names an indicator kong's button."""
+    if state is None or state.hand.indicator is None:
+        return None
+    return state.hand.indicator >> 2
 
 
 def meld_info(m: Any) -> MeldInfo:
-    """The view of an engine meld (``MeldRec``): kinds sorted, who fed it, which tile was
-    claimed, and whether it is an added kong (补杠).
-
-    States saved before melds kept ``claimed``/``added``: the engine appended a 补杠's fourth
-    tile to the pong's sorted ids, so ids out of order still tell most added kongs."""
-    ids = tuple(m.ids)
-    claimed = getattr(m, "claimed", None)
-    if claimed is None:
-        added = m.kind == "kong" and m.fed_by is not None and list(ids) != sorted(ids)
-    else:
-        added = bool(getattr(m, "added", False))
-    return MeldInfo(
-        m.kind,
-        tuple(sorted(t >> 2 for t in ids)),
-        m.fed_by,
-        added=added,
-        claimed=None if claimed is None else claimed >> 2,
-    )
+    """The view of an engine meld (``MeldRec``), as the engine's views show it."""
+    return meld_of(meld_view(m))
 
 
-def chi_arg(tiles: tuple[int, ...]) -> str:
-    """``(2, 3, 4)`` → ``345m``."""
-    return "".join(tile_str(t)[0] for t in sorted(tiles)) + tile_str(tiles[0])[1]
-
-
-#: how many (state, seat) results :func:`_legal` keeps (the states of the last few changes)
-LEGAL_MEMO_SIZE = 64
-_legal_memo: dict[tuple[int, int], tuple[GameState, tuple[Any, ...]]] = {}
+#: how many engine steps (:class:`engine.game.Step`, by state) the adapter keeps: the states
+#: of the last few changes of every game played at once
+STEP_MEMO_SIZE = 64
+_steps: dict[int, Step] = {}
 _keys_memo: dict[tuple[int, int], tuple[GameState, tuple[ActionKey, ...]]] = {}
+#: seat → (state, key, engine action) of the key last read for that seat
+_resolved: dict[int, tuple[GameState, ActionKey, Any]] = {}
+
+
+def _remember(step: Step) -> Step:
+    """Keep ``step`` as the step of its state (see :func:`_step`)."""
+    if len(_steps) >= STEP_MEMO_SIZE:
+        _steps.clear()
+    _steps[id(step.state)] = step
+    return step
+
+
+def _step(state: GameState) -> Step:
+    """The engine's step of ``state``: the one its change made (the engine worked out who is
+    awaited and their legal actions then), or — for a state read from the store — the step
+    made for it now, once.
+
+    Keyed by the state's identity (the step holds the state, so the key is never reused
+    while it is kept)."""
+    hit = _steps.get(id(state))
+    if hit is not None and hit.state is state:
+        return hit
+    return _remember(step_of(state))
 
 
 def _legal(state: GameState, seat: int) -> tuple[Any, ...]:
-    """``legal_actions(state, seat)``, worked out once per state and seat.
-
-    States are immutable, so one press — validating it, the AI's choice, the hands and
-    prompts drawn after it — asks the engine once per seat and state, not once per
-    question. Keyed by the state's identity (the state is kept beside the result, so the
-    key is never reused while held)."""
-    key = (id(state), seat)
-    hit = _legal_memo.get(key)
-    if hit is not None and hit[0] is state:
-        return hit[1]
-    if len(_legal_memo) >= LEGAL_MEMO_SIZE:
-        _legal_memo.clear()
-    found = tuple(legal_actions(state, seat))
-    _legal_memo[key] = (state, found)
-    return found
+    """``seat``'s legal actions in ``state``, as the engine's step holds them."""
+    return _step(state).legal.get(seat, ())
 
 
-def _find_ai() -> Callable[[GameState, int], Any] | None:
+def _find_ai() -> Callable[..., Any] | None:
     """The engine's AI ``choose_action(state, seat)``, wherever it lives."""
     for module_name in ("engine.ai", "engine.game.ai", "engine.ai.player"):
         try:
             module = importlib.import_module(module_name)
         except ImportError:
             continue
-        chooser = getattr(module, "choose_action", None)
+        chooser: object = getattr(module, "choose_action", None)
         if callable(chooser):
             return chooser
     return None
@@ -187,21 +147,16 @@ class RealEngine:
     def new_game(
         self, variant: str, options: dict[str, Any], seed: str
     ) -> tuple[GameState, list[GameEvent]]:
-        state, events = engine_new_game(variant, options, seed)
-        return state, self._events(events)
+        step = _remember(engine_new_game(variant, options, seed))
+        return step.state, self._events(step.events)
 
     def next_hand(self, state: GameState, seed: str) -> tuple[GameState, list[GameEvent]]:
         # each hand's seed derives from the game seed, so ``seed`` is not needed here
-        new, events = engine_apply(state, 0, NextHand())
-        return new, self._events(events)
+        step = _remember(engine_advance(_step(state), 0, NextHand()))
+        return step.state, self._events(step.events)
 
     def phase(self, state: GameState) -> Phase:
-        phase = state.hand.phase
-        if phase in ("claim", "rob"):
-            return "claim"
-        if phase == "over":
-            return "hand_over"
-        return "turn"
+        return phase_of(state.hand.phase)
 
     def pending_seats(self, state: GameState) -> tuple[int, ...]:
         h = state.hand
@@ -229,76 +184,74 @@ class RealEngine:
         hit = _keys_memo.get(key)
         if hit is not None and hit[0] is state:
             return hit[1]
-        if len(_keys_memo) >= LEGAL_MEMO_SIZE:
+        if len(_keys_memo) >= STEP_MEMO_SIZE:
             _keys_memo.clear()
         keys = tuple(key_of(a, state) for a in _legal(state, seat))
         _keys_memo[key] = (state, keys)
         return keys
 
     def _action_for(self, state: GameState, seat: int, key: ActionKey) -> Any:
-        """The engine action a key names (the engine checks that it is legal)."""
-        direct = self._parse(key, state)
-        if direct is not None and not isinstance(direct, ConcealedKong):
-            return direct
-        for action in _legal(state, seat):  # a kong: concealed, added or indicator
-            if key_of(action, state) == key:
-                return action
-        return None
+        """The engine action a key names (the engine checks that it is legal). The last one
+        named per seat is kept: the AI's choice, applied, then logged, is read once."""
+        hit = _resolved.get(seat)
+        if hit is not None and hit[0] is state and hit[1] == key:
+            return hit[2]
+        action = action_of(key, _legal(state, seat), _indicator(state))
+        _resolved[seat] = (state, key, action)
+        return action
 
     def apply(
         self, state: GameState, seat: int, key: ActionKey
     ) -> tuple[GameState, list[GameEvent]]:
         action = self._action_for(state, seat, key)
         if action is None or isinstance(action, NextHand):
-            raise EngineIllegal(self._why(state, seat, key))
+            raise EngineIllegal(not_possible(key.kind, key.arg))
         try:
-            new, events = engine_apply(state, seat, action)
+            step = _remember(engine_advance(_step(state), seat, action))
         except IllegalAction as error:
             raise EngineIllegal(error.reason) from error
-        return new, self._events(events)
+        return step.state, self._events(step.events)
 
-    def _why(self, state: GameState, seat: int, key: ActionKey) -> str:
-        """The engine's own explanation when the key names a real action, else a plain one."""
-        action = self._parse(key, state)
-        if action is not None:
-            try:
-                engine_apply(state, seat, action)
-            except IllegalAction as error:
-                return error.reason
-        return f"{key.kind} {key.arg or ''}".strip() + " is not possible now"
+    def log_action(self, state: GameState, seat: int, key: ActionKey) -> dict[str, Any]:
+        """The engine's JSON of the action ``key`` names in ``state`` (what the log stores)."""
+        action = self._action_for(state, seat, key)
+        if action is None:
+            raise EngineIllegal(f"{key.kind} {key.arg or ''}".strip() + " is not an action")
+        return action_to_json(action)
 
-    @staticmethod
-    def _parse(key: ActionKey, state: GameState | None = None) -> Any:
+    def apply_logged(
+        self,
+        state: GameState,
+        seat: int,
+        logged: dict[str, Any] | ActionKey,
+        *,
+        events: bool = True,
+    ) -> tuple[GameState, list[GameEvent]]:
+        """Apply an action as the log holds it: the engine's JSON, or the button key of
+        older logs. ``events=False`` (a replay, which delivers nothing) skips turning the
+        engine's events into the service's."""
+        if isinstance(logged, ActionKey):
+            state, out = self.apply(state, seat, logged)
+            return state, out if events else []
         try:
-            tile = kind_of(key.arg) if key.arg and key.kind != "chi" else None
-            simple = {"win": Win, "pass": Pass, "pong": Pong, "next": NextHand}
-            if key.kind in simple:
-                return simple[key.kind]() if key.arg is None else None
-            if key.kind == "chi" and key.arg and len(key.arg) == 4:
-                suit = key.arg[-1]
-                return Chi(tuple(sorted(kind_of(f"{d}{suit}") for d in key.arg[:3])))  # type: ignore[arg-type]
-            if key.kind == "kong":
-                return Kong() if tile is None else ConcealedKong(tile)
-            if key.kind == "discard" and tile is not None:
-                return Discard(tile)
-            if key.kind == "touji" and tile is not None:
-                return KeepDrawing(tile)
-            if key.kind == "ready" and tile is not None:
-                return DeclareReady(tile)
-        except ValueError:
-            return None
-        return None
+            action = read_logged(logged, ())
+            step = _remember(engine_advance(_step(state), seat, action))
+        except (ActionError, IllegalAction) as error:
+            raise EngineIllegal(str(error)) from error
+        return step.state, self._events(step.events) if events else []
 
     def choose_action(self, state: GameState, seat: int) -> ActionKey:
         action = None
         if self._ai is not None:
             try:
-                action = self._ai(state, seat)
+                action = self._ai(state, seat, legal=_legal(state, seat))
             except Exception:
                 log.exception("engine AI failed; using the plain choice")
         if action is None or action not in _legal(state, seat):
             action = _fallback_choice(state, seat)
-        return key_of(action, state)
+        key = key_of(action, state)
+        _resolved[seat] = (state, key, action)
+        return key
 
     def timeout_action(self, state: GameState, seat: int) -> ActionKey:
         legal = _legal(state, seat)
@@ -316,80 +269,21 @@ class RealEngine:
     # -- views
 
     def table_view(self, state: GameState) -> TableView:
+        """The engine's public view (:func:`engine.game.view.public_view`), as the table."""
         h = state.hand
-        rules = rules_of(state.variant, state.options)
-        seats = tuple(
-            PublicSeat(
-                seat=i,
-                concealed_count=len(s.hand),
-                melds=tuple(meld_info(m) for m in s.melds),
-                river=tuple(t >> 2 for t in s.river),
-                flowers=len(s.flowers),
-                dealer=i == h.dealer,
-                ready=s.ready,
-            )
-            for i, s in enumerate(h.seats)
-        )
-        last = None
-        if h.claim is not None:
-            last = (h.claim.from_seat, h.claim.tile >> 2)
-        return TableView(
-            hand_no=h.number + 1,
-            phase=self.phase(state),
-            dealer=h.dealer,
-            turn=h.turn if h.phase == "turn" else None,
-            wall_left=live_count(h, rules.reserve),  # at hand end too: the wall left
-            seats=seats,
-            bao_indicator=h.indicator >> 2 if h.indicator is not None else None,
-            bao=h.bao,
-            last_discard=last,
-            # the turn's seat only: who may claim a discard is never public
-            waiting_on=(h.turn,) if h.phase == "turn" else (),
-            commitment=commitment(h.seed, h.wall) if h.wall else None,
-        )
+        return table_of(public_view(state), commitment(h.seed, h.wall) if h.wall else None)
 
     def hand_view(self, state: GameState, seat: int) -> HandView:
-        h = state.hand
-        s = h.seats[seat]
-        kinds = [t >> 2 for t in s.hand]
-        drawn = None
-        if s.drawn is not None and h.turn == seat and h.phase == "turn":
-            drawn = s.drawn >> 2
-            kinds.remove(drawn)
-        waits: tuple[int, ...] = ()
-        if len(s.hand) % 3 == 1 and h.phase != "over":
-            counts = [0] * 34
-            for k in kinds:
-                counts[k] += 1
-            try:
-                waits = tuple(waits_of(counts, h.bao))
-            except Exception:  # hints are a help, never a failure
-                waits = ()
-        claim_tile = claim_from = None
-        claim_rob = False
-        if h.claim is not None and h.claim.options[seat] is not None:
-            claim_tile = h.claim.tile >> 2
-            claim_from = h.claim.from_seat
-            claim_rob = h.claim.kind == "rob"
-        return HandView(
-            seat=seat,
-            concealed=tuple(sorted(kinds)),
-            drawn=drawn,
-            melds=tuple(meld_info(m) for m in s.melds),
-            legal=self.legal_actions(state, seat),
-            waits=waits,
-            flowers=len(s.flowers),
-            bao=h.bao,
-            claim_tile=claim_tile,
-            claim_from=claim_from,
-            claim_rob=claim_rob,
-        )
+        """The engine's view of one seat (:func:`engine.game.view.seat_view`)."""
+        view = seat_view(state, seat, _legal(state, seat))
+        return hand_of(view, self.legal_actions(state, seat))
 
     def hand_result(self, state: GameState) -> HandResult | None:
-        h = state.hand
-        r = h.result
-        if h.phase != "over" or r is None:
+        """The ended hand from the engine's public view (result, 摊牌, seed and wall)."""
+        if state.hand.phase != "over" or state.hand.result is None:
             return None
+        public = public_view(state)
+        r = public["result"]
         winners = r.get("winners", [])
         items: list[ScoreLine] = []
         for w in winners:
@@ -401,9 +295,9 @@ class RealEngine:
         hand_text = ""
         if winners:
             hand_text = str(winners[0].get("hand", ""))
-            seat = h.seats[winners[0]["seat"]]
-            melds = tuple(meld_info(m) for m in seat.melds)
-            kinds = sorted(t >> 2 for t in seat.hand)
+            first = winners[0]["seat"]
+            melds = tuple(meld_of(m) for m in public["seats"][first]["melds"])
+            kinds = list(public["revealed"][first])
             if "+" in hand_text:
                 try:
                     winning_tile = kind_of(hand_text.rsplit("+", 1)[1].strip())
@@ -413,7 +307,7 @@ class RealEngine:
                 kinds.remove(winning_tile)
             concealed = tuple(kinds)
         return HandResult(
-            hand_no=h.number + 1,
+            hand_no=public["hand"] + 1,
             how=r["how"],
             winners=tuple(w["seat"] for w in winners),
             discarder=r.get("payer"),
@@ -424,16 +318,16 @@ class RealEngine:
             winner_concealed=concealed,
             winner_melds=melds,
             seed_reveal={
-                "seed": h.seed,
-                "wall": [t >> 2 for t in h.wall],
-                "wall_ids": list(h.wall),
+                "seed": public["seed"],
+                "wall": [t >> 2 for t in public["wall"]],
+                "wall_ids": list(public["wall"]),
             },
             notes=tuple(f"{p[0]}→{p[1]} {p[2]} {p[3]}" for p in r.get("payments", [])),
             winner_hand=hand_text,
             payments=tuple(tuple(p) for p in r.get("payments", [])),
-            scores=tuple(state.scores),
+            scores=tuple(public["scores"]),
             winner_points=tuple(int(w.get("points", 0)) for w in winners),
-            **showdown_fields(state),
+            **showdown_fields(public, self.hand_history(state)),
         )
 
     def hand_history(self, state: GameState) -> tuple[dict[str, Any], ...]:
@@ -449,9 +343,11 @@ class RealEngine:
         return state_from_json(data)
 
     @staticmethod
-    def _events(events: list[Event]) -> list[GameEvent]:
+    def _events(events: Iterable[Event]) -> list[GameEvent]:
+        """The engine's typed events as the service's (each keeps who may see it)."""
         out = []
-        for e in events:
-            seat = e.data.get("seat") if isinstance(e.data.get("seat"), int) else None
-            out.append(GameEvent(e.kind, seat=seat, visible_to=e.visible_to, data=dict(e.data)))
+        for e in events_json(events):
+            data = e["data"]
+            seat = data.get("seat") if isinstance(data.get("seat"), int) else None
+            out.append(GameEvent(e["kind"], seat=seat, visible_to=e["visible_to"], data=data))
         return out

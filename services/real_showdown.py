@@ -1,5 +1,6 @@
-"""摊牌 from the engine's state: the part of the adapter (:mod:`services.real_engine`) that
-lays every seat's tiles open once a hand is over, with the deal and the 九江 value per 炮.
+"""摊牌 from the engine's public view of an ended hand: the part of the adapter
+(:mod:`services.real_engine`) that lays every seat's tiles open once a hand is over, with
+the deal and the 九江 value per 炮.
 
 Only :meth:`services.real_engine.RealEngine.hand_result` calls it, and only for a hand whose
 phase is ``over``: nothing here is ever built while a hand is played.
@@ -9,35 +10,38 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine import variants
+from services.engine_views import meld_of, wildcards_of
 from services.model import RevealedHand
 
 
-def showdown_fields(state: Any) -> dict[str, Any]:
-    """The :class:`services.model.HandResult` fields of 摊牌 for the ended hand of ``state``
-    (an ``engine.game`` state): every hand, the dealer and the next, the value per 炮 and
+def showdown_fields(public: dict[str, Any], history: tuple[dict[str, Any], ...]) -> dict[str, Any]:
+    """The :class:`services.model.HandResult` fields of 摊牌 from the engine's public view of
+    an ended hand (:func:`engine.game.view.public_view`, which lays every hand open then) and
+    the game's hand summaries: every hand, the dealer and the next, the value per 炮 and
     what raised it."""
-    from services.real_engine import meld_info
-
-    h = state.hand
-    if h.phase != "over" or h.result is None:
+    result = public.get("result")
+    if public["phase"] != "over" or result is None:
         return {}
     hands = tuple(
         RevealedHand(
             seat=i,
-            concealed=tuple(sorted(t >> 2 for t in s.hand)),
-            melds=tuple(meld_info(m) for m in s.melds),
-            flowers=tuple(t >> 2 for t in s.flowers),
+            concealed=tuple(public["revealed"][i]),
+            melds=tuple(meld_of(m) for m in s["melds"]),
+            flowers=tuple(s["flowers"]),
         )
-        for i, s in enumerate(h.seats)
+        for i, s in enumerate(public["seats"])
     )
-    value = int(getattr(state, "value_per_pao", 1) or 1) if state.variant == "jiujiang" else 1
+    v = variants.get(public["variant"])
+    pao = v.rules(v.options_class()).pao_value  # 九江 value per 炮
+    value = int(public.get("value_per_pao", 1) or 1) if pao else 1
     return {
         "hands": hands,
-        "dealer": h.dealer,
-        "next_dealer": h.result.get("next_dealer"),
+        "dealer": public["dealer"],
+        "next_dealer": result.get("next_dealer"),
         "value_per_pao": value,
-        "raised_by": raised_by(list(getattr(state, "history", [])), value),
-        "bao": h.bao,
+        "raised_by": raised_by(list(history), value),
+        "wildcards": wildcards_of(public),
     }
 
 

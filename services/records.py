@@ -23,8 +23,9 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
+from db.guilds import GuildRepository
+from db.records import RecordRepository
 from db.types import (
-    GuildSettings,
     HandInput,
     HandPlayer,
     NotAPlayer,
@@ -32,6 +33,7 @@ from db.types import (
     RecordClosed,
     RecordNotFound,
 )
+from engine import variants
 from engine.notation import Hand, MeldKind
 from engine.scoring import ScoreResult, WinContext, score
 from engine.settle import SEATS, settle_multi, table_kong_money
@@ -55,34 +57,14 @@ HOW_WORDS: dict[str, str] = {"draw": "draw", "流局": "draw", "荒庄": "draw",
 
 
 class RecordStore(Protocol):
-    """The part of :class:`db.store.Store` the record flow uses."""
+    """The part of :class:`db.store.Store` the record flow uses: its records (实体牌局记录)
+    and server settings."""
 
-    async def create_record(
-        self,
-        reporter_id: int,
-        hand: HandInput,
-        *,
-        payload: dict[str, Any] | None = None,
-        expires_in: timedelta = DEFAULT_EXPIRY,
-        now: datetime | None = None,
-        winner_points: Mapping[int, int] | None = None,
-    ) -> PhysicalRecordInfo: ...
+    @property
+    def records(self) -> RecordRepository: ...
 
-    async def confirm_record(
-        self, record_id: int, user_id: int, *, now: datetime | None = None
-    ) -> PhysicalRecordInfo: ...
-
-    async def void_record(
-        self, record_id: int, *, now: datetime | None = None
-    ) -> PhysicalRecordInfo: ...
-
-    async def expire_records(self, *, now: datetime | None = None) -> list[PhysicalRecordInfo]: ...
-
-    async def get_record(self, record_id: int) -> PhysicalRecordInfo | None: ...
-
-    async def get_guild_settings(self, guild_id: int) -> GuildSettings: ...
-
-    async def update_guild_settings(self, guild_id: int, **changes: Any) -> GuildSettings: ...
+    @property
+    def guilds(self) -> GuildRepository: ...
 
 
 class RecordError(Exception):
@@ -282,14 +264,15 @@ def multi_win_refusal(variant: str, options: Any, how: str) -> str | None:
     claimer wins (一炮多响) — on a discard or a robbed kong, as the table engine plays it."""
     if how == "self":
         return "a self-drawn win (自摸) has one winner; several winners need a discard (一炮多响)"
-    if variant != "xinyu":
+    v = variants.get(variant)
+    if not v.rules(v.options_class()).multi_win:
         return (
             f"{variant} has one winner per discard: the first in play order from the "
             "discarder (RULES); record only that one"
         )
     if not getattr(options, "discard_win", False):
         return (
-            "xinyu wins on a discard only with the rule option discard_win=true (then 一炮多响 "
+            f"{variant} wins on a discard only with the rule option discard_win=true (then 一炮多响 "
             "is allowed): add it to options, or set it as the server's house rule"
         )
     return None
@@ -361,14 +344,15 @@ def _table_for(
             raise BadReport("feeder", "the winner cannot be the 叁包 feeder")
         feeder = seat_word(feeder_seat, winner)
     given_hand = first.hand_text is not None
+    sanbao = variants.get(first.ctx.variant).desk.feeder  # 上饶 叁包
     table = build_table(
         first.ctx,
         discarder=discarder,
-        feeder=feeder if given_hand or first.ctx.variant != "shangrao" else None,
+        feeder=feeder if given_hand or not sanbao else None,
         others=others_text(report.others, players, winner),
         streak=report.streak,
     )
-    if feeder is not None and not given_hand and first.ctx.variant == "shangrao":
+    if feeder is not None and not given_hand and sanbao:
         # points only: the winner's melds are not known, the reporter vouches for the 叁包
         table = replace(table, feeder=(feeder_seat - winner) % SEATS)  # type: ignore[operator]
     return table
@@ -385,7 +369,7 @@ def _rotate(deltas: Sequence[int], winner: int) -> list[int]:
 def prepare_record(
     report: RecordReport,
     *,
-    default_variant: str = "shangrao",
+    default_variant: str | None = None,
     house_rules: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> PreparedRecord:
     """Check a report and work out every player's points change (no I/O).
@@ -644,7 +628,7 @@ class RecordService:
     async def expiry_for(self, guild_id: int) -> timedelta:
         """The server's expiry time for pending records: its ``record_expiry_hours`` setting
         (a column of the server's settings), else the bot-wide default."""
-        settings = await self.store.get_guild_settings(guild_id)
+        settings = await self.store.guilds.settings(guild_id)
         hours = settings.record_expiry_hours
         if isinstance(hours, int | float) and not isinstance(hours, bool) and hours > 0:
             return min(timedelta(hours=hours), MAX_EXPIRY)
@@ -657,7 +641,7 @@ class RecordService:
             raise BadReport(
                 "hours", f"the expiry must be more than 0 and at most {MAX_EXPIRY.days} days"
             )
-        await self.store.update_guild_settings(
+        await self.store.guilds.update_settings(
             guild_id, record_expiry_hours=None if hours is None else float(hours)
         )
         return await self.expiry_for(guild_id)
@@ -671,12 +655,12 @@ class RecordService:
     ) -> tuple[PhysicalRecordInfo, PreparedRecord]:
         """Validate, score and store a report as a pending record (the reporter's own
         confirmation counts at once when they are one of the players)."""
-        settings = await self.store.get_guild_settings(report.guild_id)
+        settings = await self.store.guilds.settings(report.guild_id)
         prepared = prepare_record(
             report, default_variant=settings.default_variant, house_rules=settings.rule_options
         )
         expiry = await self.expiry_for(report.guild_id)
-        record = await self.store.create_record(
+        record = await self.store.records.create(
             report.reporter_id,
             prepared.hand,
             payload={**prepared.details, **(extra or {})},
@@ -690,11 +674,11 @@ class RecordService:
         self, record_id: int, user_id: int, *, now: datetime | None = None
     ) -> ConfirmOutcome:
         """A named player confirms; the record counts when the last one does (once)."""
-        before = await self.store.get_record(record_id)
+        before = await self.store.records.get(record_id)
         if before is None:
             raise NoSuchRecord(f"record {record_id} does not exist", record_id=record_id)
         try:
-            record = await self.store.confirm_record(record_id, user_id, now=now)
+            record = await self.store.records.confirm(record_id, user_id, now=now)
         except RecordNotFound:
             raise NoSuchRecord(f"record {record_id} does not exist", record_id=record_id) from None
         except RecordClosed as e:
@@ -713,7 +697,7 @@ class RecordService:
         if not is_admin:
             raise NotAdmin("only members with Manage Server can void a record")
         try:
-            return await self.store.void_record(record_id, now=now)
+            return await self.store.records.void(record_id, now=now)
         except RecordNotFound:
             raise NoSuchRecord(f"record {record_id} does not exist", record_id=record_id) from None
         except RecordClosed as e:
@@ -721,10 +705,10 @@ class RecordService:
 
     async def expire_due(self, *, now: datetime | None = None) -> list[PhysicalRecordInfo]:
         """Mark pending records past their time as expired; returns them."""
-        return await self.store.expire_records(now=now)
+        return await self.store.records.expire(now=now)
 
     async def get(self, record_id: int) -> PhysicalRecordInfo:
-        record = await self.store.get_record(record_id)
+        record = await self.store.records.get(record_id)
         if record is None:
             raise NoSuchRecord(f"record {record_id} does not exist", record_id=record_id)
         return record
@@ -737,24 +721,11 @@ def waiting_for(record: PhysicalRecordInfo) -> list[int]:
 
 async def attach_message(store: Any, record_id: int, channel_id: int, message_id: int) -> None:
     """Remember which channel message shows the record (kept in its details), so the bot
-    can update it when the record expires. Written on the store's own transaction helper
-    (the store has no method for it)."""
-    from sqlalchemy import select, update
-
-    from db.models import PhysicalRecord
-
-    table = PhysicalRecord.__table__
-    async with store._write() as conn:
-        row = (
-            await conn.execute(select(table.c.payload).where(table.c.id == record_id))
-        ).one_or_none()
-        if row is None:
-            raise NoSuchRecord(f"record {record_id} does not exist", record_id=record_id)
-        payload = dict(row.payload)
-        details = dict(payload.get("details") or {})
-        details["message"] = {"channel_id": channel_id, "message_id": message_id}
-        payload["details"] = details
-        await conn.execute(update(table).where(table.c.id == record_id).values(payload=payload))
+    can update it when the record expires."""
+    try:
+        await store.records.attach_message(record_id, channel_id, message_id)
+    except RecordNotFound as error:
+        raise NoSuchRecord(f"record {record_id} does not exist", record_id=record_id) from error
 
 
 def message_of(record: PhysicalRecordInfo) -> tuple[int, int] | None:

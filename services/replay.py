@@ -30,25 +30,31 @@ import json
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from db.replays import game_hands, game_with_log, online_hand, recent_online_hands, server_hands
 from db.types import ActionRecord, GameInfo, HandInfo
-from engine.game import NextHand, apply, legal_actions, new_game
+from engine.game import ActionError, NextHand, apply, legal_actions, new_game
 from engine.game.rules import live_count, rules_of
 from engine.game.state import PHASE_OVER, GameState
 from engine.logformat import GameLog, LoggedHand, Recorder, dumps
 from engine.replay import HandReplay, ReplayError, hand_states
 from engine.review import ReviewLine, review_states
+from i18n import t
+from services.action_codec import Logged, entry_action, read_logged, read_step
 from services.model import ActionKey, MeldInfo
-from services.real_engine import key_of, meld_info
+from services.picture_words import picture_words
+from services.real_engine import meld_info
+
+if TYPE_CHECKING:  # render (Pillow) is imported when a picture is drawn
+    from render.models import MeldKind, MeldView
 from services.replay_text import (
     action_text,
     hand_code,
+    how_text,
     one,
     parse_code,
+    picture_lang,
     result_text,
-    t,
     variant_name,
     who,
 )
@@ -73,7 +79,7 @@ class ReplayRefused(Exception):
         self.params = params
 
     def text(self, lang: str) -> str:
-        return t(self.key, lang, **self.params)
+        return t(f"replay.{self.key}", lang, **self.params)
 
 
 # --------------------------------------------------------------------------- rebuilding
@@ -123,13 +129,18 @@ def _players(info: GameInfo) -> list[dict[str, Any]]:
     return out
 
 
-def _engine_action(state: GameState, seat: int, kind: str, arg: str | None) -> Any:
-    """The engine action a logged button key names (as :mod:`services.real_engine` does)."""
-    key = ActionKey(kind, arg)
-    for action in legal_actions(state, seat):
-        if key_of(action, state) == key:
-            return action
-    raise ReplayError(f"seat {seat} may not play {kind} {arg or ''} here".strip())
+def _engine_action(state: GameState, seat: int, logged: Logged) -> Any:
+    """The engine action of a logged one: the engine's JSON, or the button key of an older
+    log (resolved among the seat's legal actions, see :mod:`services.action_codec`)."""
+    try:
+        indicator = state.hand.indicator >> 2 if state.hand.indicator is not None else None
+        return read_logged(logged, legal_actions(state, seat), indicator)
+    except ActionError as error:
+        if isinstance(logged, ActionKey):
+            what = f"{logged.kind} {logged.arg or ''}".strip()
+        else:
+            what = str(logged.get("type"))
+        raise ReplayError(f"seat {seat} may not play {what} here") from error
 
 
 def build_log(info: GameInfo, records: list[ActionRecord]) -> BuiltLog:
@@ -152,15 +163,16 @@ def build_log(info: GameInfo, records: list[ActionRecord]) -> BuiltLog:
                 g, events = apply(g, 0, NextHand())
                 rec.step(0, NextHand(), g, events)
                 continue
-            steps: list[Any] = []
+            steps: list[tuple[int, Logged]] = []
             if kind == "act" and record.seat is not None:
-                steps = [[record.seat, entry.get("kind"), entry.get("arg")], *entry.get("ai", [])]
+                steps = [(record.seat, entry_action(entry))]
+                steps += [read_step(step) for step in entry.get("ai", [])]
             elif kind == "ai":
-                steps = list(entry.get("acts", []))
-            for seat, step_kind, arg in steps:
-                action = _engine_action(g, int(seat), str(step_kind), arg)
-                g, events = apply(g, int(seat), action)
-                rec.step(int(seat), action, g, events)
+                steps = [read_step(step) for step in entry.get("acts", [])]
+            for seat, logged in steps:
+                action = _engine_action(g, seat, logged)
+                g, events = apply(g, seat, action)
+                rec.step(seat, action, g, events)
     except Exception as error:  # an old log the engine no longer accepts: keep what replays
         broken = f"{type(error).__name__}: {error}"
         log.warning("game %s: the log stops replaying (%s)", info.id, broken)
@@ -235,12 +247,21 @@ def check_against_record(logged: LoggedHand, replay: HandReplay, record: HandInf
     return problems
 
 
-def _meld_view(owner: int, m: MeldInfo) -> Any:
+#: the meld kinds a picture draws as such (any other kong is drawn as a plain kong)
+_DRAWN_MELDS: dict[str, MeldKind] = {
+    "chi": "chi",
+    "pong": "pong",
+    "kong": "kong",
+    "concealed_kong": "concealed_kong",
+    "indicator_kong": "indicator_kong",
+}
+
+
+def _meld_view(owner: int, m: MeldInfo) -> MeldView:
     from render import MeldView, feeder_offset
 
-    kinds = ("chi", "pong", "kong", "concealed_kong", "indicator_kong")
     return MeldView(
-        m.kind if m.kind in kinds else "kong",
+        _DRAWN_MELDS.get(m.kind, "kong"),
         tuple(m.tiles),
         fed_from=feeder_offset(owner, m.from_seat),
         claimed=m.claimed,
@@ -250,9 +271,12 @@ def _meld_view(owner: int, m: MeldInfo) -> Any:
 
 def frame(rh: ReplayHand, step: int, view: int, lang: str = "zh") -> Any:
     """The picture model (:class:`render.replay.ReplayFrame`) of ``step`` (0: the deal),
-    seen from ``view`` (a seat, or :data:`ALL`: every hand open)."""
+    seen from ``view`` (a seat, or :data:`ALL`: every hand open); its words are in
+    :func:`picture_lang` (the reader's language; ``zh+en``: 简体)."""
     from render import HandPicture, SeatView, TablePicture
     from render.replay import ReplayFrame
+
+    lang = picture_lang(lang)
 
     step = clamp_step(rh, step)
     state = rh.replay.states[step]
@@ -283,8 +307,9 @@ def frame(rh: ReplayHand, step: int, view: int, lang: str = "zh") -> Any:
         wall_left=live_count(h, rules.reserve),
         hand_number=rh.hand_no,
         bao_indicator=h.indicator >> 2 if h.indicator is not None else None,
-        bao=h.bao,
+        wildcards=h.wildcards,
         last_discard=last,
+        words=picture_words(lang),
     )
     shown = range(4) if view == ALL else [view]
     hands = []
@@ -296,7 +321,10 @@ def frame(rh: ReplayHand, step: int, view: int, lang: str = "zh") -> Any:
             drawn = s.drawn >> 2
             kinds.remove(drawn)
         label = who(rh.names, i, None if view == ALL else view, lang)
-        hands.append((label, HandPicture(concealed=tuple(kinds), drawn=drawn, bao=h.bao)))
+        hand = HandPicture(
+            concealed=tuple(kinds), drawn=drawn, wildcards=h.wildcards, words=picture_words(lang)
+        )
+        hands.append((label, hand))
     return ReplayFrame(table=table, caption=caption(rh, step, lang), hands=tuple(hands))
 
 
@@ -312,9 +340,9 @@ def move_text(rh: ReplayHand, n: int, viewer: int | None, lang: str) -> str:
 
 
 def caption(rh: ReplayHand, step: int, lang: str) -> str:
-    head = t("step", one(lang), step=step, steps=rh.steps)
+    head = t("replay.step", one(lang), step=step, steps=rh.steps)
     if step == 0:
-        return f"{rh.code} · {head} · {t('deal', one(lang))}"
+        return f"{rh.code} · {head} · {t('replay.deal', one(lang))}"
     return f"{rh.code} · {head} · {move_text(rh, step, None, lang).split('. ', 1)[1]}"
 
 
@@ -421,7 +449,7 @@ class ReplayService:
         self._logs: OrderedDict[tuple[int, int], BuiltLog] = OrderedDict()
         self._hands: OrderedDict[tuple[int, int], ReplayHand] = OrderedDict()
 
-    def _remember(self, cache: OrderedDict, key: Any, value: Any) -> None:
+    def _remember(self, cache: OrderedDict[Any, Any], key: Any, value: Any) -> None:
         cache[key] = value
         cache.move_to_end(key)
         while len(cache) > self.cache_size:
@@ -429,7 +457,7 @@ class ReplayService:
 
     async def built(self, game_id: int) -> BuiltLog | None:
         """The game's log rebuilt (cached per log version), or None for no such game."""
-        found = await game_with_log(self.store, game_id)
+        found = await self.store.replays.game_with_log(game_id)
         if found is None:
             return None
         info, records = found
@@ -451,7 +479,7 @@ class ReplayService:
             raise ReplayRefused("bad_code", code=_quote(code))
         game_id, hand_no = parsed
         shown = hand_code(game_id, hand_no)
-        record = await online_hand(self.store, game_id, hand_no)
+        record = await self.store.replays.online_hand(game_id, hand_no)
         if record is None or record.guild_id != guild_id:
             if record is None:
                 built = await self.built(game_id)
@@ -519,9 +547,11 @@ class ReplayService:
         digits = "".join(ch for ch in (typed or "").split("-")[0] if ch.isdigit())
         if digits and len(digits) <= 18:
             game_filter = int(digits)
-        hands = await recent_online_hands(self.store, guild_id, limit=CHOICES, game_id=game_filter)
+        hands = await self.store.replays.recent_online_hands(
+            guild_id, limit=CHOICES, game_id=game_filter
+        )
         if not hands and game_filter is not None:
-            hands = await recent_online_hands(self.store, guild_id, limit=CHOICES)
+            hands = await self.store.replays.recent_online_hands(guild_id, limit=CHOICES)
         typed_code = (typed or "").strip().lstrip("#")
         out = []
         for h in hands:
@@ -577,7 +607,7 @@ class ReplayService:
         going = built.info.status not in ("finished", "abandoned")
         published = {
             h.hand_no: (h.seed_reveal or {}).get("commitment")
-            for h in await game_hands(self.store, game_id)
+            for h in await self.store.replays.game_hands(game_id)
         }
         games = []
         for g in built.log.games:  # the hash as published when each hand began
@@ -591,9 +621,8 @@ class ReplayService:
         """The server's recorded hands as CSV bytes (UTF-8 with a BOM, for spreadsheets)."""
         if guild_id is None:
             raise ReplayRefused("guild_only")
-        from db.leaderboard_extra import display_names
 
-        hands, games = await server_hands(self.store, guild_id)
+        hands, games = await self.store.replays.server_hands(guild_id)
         if not hands:
             raise ReplayRefused("no_hands")
         people = {
@@ -602,15 +631,14 @@ class ReplayService:
             for d in h.deltas
             if not d.get("is_ai") and d.get("user_id") is not None
         }
-        names = await display_names(self.store, people)
+        names = await self.store.players.display_names(people)
         text = await asyncio.to_thread(server_csv, hands, games, names)
         return ("\ufeff" + text).encode("utf-8"), len(hands)
 
 
 def result_how(h: HandInfo, lang: str) -> str:
-    from services.replay_text import HOW, pick
-
-    return pick(HOW.get(h.how, (h.how, h.how)), one(lang))
+    """How a stored hand ended, in ``lang`` (自摸 / 点炮 / 抢杠 / 流局)."""
+    return how_text(h.how, one(lang))
 
 
 def _quote(text: str) -> str:
@@ -620,7 +648,8 @@ def _quote(text: str) -> str:
 
 def log_json(built: BuiltLog) -> dict[str, Any]:
     """The rebuilt log as a JSON-ready dict (tests, tools)."""
-    return json.loads(dumps(built.log))
+    data: dict[str, Any] = json.loads(dumps(built.log))
+    return data
 
 
 __all__ = [

@@ -20,8 +20,9 @@ import os
 import statistics
 import time
 
+from engine import variants
 from engine.game.simulate import simulate
-from engine.logformat import GameLog
+from engine.logformat import GameLog, LoggedGame
 from engine.replay import hand_states
 from engine.review import review_states
 
@@ -36,7 +37,7 @@ def bench(variant: str, hands: int, frames: int) -> list[str]:
     from render.replay import render_animation, render_frame
     from services.replay import ALL, ReplayHand, frame
 
-    games: list = []
+    games: list[LoggedGame] = []
     simulate(variant, hands, "replay-bench", None, verify=False, record=games)
     log = GameLog(variant, {}, games)
     replay_ms, review_ms, review4_ms = [], [], []
@@ -98,11 +99,11 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m services.replay_bench", description=__doc__)
     p.add_argument("--hands", type=int, default=30, help="hands per variant (default 30)")
     p.add_argument("--frames", type=int, default=20, help="frames timed per view (default 20)")
-    p.add_argument("--variant", choices=("shangrao", "xinyu", "jiujiang"), action="append")
+    p.add_argument("--variant", choices=variants.names(), action="append")
     a = p.parse_args(argv)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"replay / review benchmark — {a.hands} AI hands per variant, one core, load {load:.2f}")
-    for variant in a.variant or ("shangrao", "xinyu", "jiujiang"):
+    for variant in a.variant or variants.names():
         for line in bench(variant, a.hands, a.frames):
             print(line)
     return 0

@@ -53,37 +53,37 @@ log = logging.getLogger(__name__)
 class AlreadyReady(ServiceError):
     """The seat pressed 准备 for this hand already."""
 
-    key = "already_ready"
+    key = "errors.already_ready"
 
 
 class VoteCooldown(ServiceError):
     """The seat proposed 解散 less than two minutes ago (``when``: when it may again)."""
 
-    key = "vote_cooldown"
+    key = "errors.vote_cooldown"
 
 
 class VoteOpen(ServiceError):
     """A 解散 vote this seat proposed is still open."""
 
-    key = "vote_open"
+    key = "errors.vote_open"
 
 
 class AlreadyVoted(ServiceError):
     """The seat answered this vote already (or proposed it)."""
 
-    key = "already_voted"
+    key = "errors.already_voted"
 
 
 class RematchClosed(ServiceError):
     """The 再来一局 of this game has started (``game_id``) or the game has none."""
 
-    key = "rematch_closed"
+    key = "errors.rematch_closed"
 
 
 class AlreadyRematch(ServiceError):
     """The user pressed 再来一局 already (``game_id``: the lobby it opened or joined)."""
 
-    key = "already_rematch"
+    key = "errors.already_rematch"
 
 
 class SessionMixin(LobbyMixin, PlayMixin):
@@ -518,6 +518,7 @@ class SessionMixin(LobbyMixin, PlayMixin):
         if self._stopping.is_set():
             return
         due = self._session_due(live)
+        self._deadline_changed(live, "session", due)
         if due is None:
             return
         timers[live.id] = asyncio.create_task(

@@ -32,6 +32,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.refusal import Reason
+
 #: The lengths ``/mahjong new`` and the server option accept (hands, or rounds 圈).
 LENGTHS = ("4", "8", "16", "1圈", "2圈", "4圈")
 DEFAULT_LENGTH = "8"
@@ -69,7 +71,13 @@ def parse_length(text: Any) -> str:
     raw = str(text or "").strip().lower().replace(" ", "")
     value = _ALIASES.get(raw, raw)
     if value not in LENGTHS:
-        raise ValueError(f"length must be one of {', '.join(LENGTHS)} (圈 = rounds)")
+        raise ValueError(
+            Reason(
+                "errors.setting.length",
+                "length must be one of {allowed} (圈 = rounds)",
+                allowed=", ".join(LENGTHS),
+            )
+        )
     return value
 
 

@@ -13,18 +13,22 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Protocol
 
-from db.leaderboard_extra import display_names, recent_record_hands
+from db.games import GameRepository
+from db.guilds import GuildRepository
+from db.hands import HandRepository
+from db.leaderboard import LeaderboardRepository
+from db.players import PlayerRepository
+from db.stats import StatsRepository
 from db.types import (
     GameInfo,
     GameSummary,
-    GuildSettings,
     HandInfo,
     Leaderboard,
-    PlayerInfo,
     PlayerStats,
     SeasonInfo,
 )
 from engine.options import VARIANT_NAMES
+from i18n import locale_for, t
 from services.stats_text import (
     Card,
     format_game,
@@ -66,20 +70,26 @@ HISTORY_PAGE_ID = re.compile(r"mj:hp:(?P<user>\d{1,20}):(?P<page>\d{1,6})")
 
 
 class StatsInputError(ValueError):
-    """A parameter the user gave is not valid; ``zh``/``en`` say why."""
+    """A parameter the user gave is not valid; the sentence ``stats.error.<key>`` says why.
 
-    def __init__(self, zh: str, en: str) -> None:
-        super().__init__(en)
-        self.zh = zh
-        self.en = en
+    A tuple argument is a list of choices, joined the way ``lang`` writes a list (、/ ,)."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        self.key = key
+        self.params = params
+        super().__init__(self.text("en"))
+
+    def _say(self, lang: str) -> str:
+        sep = t("stats.list_sep", lang)
+        args = {k: sep.join(v) if isinstance(v, tuple) else v for k, v in self.params.items()}
+        return t(f"stats.error.{self.key}", lang, **args)
 
     def text(self, lang: str) -> str:
-        """The message in ``lang`` (``zh``, ``en`` or ``zh+en``)."""
-        if lang == "en":
-            return self.en
+        """The message in ``lang`` (a locale of :data:`i18n.LOCALES`, or ``zh+en``: both
+        on two lines)."""
         if lang == "zh+en":
-            return f"{self.zh}\n{self.en}"
-        return self.zh
+            return f"{self._say('zh')}\n{self._say('en')}"
+        return self._say(lang)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,18 +103,13 @@ class BoardQuery:
 
     def __post_init__(self) -> None:
         if self.variant is not None and self.variant not in VARIANTS:
-            raise StatsInputError(
-                f"没有这个玩法：{self.variant}（可选 {'、'.join(VARIANTS)}）",
-                f"Unknown variant {self.variant!r} (one of {', '.join(VARIANTS)})",
-            )
+            raise StatsInputError("variant", variant=self.variant, choices=VARIANTS)
         if self.period not in PERIODS:
-            raise StatsInputError(
-                f"时间范围只能是 {'、'.join(PERIODS)}", f"period must be one of {PERIODS}"
-            )
+            raise StatsInputError("period", choices=PERIODS)
         if self.by not in ORDERS:
-            raise StatsInputError(f"排序只能是 {'、'.join(ORDERS)}", f"by must be one of {ORDERS}")
+            raise StatsInputError("by", choices=ORDERS)
         if self.season is not None and not 1 <= self.season <= 999_999:
-            raise StatsInputError("赛季编号无效", "That season number is not valid")
+            raise StatsInputError("season")
 
     def custom_id(self, page: int | str) -> str:
         """The ``custom_id`` of a button that shows ``page`` (a number, or ``me``)."""
@@ -130,7 +135,7 @@ class BoardQuery:
         """Parse a leaderboard button's ``custom_id``; raises ``StatsInputError``."""
         match = BOARD_ID.fullmatch(custom_id)
         if match is None:
-            raise StatsInputError("按钮无效", "Unknown leaderboard button")
+            raise StatsInputError("button")
         return cls.from_match(match)
 
 
@@ -192,52 +197,26 @@ class GamePage:
 
 
 class StatsStore(Protocol):
-    """The part of :class:`db.store.Store` this service uses."""
+    """The part of :class:`db.store.Store` this service uses: leaderboards (排行榜), stats
+    (战绩) and history, games, hands, players and seasons."""
 
-    async def leaderboard(
-        self,
-        guild_id: int,
-        *,
-        variant: str | None = ...,
-        period: str = ...,
-        by: str = ...,
-        season: int | None = ...,
-        user_id: int | None = ...,
-        offset: int = ...,
-        limit: int = ...,
-        min_hands: int = ...,
-        now: datetime | None = ...,
-    ) -> Leaderboard: ...
+    @property
+    def leaderboards(self) -> LeaderboardRepository: ...
 
-    async def player_stats(
-        self,
-        guild_id: int,
-        user_id: int,
-        *,
-        variant: str | None = ...,
-        period: str = ...,
-        season: int | None = ...,
-        history_limit: int = ...,
-        now: datetime | None = ...,
-    ) -> PlayerStats: ...
+    @property
+    def stats(self) -> StatsRepository: ...
 
-    async def recent_games(
-        self, guild_id: int, *, user_id: int | None = ..., limit: int = ..., offset: int = ...
-    ) -> list[GameSummary]: ...
+    @property
+    def games(self) -> GameRepository: ...
 
-    async def game_hands(self, game_id: int) -> list[HandInfo]: ...
+    @property
+    def hands(self) -> HandRepository: ...
 
-    async def get_game(self, game_id: int) -> GameInfo | None: ...
+    @property
+    def players(self) -> PlayerRepository: ...
 
-    async def get_player(self, user_id: int) -> PlayerInfo | None: ...
-
-    async def upsert_player(self, user_id: int, **fields: Any) -> PlayerInfo: ...
-
-    async def get_guild_settings(self, guild_id: int) -> GuildSettings: ...
-
-    async def start_season(self, guild_id: int, *, now: datetime | None = ...) -> SeasonInfo: ...
-
-    async def list_seasons(self, guild_id: int) -> list[SeasonInfo]: ...
+    @property
+    def guilds(self) -> GuildRepository: ...
 
 
 class StatsService:
@@ -261,27 +240,28 @@ class StatsService:
         self.records_limit = records_limit
 
     async def language(self, guild_id: int | None, user_locale: str | None) -> str:
-        """``zh`` for a Chinese-speaking user; otherwise the server's language (``en``), or
-        Chinese first with English (``zh+en``) when the server speaks Chinese."""
+        """``zh`` (简体) or ``zh-TW`` (繁體) for a Chinese-speaking user; otherwise the
+        server's language (``en``), or Chinese first with English (``zh+en``) when the server
+        speaks Chinese."""
         if str(user_locale or "").startswith("zh"):
-            return "zh"
+            return locale_for(user_locale)
         if guild_id is None:
             return "zh+en"
-        settings = await self.store.get_guild_settings(guild_id)
+        settings = await self.store.guilds.settings(guild_id)
         return "en" if (settings.language or "zh").startswith("en") else "zh+en"
 
     async def wants_pictures(self, user_id: int) -> bool:
         """The player's picture preference (``/mahjong pictures``; on when never set)."""
-        player = await self.store.get_player(user_id)
+        player = await self.store.players.get(user_id)
         return True if player is None else bool(player.prefers_images)
 
     async def remember(self, user_id: int, display_name: str | None) -> None:
         """Keep the player's current display name (only written when it changed)."""
         if not display_name:
             return
-        known = await self.store.get_player(user_id)
+        known = await self.store.players.get(user_id)
         if known is None or known.display_name != display_name[:100]:
-            await self.store.upsert_player(user_id, display_name=display_name[:100])
+            await self.store.players.upsert(user_id, display_name=display_name[:100])
 
     async def leaderboard(
         self,
@@ -337,7 +317,7 @@ class StatsService:
         user_id: int | None,
         now: datetime | None,
     ) -> Leaderboard:
-        return await self.store.leaderboard(
+        return await self.store.leaderboards.page(
             guild_id,
             variant=query.variant,
             period=query.period,
@@ -367,8 +347,8 @@ class StatsService:
         the chart will not be sent, so the card does not mention it)."""
         BoardQuery(variant=variant, period=period, season=season)  # validates
         if period == "season" and season is None:
-            season = (await self.store.get_guild_settings(guild_id)).current_season
-        stats = await self.store.player_stats(
+            season = (await self.store.guilds.settings(guild_id)).current_season
+        stats = await self.store.stats.player_stats(
             guild_id,
             user_id,
             variant=variant,
@@ -393,23 +373,23 @@ class StatsService:
     ) -> HistoryPage:
         """Page ``page`` of the server's (or one player's) games, latest first, with totals
         (``history_limit`` a page); the first page also lists the latest hands played with
-        real tiles (实体牌局, read by ``db.leaderboard_extra``). ``who`` defaults to the
+        real tiles (实体牌局, read by ``store.stats.record_hands``). ``who`` defaults to the
         player's stored name."""
         page = max(page, 0)
         size = self.history_limit
-        found = await self.store.recent_games(
+        found = await self.store.stats.recent_games(
             guild_id, user_id=user_id, limit=size + 1, offset=page * size
         )
         games, has_next = found[:size], len(found) > size
         records: list[HandInfo] = []
         if page == 0:
-            records = await recent_record_hands(
-                self.store, guild_id, user_id=user_id, limit=self.records_limit
+            records = await self.store.stats.record_hands(
+                guild_id, user_id=user_id, limit=self.records_limit
             )
         ids = {int(d.get("user_id", 0)) for h in records for d in h.deltas}
         if user_id is not None and who is None:
             ids.add(user_id)
-        names = await display_names(self.store, ids)
+        names = await self.store.players.display_names(ids)
         if user_id is not None and who is None:
             who = names.get(user_id) or f"<@{user_id}>"
         card = format_history(
@@ -421,10 +401,10 @@ class StatsService:
         self, guild_id: int, game_id: int, *, page: int = 0, lang: str = "zh"
     ) -> GamePage:
         """A page of one game's hands: winner, items, payments, fairness seed."""
-        game = await self.store.get_game(game_id)
+        game = await self.store.games.get(game_id)
         if game is None or game.guild_id != guild_id:
-            raise StatsInputError(f"没有对局 #{game_id}", f"There is no game #{game_id} here")
-        hands = await self.store.game_hands(game_id)
+            raise StatsInputError("no_game", id=game_id)
+        hands = await self.store.hands.of_game(game_id)
         pages = pages_of(len(hands), self.hands_per_page)
         page = min(max(page, 0), pages - 1)
         card = format_game(game, hands, page=page, per_page=self.hands_per_page, lang=lang)
@@ -432,12 +412,12 @@ class StatsService:
 
     async def new_season(self, guild_id: int, *, now: datetime | None = None) -> SeasonInfo:
         """Start the server's next season; the old ones stay queryable by number."""
-        return await self.store.start_season(guild_id, now=now)
+        return await self.store.guilds.start_season(guild_id, now=now)
 
     async def seasons(self, guild_id: int, *, lang: str = "zh") -> Card:
         """The server's seasons, the current one marked."""
-        settings = await self.store.get_guild_settings(guild_id)
-        seasons = await self.store.list_seasons(guild_id)
+        settings = await self.store.guilds.settings(guild_id)
+        seasons = await self.store.guilds.seasons(guild_id)
         return format_seasons(seasons, settings.current_season, lang)
 
 

@@ -14,6 +14,7 @@ import statistics
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +23,13 @@ from sqlalchemy import text
 from db.bench import GUILD, _fill_hands
 from db.models import Game
 from db.store import Store
+from engine import variants
 from render.charts import render_rating_chart
 from services.stats import BoardQuery, StatsService
 from services.stats_picture import board_png
+
+#: The variants the bench's data and queries use: the registry's first two (上饶, 新余).
+FIRST, SECOND = variants.names()[:2]
 
 ME = 10_001  # a player of the benchmark data
 
@@ -46,9 +51,9 @@ async def _into_games(store: Store, hands: int, per_game: int = 20) -> int:
     online = hands * 4 // 5 // per_game * per_game
     games = online // per_game
     seats = [{"name": f"P{i}", "user_id": 10_001 + i, "ai": False} for i in range(4)]
-    async with store._engine.begin() as conn:
+    async with store.db.engine.begin() as conn:
         rows = [
-            {"id": g + 1, "guild_id": GUILD, "channel_id": 1, "variant": "shangrao",
+            {"id": g + 1, "guild_id": GUILD, "channel_id": 1, "variant": FIRST,
              "seats": seats, "status": "finished", "totals": [0, 0, 0, 0], "version": 0}
             for g in range(games)
         ]  # fmt: skip
@@ -80,8 +85,8 @@ async def _into_games(store: Store, hands: int, per_game: int = 20) -> int:
 
 async def run(hands: int, players: int, runs: int, folder: Path) -> None:
     store = await Store.open(f"sqlite+aiosqlite:///{folder / 'stats-bench.db'}")
-    await store.get_guild_settings(GUILD)
-    await store.update_guild_settings(GUILD, language="zh")
+    await store.guilds.settings(GUILD)
+    await store.guilds.update_settings(GUILD, language="zh")
     start = time.perf_counter()
     await _fill_hands(store, hands, players)
     games = await _into_games(store, hands)
@@ -101,7 +106,7 @@ async def run(hands: int, players: int, runs: int, folder: Path) -> None:
     for by in ("points", "rating", "winrate"):
         for period in ("all", "season", "month", "week"):
             query = BoardQuery(period=period, by=by)
-            med, worst = await _timed(lambda q=query: board_with_picture(q, 0), runs)
+            med, worst = await _timed(partial(board_with_picture, query, 0), runs)
             row(f"leaderboard + picture by={by} period={period} (page 1)", med, worst)
     query = BoardQuery(period="all", by="points")
     med, worst = await _timed(
@@ -110,9 +115,9 @@ async def run(hands: int, players: int, runs: int, folder: Path) -> None:
     row("leaderboard text only by=points period=all (page 1)", med, worst)
     med, worst = await _timed(lambda: board_with_picture(query, None), runs)
     row("leaderboard + picture by=points period=all (my page)", med, worst)
-    query = BoardQuery(variant="xinyu", period="all", by="rating")
+    query = BoardQuery(variant=SECOND, period="all", by="rating")
     med, worst = await _timed(lambda: board_with_picture(query, 2), runs)
-    row("leaderboard + picture variant=xinyu by=rating (page 3)", med, worst)
+    row(f"leaderboard + picture variant={SECOND} by=rating (page 3)", med, worst)
 
     async def stats_with_chart(variant: str | None, period: str) -> None:
         answer = await service.stats(
@@ -122,8 +127,8 @@ async def run(hands: int, players: int, runs: int, folder: Path) -> None:
             await asyncio.to_thread(render_rating_chart, answer.chart)
 
     for period in ("all", "season", "month"):
-        for variant in (None, "shangrao"):
-            med, worst = await _timed(lambda v=variant, p=period: stats_with_chart(v, p), runs)
+        for variant in (None, FIRST):
+            med, worst = await _timed(partial(stats_with_chart, variant, period), runs)
             row(f"stats + chart variant={variant or 'all'} period={period}", med, worst)
     med, worst = await _timed(lambda: service.history(GUILD, user_id=ME), runs)
     row("history (a player's recent games, page 1)", med, worst)

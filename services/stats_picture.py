@@ -14,10 +14,11 @@ from typing import Any
 
 from db.types import Leaderboard, LeaderboardEntry
 from engine.options import VARIANT_NAMES
+from i18n import short, t
 from render.fonts import covered
 from render.leaderboard import BoardPicture, BoardRow, render_leaderboard
 from services.stats import BoardPage
-from services.stats_text import metric_parts, percent, short, t
+from services.stats_text import metric_parts, percent
 
 #: The picture's file name (``attachment://leaderboard.png`` in the embed).
 BOARD_FILE = "leaderboard.png"
@@ -29,49 +30,57 @@ def drawable(text: str) -> bool:
     return all(ch in have or ch.isspace() for ch in text)
 
 
-#: Chinese words for the picture where the text's own words need characters the shipped
-#: font subset lacks (榜 赛 季 积 率 录 页 差 ≥); used only while those stay undrawable.
-PICTURE_WORDS: dict[str, str] = {
-    "board_word": "排行",
-    "period_all": "全部时间",
-    "by_points": "按分数",
-    "by_winrate": "按胜局百分比",
-    "rate": "胜 {pct}",
-    "page": "{page}/{pages} · 共 {total} 人",
-    "board_empty": "这段时间还没有对局。",
-    "short_unranked": "{hands} 局 · 再打 {more} 局进入排名",
-    "short_min_hands": "至少打满 {min} 局才排名",
-}
+#: The sentences that have a stand-in for the picture, ``stats.picture.<name>`` in the
+#: catalogue: their own words need characters the shipped font subset lacks (榜 赛 季 积 率 录
+#: 页 差 ≥); the stand-in is used only while those stay undrawable.
+PICTURE_WORDS: frozenset[str] = frozenset(
+    {
+        "board_word",
+        "period_all",
+        "by_points",
+        "by_winrate",
+        "rate",
+        "page",
+        "board_empty",
+        "short_unranked",
+        "short_min_hands",
+    }
+)
 
 
 def say(key: str, lang: str, **params: Any) -> str:
-    """:func:`services.stats_text.t` for the picture (``lang`` ``zh`` or ``en``): the
-    text's Chinese when the font draws it, else :data:`PICTURE_WORDS`, else English."""
+    """:func:`i18n.t` for the picture: the sentence ``key`` (``stats.<name>``) in ``lang``
+    when the font draws it, else its stand-in ``stats.picture.<name>``, else English."""
     if lang == "en":
         return t(key, "en", **params)
-    zh = t(key, "zh", **params)
-    if drawable(zh):
-        return zh
-    if key in PICTURE_WORDS:
-        alternative = PICTURE_WORDS[key].format(**params)
+    text = t(key, lang, **params)
+    if drawable(text):
+        return text
+    name = key.removeprefix("stats.")
+    if name in PICTURE_WORDS:
+        alternative = t(f"stats.picture.{name}", lang, **params)
         if drawable(alternative):
             return alternative
     return t(key, "en", **params)
 
 
-def _pair(pair: tuple[str, str], lang: str) -> str:
-    return pair[1] if lang == "en" or not drawable(pair[0]) else pair[0]
+def variant_word(variant: str, lang: str) -> str:
+    """The variant's name in ``lang`` when the font draws it, else in English."""
+    if variant not in VARIANT_NAMES:
+        return variant
+    name = t(f"engine.variant.{variant}", lang)
+    return name if lang == "en" or drawable(name) else t(f"engine.variant.{variant}", "en")
 
 
 def scope_line(board: Leaderboard, lang: str) -> str:
     """``上饶麻将 · 本月 · 按积分`` as the picture words it."""
     variant = (
-        say("all_variants", lang)
+        say("stats.all_variants", lang)
         if board.variant is None
-        else _pair(VARIANT_NAMES.get(board.variant, (board.variant, board.variant)), lang)
+        else variant_word(board.variant, lang)
     )
-    period = say(f"period_{board.period}", lang, season=board.season or 1)
-    return " · ".join([variant, period, say(f"by_{board.by}", lang)])
+    period = say(f"stats.period_{board.period}", lang, season=board.season or 1)
+    return " · ".join([variant, period, say(f"stats.by_{board.by}", lang)])
 
 
 def _name(entry: LeaderboardEntry, fallback: str | None = None) -> str:
@@ -105,14 +114,14 @@ def own_row(page: BoardPage, lang: str) -> BoardRow:
         row = board_row(me, board.by, lang, me=True)
         return BoardRow(row.rank, name, row.value, row.detail, row.tone, me=True)
     if me is None:
-        detail = say("short_none", lang)
+        detail = say("stats.short_none", lang)
     elif board.by == "rating":
-        detail = say("short_unrated", lang)
+        detail = say("stats.short_unrated", lang)
     else:
         more = max(0, page.min_hands - me.hands)
-        detail = say("short_unranked", lang, hands=me.hands, more=more)
+        detail = say("stats.short_unranked", lang, hands=me.hands, more=more)
         if board.by == "winrate":
-            detail += " · " + say("rate", lang, pct=percent(me.win_rate))
+            detail += " · " + say("stats.rate", lang, pct=percent(me.win_rate))
     return BoardRow(rank=None, name=name, value="—", detail=detail, me=True)
 
 
@@ -127,16 +136,16 @@ def board_picture(page: BoardPage) -> BoardPicture:
     own = None
     if asker is not None and not any(e.user_id == asker for e in board.entries):
         own = own_row(page, lang)
-    footer = [say("page", lang, page=page.page + 1, pages=page.pages, total=board.total)]
+    footer = [say("stats.page", lang, page=page.page + 1, pages=page.pages, total=board.total)]
     if board.by == "winrate":
-        footer.append(say("short_min_hands", lang, min=page.min_hands))
-    empty = "board_empty_winrate" if board.by == "winrate" else "board_empty"
+        footer.append(say("stats.short_min_hands", lang, min=page.min_hands))
+    empty = "stats.board_empty_winrate" if board.by == "winrate" else "stats.board_empty"
     return BoardPicture(
-        title=say("board_word", lang),
+        title=say("stats.board_word", lang),
         subtitle=scope_line(board, lang),
         rows=rows,
         own=own,
-        own_label=say("you", lang),
+        own_label=say("stats.you", lang),
         empty=say(empty, lang, min=page.min_hands),
         footer=" · ".join(footer),
     )
@@ -150,7 +159,7 @@ def board_png(page: BoardPage) -> bytes:
 def board_alt_text(page: BoardPage) -> str:
     """The picture's description for screen readers (the list itself is the embed's text)."""
     lang = short(page.lang)
-    note = "（名单见消息文字）" if lang != "en" else " (the list is in the message text)"
+    note = t("stats.picture.alt_note", lang)
     return (page.card.title + note)[:1024]
 
 
@@ -165,4 +174,5 @@ __all__ = [
     "own_row",
     "say",
     "scope_line",
+    "variant_word",
 ]

@@ -1,7 +1,8 @@
 """Text of the leaderboard (排行榜), stats (战绩) and history (历史) answers; no Discord types.
 
 Every formatter returns a :class:`Card` (title, description, fields, footer) that the cog
-turns into an embed. ``lang`` is ``"zh"``, ``"en"`` or ``"zh+en"`` (both, Chinese first).
+turns into an embed. ``lang`` is a locale of :data:`i18n.LOCALES` (``zh``, ``zh-TW``, ``en``)
+or ``zh+en`` (both, Chinese first); the sentences are the ``stats`` message catalogue.
 Limits kept here: a field value ≤ 1024 characters, a description ≤ 4096, ≤ 25 fields.
 """
 
@@ -23,132 +24,15 @@ from db.types import (
 )
 from engine.game.wall import commitment
 from engine.options import VARIANT_NAMES
+from i18n import short, t
 
 FIELD_LIMIT = 1024
 DESCRIPTION_LIMIT = 4096
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
-
-STRINGS: dict[str, tuple[str, str]] = {
-    "board_title": ("排行榜 · {scope}", "Leaderboard · {scope}"),
-    "board_title_both": ("排行榜 Leaderboard · {scope}", "Leaderboard · {scope}"),
-    "all_variants": ("全部玩法", "all variants"),
-    "period_all": ("总榜", "all time"),
-    "period_season": ("第{season}赛季", "season {season}"),
-    "period_month": ("本月", "this month"),
-    "period_week": ("本周", "this week"),
-    "by_points": ("按积分", "by points"),
-    "by_rating": ("按等级分", "by rating"),
-    "by_winrate": ("按胜率", "by win rate"),
-    "board_empty": ("这段时间还没有记录的对局。", "No hands recorded in this period yet."),
-    "board_empty_winrate": (
-        "还没有人打满 {min} 局。",
-        "Nobody has played {min} hands yet.",
-    ),
-    "page": ("第 {page}/{pages} 页 · 共 {total} 人", "page {page}/{pages} · {total} players"),
-    "min_hands": ("胜率榜至少 {min} 局", "win rate needs ≥ {min} hands"),
-    "you": ("你的名次", "Your position"),
-    "you_here": ("◀ 你", "◀ you"),
-    "you_unranked": (
-        "{name}：{hands} 局，还差 {more} 局上榜（至少 {min} 局）",
-        "{name}: {hands} hands, {more} more to be ranked (min {min})",
-    ),
-    "you_unrated": ("{name}：还没有等级分", "{name}: no rating yet"),
-    "you_none": ("{name}：这段时间没有对局", "{name}: no hands in this period"),
-    "short_unranked": (
-        "{hands} 局 · 还差 {more} 局上榜",
-        "{hands} hands · {more} more to be ranked",
-    ),
-    "short_unrated": ("还没有等级分", "no rating yet"),
-    "short_none": ("这段时间没有对局", "no hands in this period"),
-    "short_min_hands": ("胜率榜至少 {min} 局", "win rate: at least {min} hands"),
-    "board_word": ("排行榜", "Leaderboard"),
-    "hands_n": ("{n} 局", "{n} hands"),
-    "points_n": ("{n} 分", "{n} pts"),
-    "rate": ("胜率 {pct}", "win {pct}"),
-    "rating_n": ("等级分 {r}", "rating {r}"),
-    "stats_title": ("{name} 的战绩 · {scope}", "{name}'s stats · {scope}"),
-    "stats_empty": ("这段时间还没有对局记录。", "No hands recorded in this period."),
-    "hands": ("局数", "Hands"),
-    "wins": ("胡牌", "Wins"),
-    "wins_v": ("{wins}（胜率 {pct}）", "{wins} ({pct} of hands)"),
-    "self_draw": ("自摸占比", "Self-draw share"),
-    "self_draw_v": ("{pct}（自摸 {n} 次）", "{pct} ({n} self-drawn)"),
-    "deal_in": ("点炮率", "Deal-in share"),
-    "deal_in_v": ("{pct}（点炮 {n} 次）", "{pct} ({n} dealt in)"),
-    "average_win": ("平均每胡", "Average win"),
-    "total_points": ("总积分", "Points"),
-    "favourite": ("最常玩", "Favourite variant"),
-    "rating": ("等级分", "Rating"),
-    "rating_v": ("{r}（μ {mu}，σ {sigma}）", "{r} (μ {mu}, σ {sigma})"),
-    "no_rating": ("暂无", "none yet"),
-    "biggest": ("最大一手", "Biggest hand"),
-    "biggest_v": (
-        "{points} 分 · {how} · {variant} · {date}（{delta}）",
-        "{points} pts · {how} · {variant} · {date} ({delta})",
-    ),
-    "chart_note": (
-        "等级分走势见图（最近 {n} 局）",
-        "Rating history in the picture (last {n} hands)",
-    ),
-    "how_self": ("自摸", "self-drawn"),
-    "how_discard": ("点炮", "on a discard"),
-    "how_rob_kong": ("抢杠", "robbing a kong"),
-    "how_draw": ("荒庄", "drawn hand"),
-    "history_title": ("最近的对局 · {who}", "Recent games · {who}"),
-    "history_server": ("本服务器", "this server"),
-    "history_empty": ("还没有记录过对局。", "No games recorded yet."),
-    "records": ("实体牌局记录", "Hands played with real tiles"),
-    "history_pick": ("选择一场对局查看每一局", "Pick a game to see its hands"),
-    "history_page": ("第 {page} 页", "page {page}"),
-    "history_past_end": ("这一页没有对局了。", "No games on this page."),
-    "game_line": (
-        "**#{id}** · {variant} · {date} · {hands} 局 · {status}",
-        "**#{id}** · {variant} · {date} · {hands} hands · {status}",
-    ),
-    "status_lobby": ("等待中", "lobby"),
-    "status_active": ("进行中", "in progress"),
-    "status_finished": ("已结束", "finished"),
-    "status_abandoned": ("已放弃", "abandoned"),
-    "game_title": ("对局 #{id} · {variant}", "Game #{id} · {variant}"),
-    "game_totals": ("总分：{totals}", "Totals: {totals}"),
-    "game_no_hands": ("这场对局还没有打完的一局。", "No finished hand in this game yet."),
-    "hand_title": ("第 {no} 局 · {how}", "Hand {no} · {how}"),
-    "winner": ("胡牌：{who}", "Winner: {who}"),
-    "discarder": ("放炮：{who}", "Dealt in: {who}"),
-    "items": ("番种：{items}", "Items: {items}"),
-    "points_total": ("共 {points} 分", "{points} points in all"),
-    "payments": ("收支：{pay}", "Payments: {pay}"),
-    "seed": ("种子：`{seed}`", "Seed: `{seed}`"),
-    "check": ("SHA-256(种子:牌墙) = `{digest}`", "SHA-256(seed:wall) = `{digest}`"),
-    "published": (
-        "开局公布的 SHA-256：`{digest}`",
-        "SHA-256 published when the hand began: `{digest}`",
-    ),
-    "check_ok": ("✅ SHA-256(种子:牌墙) 与之相符", "✅ SHA-256(seed:wall) matches it"),
-    "check_bad": (
-        "❌ SHA-256(种子:牌墙) = `{digest}`，与公布的不符",
-        "❌ SHA-256(seed:wall) = `{digest}` does not match it",
-    ),
-    "unpublished": (
-        "（没有存下开局公布的哈希）",
-        "(the hash published when the hand began was not kept)",
-    ),
-    "no_seed": ("（实体牌局，无种子）", "(played with real tiles: no seed)"),
-    "hands_page": ("第 {page}/{pages} 页", "page {page}/{pages}"),
-    "ai": ("电脑", "AI"),
-    "season_started": (
-        "第 {number} 赛季开始了！之前的赛季仍可用 /mahjong leaderboard period:season season:<编号> 查看。",
-        "Season {number} has started! Older seasons stay available with "
-        "/mahjong leaderboard period:season season:<number>.",
-    ),
-    "seasons_title": ("赛季", "Seasons"),
-    "season_line": (
-        "第 {number} 赛季 · {date} 开始{current}",
-        "Season {number} · from {date}{current}",
-    ),
-    "season_current": ("（当前）", " (current)"),
-    "season_first": ("第 1 赛季 · 开始使用时", "Season 1 · since the first game"),
-}
+#: How a hand ended (``stats.how_<how>``: 自摸, 点炮, 抢杠, 荒庄).
+HOWS = ("self", "discard", "rob_kong", "draw")
+#: A game's states (``stats.status_<status>``: 等待中, 进行中, 已结束, 已放弃).
+STATUSES = ("lobby", "active", "finished", "abandoned")
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,36 +69,16 @@ class Choice:
     description: str = ""
 
 
-def pick(pair: tuple[str, str], lang: str) -> str:
-    """One side of a (zh, en) pair, or both for ``zh+en`` (Chinese first)."""
-    if lang == "en":
-        return pair[1]
-    if lang == "zh+en":
-        return pair[0] if pair[0] == pair[1] else f"{pair[0]} · {pair[1]}"
-    return pair[0]
-
-
-def t(key: str, lang: str = "zh", **params: Any) -> str:
-    """The sentence ``key`` in ``lang`` with ``params`` filled in."""
-    zh, en = STRINGS[key]
-    return pick((zh.format(**params), en.format(**params)), lang)
-
-
-def short(lang: str) -> str:
-    """The language for short labels: ``zh+en`` shows only Chinese there."""
-    return "zh" if lang == "zh+en" else lang
-
-
 def variant_name(variant: str | None, lang: str = "zh") -> str:
     """上饶麻将 / Shangrao; None = every variant."""
     if variant is None:
-        return t("all_variants", short(lang))
-    return pick(VARIANT_NAMES.get(variant, (variant, variant)), short(lang))
+        return t("stats.all_variants", short(lang))
+    return t(f"engine.variant.{variant}", short(lang)) if variant in VARIANT_NAMES else variant
 
 
 def period_name(period: str, season: int | None, lang: str = "zh") -> str:
     """总榜 / 第2赛季 / 本月 / 本周."""
-    return t(f"period_{period}", short(lang), season=season or 1)
+    return t(f"stats.period_{period}", short(lang), season=season or 1)
 
 
 def percent(share: float) -> str:
@@ -244,7 +108,7 @@ def day(when: datetime) -> str:
 def person(user_id: int, name: str | None, *, is_ai: bool = False, lang: str = "zh") -> str:
     """A player as shown in text: their stored name, else a mention; AI seats by label."""
     if is_ai:
-        return f"🤖 {_escape(name)}" if name else f"🤖 {t('ai', short(lang))}"
+        return f"🤖 {_escape(name)}" if name else f"🤖 {t('stats.ai', short(lang))}"
     if name:
         return _escape(name)
     return f"<@{user_id}>"
@@ -263,7 +127,7 @@ def item_text(item: Any, lang: str = "zh") -> str:
     if isinstance(item, Mapping):
         zh = str(item.get("name") or item.get("zh") or item.get("en") or "?")
         en = str(item.get("en") or zh)
-        label = pick((zh, en), short(lang)) if lang != "zh+en" else zh
+        label = en if lang == "en" else zh
         value = item.get("value")
         return label if value in (None, "") else f"{label} ×{value}"
     if isinstance(item, Sequence) and not isinstance(item, str) and len(item) == 2:
@@ -279,8 +143,7 @@ def items_text(items: Iterable[Any], lang: str = "zh") -> str:
 
 def how_text(how: str, lang: str = "zh") -> str:
     """自摸 / 点炮 / 抢杠 / 荒庄."""
-    key = f"how_{how}"
-    return t(key, short(lang)) if key in STRINGS else how
+    return t(f"stats.how_{how}", short(lang)) if how in HOWS else how
 
 
 # ----------------------------------------------------------------------- leaderboard
@@ -294,10 +157,10 @@ def metric_parts(
     ``say`` (default :func:`t`) words each figure; the picture passes its own."""
     say = say or t
     lang = short(lang)
-    points = say("points_n", lang, n=signed(entry.points))
-    hands = say("hands_n", lang, n=entry.hands)
-    rate = say("rate", lang, pct=percent(entry.win_rate))
-    rating = say("rating_n", lang, r="—" if entry.rating is None else f"{entry.rating:.1f}")
+    points = say("stats.points_n", lang, n=signed(entry.points))
+    hands = say("stats.hands_n", lang, n=entry.hands)
+    rate = say("stats.rate", lang, pct=percent(entry.win_rate))
+    rating = say("stats.rating_n", lang, r="—" if entry.rating is None else f"{entry.rating:.1f}")
     if by == "rating":
         return rating, [hands, points]
     if by == "winrate":
@@ -317,7 +180,7 @@ def board_line(entry: LeaderboardEntry, by: str, lang: str, *, me: bool = False)
     medal = MEDALS.get(rank, "")
     name = person(entry.user_id, entry.display_name, lang=lang)
     line = f"{medal}`{rank:>3}.` {name} — {metric(entry, by, lang)}".lstrip()
-    return f"{line} {t('you_here', short(lang))}" if me else line
+    return f"{line} {t('stats.you_here', short(lang))}" if me else line
 
 
 def board_scope(board: Leaderboard, lang: str) -> str:
@@ -326,7 +189,7 @@ def board_scope(board: Leaderboard, lang: str) -> str:
         [
             variant_name(board.variant, lang),
             period_name(board.period, board.season, lang),
-            t(f"by_{board.by}", short(lang)),
+            t(f"stats.by_{board.by}", short(lang)),
         ]
     )
 
@@ -353,20 +216,20 @@ def format_leaderboard(
         for e in board.entries
     ]
     if not lines:
-        empty = "board_empty_winrate" if board.by == "winrate" else "board_empty"
+        empty = "stats.board_empty_winrate" if board.by == "winrate" else "stats.board_empty"
         lines = [t(empty, lang, min=min_hands)]
     fields: list[Field] = []
     on_page = any(e.user_id == asker_id for e in board.entries)
     if asker_id is not None and not on_page:
         fields.append(
-            Field(t("you", lang), _own_line(board, lang, asker_id, asker_name, min_hands))
+            Field(t("stats.you", lang), _own_line(board, lang, asker_id, asker_name, min_hands))
         )
-    footer = [t("page", lang, page=page + 1, pages=pages, total=board.total)]
+    footer = [t("stats.page", lang, page=page + 1, pages=pages, total=board.total)]
     if board.by == "winrate":
-        footer.append(t("min_hands", lang, min=min_hands))
+        footer.append(t("stats.min_hands", lang, min=min_hands))
     return Card(
         title=t(
-            "board_title_both" if lang == "zh+en" else "board_title",
+            "stats.board_title_both" if lang == "zh+en" else "stats.board_title",
             short(lang),
             scope=board_scope(board, lang),
         ),
@@ -382,13 +245,13 @@ def _own_line(
     me = board.me
     name = person(asker_id, (me.display_name if me else None) or asker_name, lang=lang)
     if me is None:
-        return t("you_none", short(lang), name=name)
+        return t("stats.you_none", short(lang), name=name)
     if me.rank is not None:
         return board_line(me, board.by, lang)
     if board.by == "rating":
-        return t("you_unrated", short(lang), name=name)
+        return t("stats.you_unrated", short(lang), name=name)
     more = max(0, min_hands - me.hands)
-    return t("you_unranked", short(lang), name=name, hands=me.hands, more=more, min=min_hands)
+    return t("stats.you_unranked", short(lang), name=name, hands=me.hands, more=more, min=min_hands)
 
 
 # ----------------------------------------------------------------------------- stats
@@ -404,39 +267,44 @@ def format_stats(
 ) -> Card:
     """A player's stats: hands, wins, shares, average win, biggest hand, favourite, rating."""
     scope = " · ".join([variant_name(stats.variant, lang), period_name(stats.period, season, lang)])
-    title = t("stats_title", short(lang), name=name, scope=scope)
+    title = t("stats.stats_title", short(lang), name=name, scope=scope)
     if stats.hands == 0:
-        return Card(title=title, description=t("stats_empty", lang))
+        return Card(title=title, description=t("stats.stats_empty", lang))
     fields = [
-        Field(t("hands", lang), str(stats.hands), True),
+        Field(t("stats.hands", lang), str(stats.hands), True),
         Field(
-            t("wins", lang),
-            t("wins_v", short(lang), wins=stats.wins, pct=percent(stats.win_rate)),
+            t("stats.wins", lang),
+            t("stats.wins_v", short(lang), wins=stats.wins, pct=percent(stats.win_rate)),
             True,
         ),
-        Field(t("total_points", lang), signed(stats.points), True),
+        Field(t("stats.total_points", lang), signed(stats.points), True),
         Field(
-            t("self_draw", lang),
-            t("self_draw_v", short(lang), pct=percent(stats.self_draw_share), n=stats.self_draws),
+            t("stats.self_draw", lang),
+            t(
+                "stats.self_draw_v",
+                short(lang),
+                pct=percent(stats.self_draw_share),
+                n=stats.self_draws,
+            ),
             True,
         ),
         Field(
-            t("deal_in", lang),
-            t("deal_in_v", short(lang), pct=percent(stats.deal_in_share), n=stats.deal_ins),
+            t("stats.deal_in", lang),
+            t("stats.deal_in_v", short(lang), pct=percent(stats.deal_in_share), n=stats.deal_ins),
             True,
         ),
-        Field(t("average_win", lang), signed(round(stats.average_win, 1)), True),
+        Field(t("stats.average_win", lang), signed(round(stats.average_win, 1)), True),
         Field(
-            t("favourite", lang),
+            t("stats.favourite", lang),
             variant_name(stats.favourite_variant, lang) if stats.favourite_variant else "—",
             True,
         ),
-        Field(t("rating", lang), _rating_text(stats, lang), True),
+        Field(t("stats.rating", lang), _rating_text(stats, lang), True),
     ]
     big = stats.biggest_hand
     if big is not None:
         head = t(
-            "biggest_v",
+            "stats.biggest_v",
             lang,
             points=big.points,
             how=how_text(big.how, lang),
@@ -445,16 +313,18 @@ def format_stats(
             delta=signed(big.delta),
         )
         value = clip(f"{head}\n{items_text(big.items, lang)}", FIELD_LIMIT)
-        fields.append(Field(t("biggest", lang), value, False))
-    footer = t("chart_note", lang, n=len(stats.rating_history)) if chart else ""
+        fields.append(Field(t("stats.biggest", lang), value, False))
+    footer = t("stats.chart_note", lang, n=len(stats.rating_history)) if chart else ""
     return Card(title=title, fields=tuple(fields), footer=footer)
 
 
 def _rating_text(stats: PlayerStats, lang: str) -> str:
     r = stats.rating
     if r is None:
-        return t("no_rating", short(lang))
-    return t("rating_v", short(lang), r=f"{r.rating:.1f}", mu=f"{r.mu:.1f}", sigma=f"{r.sigma:.2f}")
+        return t("stats.no_rating", short(lang))
+    return t(
+        "stats.rating_v", short(lang), r=f"{r.rating:.1f}", mu=f"{r.mu:.1f}", sigma=f"{r.sigma:.2f}"
+    )
 
 
 def rating_series(stats: PlayerStats) -> list[tuple[datetime, float]]:
@@ -488,8 +358,7 @@ def totals_text(game: GameInfo, lang: str = "zh") -> str:
 
 
 def status_text(status: str, lang: str = "zh") -> str:
-    key = f"status_{status}"
-    return t(key, short(lang)) if key in STRINGS else status
+    return t(f"stats.status_{status}", short(lang)) if status in STATUSES else status
 
 
 def format_history(
@@ -505,20 +374,20 @@ def format_history(
     """Recent games, latest first: id, variant, date, hands, status and final totals; then
     the latest hands played with real tiles (``records``, names from ``names``). The footer
     names the page (``page`` from 0) when there is more than one."""
-    title = t("history_title", short(lang), who=who or t("history_server", short(lang)))
+    title = t("stats.history_title", short(lang), who=who or t("stats.history_server", short(lang)))
     fields: tuple[Field, ...] = ()
     if records:
         lines = [record_line(h, names or {}, lang) for h in records]
-        fields = (Field(t("records", lang), clip("\n".join(lines), FIELD_LIMIT)),)
-    footer = [t("history_page", lang, page=page + 1)] if page or has_next else []
+        fields = (Field(t("stats.records", lang), clip("\n".join(lines), FIELD_LIMIT)),)
+    footer = [t("stats.history_page", lang, page=page + 1)] if page or has_next else []
     if not games:
-        empty = t("history_past_end" if page else "history_empty", lang)
+        empty = t("stats.history_past_end" if page else "stats.history_empty", lang)
         return Card(title=title, description=empty, fields=fields, footer=" · ".join(footer))
     blocks = []
     for summary in games:
         g = summary.game
         head = t(
-            "game_line",
+            "stats.game_line",
             short(lang),
             id=g.id,
             variant=variant_name(g.variant, lang),
@@ -531,7 +400,7 @@ def format_history(
         title=title,
         description=clip("\n\n".join(blocks), DESCRIPTION_LIMIT),
         fields=fields,
-        footer=" · ".join([*footer, t("history_pick", lang)]),
+        footer=" · ".join([*footer, t("stats.history_pick", lang)]),
     )
 
 
@@ -547,9 +416,9 @@ def record_line(hand: HandInfo, names: Mapping[int, str | None], lang: str = "zh
     head = [day(hand.created_at), variant_name(hand.variant, lang), how_text(hand.how, lang)]
     if hand.winner_seats:
         winners = ", ".join(who(by_seat.get(s, {})) for s in hand.winner_seats)
-        head.append(t("winner", lang1, who=winners))
+        head.append(t("stats.winner", lang1, who=winners))
     if hand.points:
-        head.append(t("points_n", lang1, n=hand.points))
+        head.append(t("stats.points_n", lang1, n=hand.points))
     pay = " · ".join(f"{who(d)} {signed(int(d.get('delta', 0)))}" for d in hand.deltas)
     return f"{' · '.join(head)}\n{pay}"
 
@@ -585,22 +454,22 @@ def seed_lines(seed_reveal: Mapping[str, Any] | None, lang: str = "zh") -> list[
     reveal's ``commitment``) and whether SHA-256 of (seed, wall) matches it. A hand recorded
     before the published hash was kept shows the recomputed hash, saying so."""
     if not seed_reveal or "seed" not in seed_reveal:
-        return [t("no_seed", short(lang))]
+        return [t("stats.no_seed", short(lang))]
     lang1 = short(lang)
     seed = str(seed_reveal["seed"])
     wall = seed_reveal.get("wall_ids") or seed_reveal.get("wall")
     digest = commitment(seed, wall) if isinstance(wall, list) else None
     published = seed_reveal.get("commitment")
-    lines = [t("seed", lang1, seed=seed)]
+    lines = [t("stats.seed", lang1, seed=seed)]
     if isinstance(published, str) and published:
-        lines.append(t("published", lang1, digest=published[:128]))
+        lines.append(t("stats.published", lang1, digest=published[:128]))
         if digest is not None:
             ok = digest == published
-            lines.append(t("check_ok" if ok else "check_bad", lang1, digest=digest))
+            lines.append(t("stats.check_ok" if ok else "stats.check_bad", lang1, digest=digest))
     else:
-        lines.append(t("unpublished", lang1))
+        lines.append(t("stats.unpublished", lang1))
         if digest is not None:
-            lines.append(t("check", lang1, digest=digest))
+            lines.append(t("stats.check", lang1, digest=digest))
     return lines
 
 
@@ -611,20 +480,20 @@ def hand_field(hand: HandInfo, game: GameInfo | None, lang: str = "zh") -> Field
     lines = []
     if hand.winner_seats:
         winners = ", ".join(names.get(s, f"#{s + 1}") for s in hand.winner_seats)
-        lines.append(t("winner", lang1, who=winners))
+        lines.append(t("stats.winner", lang1, who=winners))
     if hand.discarder_seat is not None:
-        lines.append(t("discarder", lang1, who=names.get(hand.discarder_seat, "?")))
+        lines.append(t("stats.discarder", lang1, who=names.get(hand.discarder_seat, "?")))
     if hand.items:
-        lines.append(t("items", lang1, items=items_text(hand.items, lang)))
+        lines.append(t("stats.items", lang1, items=items_text(hand.items, lang)))
     if hand.points:
-        lines.append(t("points_total", lang1, points=hand.points))
+        lines.append(t("stats.points_total", lang1, points=hand.points))
     pay = " · ".join(
         f"{names.get(int(d.get('seat', 0)), '?')} {signed(int(d.get('delta', 0)))}"
         for d in hand.deltas
     )
-    lines.append(t("payments", lang1, pay=pay or "—"))
+    lines.append(t("stats.payments", lang1, pay=pay or "—"))
     lines += seed_lines(hand.seed_reveal, lang)
-    name = t("hand_title", lang1, no=hand.hand_no, how=how_text(hand.how, lang))
+    name = t("stats.hand_title", lang1, no=hand.hand_no, how=how_text(hand.how, lang))
     if hand.game_id is not None and hand.source == "online":
         name += f" · #{hand.game_id}-{hand.hand_no}"  # the code /mahjong replay takes
     return Field(clip(name, 256), clip("\n".join(lines), FIELD_LIMIT))
@@ -643,15 +512,15 @@ def format_game(
     page = min(max(page, 0), pages - 1)
     shown = hands[page * per_page : (page + 1) * per_page]
     fields = tuple(hand_field(h, game, lang) for h in shown)
-    description = t("game_totals", short(lang), totals=totals_text(game, lang))
+    description = t("stats.game_totals", short(lang), totals=totals_text(game, lang))
     if not hands:
-        description += "\n" + t("game_no_hands", lang)
-    title = t("game_title", short(lang), id=game.id, variant=variant_name(game.variant, lang))
+        description += "\n" + t("stats.game_no_hands", lang)
+    title = t("stats.game_title", short(lang), id=game.id, variant=variant_name(game.variant, lang))
     return Card(
         title=title,
         description=clip(description, DESCRIPTION_LIMIT),
         fields=fields,
-        footer=t("hands_page", lang, page=page + 1, pages=pages),
+        footer=t("stats.hands_page", lang, page=page + 1, pages=pages),
     )
 
 
@@ -663,14 +532,20 @@ def format_seasons(seasons: Sequence[SeasonInfo], current: int, lang: str = "zh"
     lang1 = short(lang)
     lines = []
     if not any(s.number == 1 for s in seasons):
-        mark = t("season_current", lang1) if current == 1 else ""
-        lines.append(t("season_first", short(lang)) + mark)
+        mark = t("stats.season_current", lang1) if current == 1 else ""
+        lines.append(t("stats.season_first", short(lang)) + mark)
     for s in seasons:
-        mark = t("season_current", lang1) if s.number == current else ""
+        mark = t("stats.season_current", lang1) if s.number == current else ""
         lines.append(
-            t("season_line", short(lang), number=s.number, date=day(s.started_at), current=mark)
+            t(
+                "stats.season_line",
+                short(lang),
+                number=s.number,
+                date=day(s.started_at),
+                current=mark,
+            )
         )
-    return Card(title=t("seasons_title", lang), description="\n".join(lines))
+    return Card(title=t("stats.seasons_title", lang), description="\n".join(lines))
 
 
 __all__ = [
@@ -689,7 +564,6 @@ __all__ = [
     "items_text",
     "metric_parts",
     "pages_of",
-    "pick",
     "rating_series",
     "seed_lines",
     "t",

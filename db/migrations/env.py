@@ -27,7 +27,10 @@ def _run(connection: Connection) -> None:
 
 
 async def _run_async() -> None:
-    engine = make_engine(config.get_main_option("sqlalchemy.url"))
+    url = config.get_main_option("sqlalchemy.url")
+    if not url:
+        raise RuntimeError("alembic: set sqlalchemy.url (or run the migrations through db.migrate)")
+    engine = make_engine(url)
     try:
         async with engine.begin() as conn:
             await conn.run_sync(_run)

@@ -1,10 +1,12 @@
 """The game: a pure, deterministic state machine for all three variants (RULES §2–§5).
 
-- ``new_game(variant, options=None, seed=None) -> (GameState, events)`` deals the first hand
+- ``new_game(variant, options=None, seed=None) -> Step`` deals the first hand
   (``seed`` defaults to a CSPRNG seed; each hand's seed is HMAC(game seed, hand number)).
 - ``legal_actions(state, seat)`` lists what a seat may do; ``waiting_for(state)`` the seats
-  the game waits on; ``apply(state, seat, action) -> (new_state, events)`` or
-  :class:`IllegalAction` (with ``reason``; the state is unchanged). ``NextHand()`` starts the
+  the game waits on; ``apply(state, seat, action) -> Step`` (the new state, its events, the
+  awaited seats and their legal actions, worked out once; it unpacks as ``state, events``)
+  or :class:`IllegalAction` (with ``reason``; the state is unchanged); ``advance(step, seat,
+  action)`` applies to a step, checking against its legal actions. ``NextHand()`` starts the
   next hand once one is over. ``replay(variant, options, seed, log)`` rebuilds a game.
 - ``engine.game.view.seat_view`` / ``public_view``; ``engine.game.ai.choose_action``;
   ``state_to_json`` / ``state_from_json``; ``action_to_json`` / ``action_from_json``.
@@ -38,8 +40,9 @@ from engine.game.actions import (
 )
 from engine.game.events import Event, visible
 from engine.game.legal import legal_actions, waiting_for
-from engine.game.machine import IllegalAction, apply, apply_json, new_game, replay
+from engine.game.machine import IllegalAction, advance, apply, apply_json, new_game, replay
 from engine.game.state import GameState, HandState, SeatState, state_from_json, state_to_json
+from engine.game.step import Step, step_of
 
 __all__ = [
     "ACTION_TYPES",
@@ -61,9 +64,11 @@ __all__ = [
     "Pass",
     "Pong",
     "SeatState",
+    "Step",
     "Win",
     "action_from_json",
     "action_to_json",
+    "advance",
     "apply",
     "apply_json",
     "legal_actions",
@@ -71,6 +76,7 @@ __all__ = [
     "replay",
     "state_from_json",
     "state_to_json",
+    "step_of",
     "visible",
     "waiting_for",
 ]

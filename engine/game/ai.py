@@ -37,6 +37,9 @@ The 宝 is never thrown (it is a wildcard for us; 飞宝 only when nothing else 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from engine import variants
 from engine.agari import winning_tiles
 from engine.game.actions import (
     Action,
@@ -69,12 +72,20 @@ FOLD_THREAT = 0.8
 SAFER_BY = 0.15
 
 
-def choose_action(state: GameState, seat: int, *, defend: bool = True) -> Action:
+def choose_action(
+    state: GameState,
+    seat: int,
+    *,
+    defend: bool = True,
+    legal: Sequence[Action] | None = None,
+) -> Action:
     """The AI's choice for ``seat`` now. Raises ``ValueError`` if the seat has nothing to do.
 
-    ``defend=False`` turns the defence (守牌) off: pure offence.
+    ``defend=False`` turns the defence (守牌) off: pure offence. ``legal``: the seat's legal
+    actions when the caller holds them already (a :class:`~engine.game.step.Step`'s), so
+    they are not worked out again.
     """
-    legal = legal_actions(state, seat)
+    legal = list(legal_actions(state, seat) if legal is None else legal)
     if not legal:
         raise ValueError(f"seat {seat} has nothing to do now")
     if len(legal) == 1:
@@ -97,12 +108,15 @@ def _threat(g: GameState, seat: int, defend: bool) -> tuple[Sight, list[float]] 
     return (sight, t) if max(t) >= THREAT_MIN else None
 
 
-def _split(counts: list[int], bao: int | None) -> tuple[list[int], int]:
-    if bao is None:
+def _split(counts: list[int], wildcards: frozenset[int]) -> tuple[list[int], int]:
+    """Counts without the wildcards (宝) and how many there were."""
+    if not wildcards:
         return counts, 0
     c = list(counts)
-    w = c[bao]
-    c[bao] = 0
+    w = 0
+    for k in wildcards:
+        w += c[k]
+        c[k] = 0
     return c, w
 
 
@@ -113,8 +127,7 @@ def _turn(g: GameState, seat: int, legal: list[Action], defend: bool) -> Action:
         keep = [a for a in legal if isinstance(a, KeepDrawing)]
         if not (
             keep
-            and g.variant == "shangrao"
-            and getattr(g.options, "scoring", "") == "xingchen"
+            and variants.get(g.variant).ai.keeps_drawing(g.options)
             and not s.touji
             and live_count(h, 0) > TOUJI_MIN_WALL
         ):
@@ -122,12 +135,12 @@ def _turn(g: GameState, seat: int, legal: list[Action], defend: bool) -> Action:
         kinds = [a.tile for a in keep]
         return KeepDrawing(_best_discard(g, seat, kinds))
     counts = seat_counts(s)
-    bao = h.bao
+    wild = h.wildcards
     for a in legal:
         if isinstance(a, AddedKong | IndicatorKong):
             return a
         if isinstance(a, ConcealedKong):
-            plain, w = _split(counts, bao)
+            plain, w = _split(counts, wild)
             after = list(plain)
             after[a.kind] = 0
             now = (
@@ -154,8 +167,8 @@ def _defend(g: GameState, seat: int, kinds: list[int], sight: Sight, threat: lis
     """The discard under a clear threat: fold when far, else the safer of equal shapes, and
     no very dangerous tile when close (see the module docstring)."""
     h = g.hand
-    plain, w = _split(seat_counts(h.seats[seat]), h.bao)
-    cands = [k for k in kinds if k != h.bao] or list(kinds)  # keep the 宝
+    plain, w = _split(seat_counts(h.seats[seat]), h.wildcards)
+    cands = [k for k in kinds if k not in h.wildcards] or list(kinds)  # keep the 宝
     sh = {k: _sh_after_discard(plain, w, k) for k in cands}
     risk = risks(sight, cands, threat)
     best = min(sh.values())
@@ -190,9 +203,9 @@ def _best_discard(g: GameState, seat: int, kinds: list[int]) -> int:
     """The discard (among ``kinds``) leaving the lowest shanten; ties by waits or shape."""
     h = g.hand
     counts = seat_counts(h.seats[seat])
-    bao = h.bao
-    plain, w = _split(counts, bao)
-    cands = [k for k in kinds if k != bao] or list(kinds)  # keep the 宝
+    wild = h.wildcards
+    plain, w = _split(counts, wild)
+    cands = [k for k in kinds if k not in wild] or list(kinds)  # keep the 宝
     if len(cands) == 1:
         return cands[0]
     whole = shanten(plain, w)
@@ -261,7 +274,7 @@ def _claim(g: GameState, seat: int, legal: list[Action], defend: bool) -> Action
     assert c is not None
     k = c.tile >> 2
     counts = seat_counts(h.seats[seat])
-    plain, w = _split(counts, h.bao)
+    plain, w = _split(counts, h.wildcards)
     now = shanten(plain, w)
     best: tuple[int, Action] = (now, Pass())
     folding = any(isinstance(a, Pong | Chi) for a in legal) and _threat(g, seat, defend) is not None

@@ -91,7 +91,7 @@ def claim_options(g: GameState, discarder: int, t: int) -> list[list[dict[str, A
     rules = rules_of(g.variant, g.options)
     k = t >> 2
     live = live_count(h, rules.reserve)
-    is_bao = h.bao is not None and k == h.bao
+    is_bao = k in h.wildcards
     first_discard = h.discards == 1 and not h.interrupted and discarder == h.dealer
     out: list[list[dict[str, Any]] | None] = [None] * 4
     for i in range(1, 4):
@@ -101,7 +101,7 @@ def claim_options(g: GameState, discarder: int, t: int) -> list[list[dict[str, A
         jiebao = is_bao and s.bao_drawn >= 3
         may_win = (
             jiebao
-            or (not is_bao and (rules.discard_win or (g.variant == "shangrao" and first_discard)))
+            or (not is_bao and (rules.discard_win or (rules.earth_on_discard and first_discard)))
         ) and not (rules.missed_win and s.missed_win)
         if may_win:
             h.claim = ClaimWindow("discard", t, discarder, [], [])  # for the 地胡 flag
@@ -125,7 +125,7 @@ def claim_options(g: GameState, discarder: int, t: int) -> list[list[dict[str, A
                         continue
                     seq = (lo, lo + 1, lo + 2)
                     others = [x for x in seq if x != k]
-                    if h.bao is not None and h.bao in others:
+                    if not h.wildcards.isdisjoint(others):
                         continue
                     if all(x in have for x in others):
                         opts.append({"type": "chi", "tiles": list(seq)})

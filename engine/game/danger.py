@@ -46,6 +46,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine import variants
 from engine.game.rules import live_count, rules_of
 from engine.game.state import GameState
 
@@ -54,12 +55,8 @@ VERY_DANGEROUS = 1.0
 #: A seat whose threat reaches this is a clear threat (the AI considers folding).
 THREAT_MIN = 0.5
 
-#: Discards before readiness starts to rise (新余 hands are slower: 16 tiles stay in the wall).
-_PACE = {"jiujiang": 3, "xinyu": 5, "shangrao": 3}
-#: Threat scale per variant. 上饶 is 0: a 宝吊头 hand wins on any tile and ready hands with a
-#: 宝 in use are often no legal win (有宝平胡), so reading tiles there saved no deal-ins in
-#: self-play (``discard_win``: 20.4 % dealt in with or without defence) and only lost wins.
-_SCALE = {"shangrao": 0.0}
+# Discards before readiness starts to rise, and the threat scale, are each variant's
+# AI tuning (``Variant.ai``: ``pace``, ``threat_scale``).
 _SUJI = 0.3  # 筋: open wait on k from the side whose outer tile the seat threw
 _SUJI_READY = 0.1
 _GENBUTSU = 0.15  # 现物 of a seat that has not declared
@@ -82,7 +79,7 @@ class Sight:
     flowers: tuple[tuple[int, ...], ...]  # per seat, 发 laid open (九江)
     ready: tuple[bool, ...]  # per seat, 报听
     indicator: int | None  # 上饶 跌宝牌 kind
-    bao: int | None  # 上饶 宝 kind
+    wildcards: frozenset[int]  # wildcard kinds (上饶 宝)
     wall_left: int  # tiles that may still be drawn
 
     def discards(self, seat: int) -> int:
@@ -126,7 +123,7 @@ def sight_of(state: GameState, seat: int) -> Sight:
         tuple(tuple(t >> 2 for t in s.flowers) for s in h.seats),
         tuple(s.ready for s in h.seats),
         h.indicator >> 2 if h.indicator is not None else None,
-        h.bao,
+        h.wildcards,
         live_count(h, rules_of(state.variant, state.options).reserve),
     )
 
@@ -152,9 +149,16 @@ def sight_from_view(view: dict[str, Any]) -> Sight:
         tuple(tuple(s["flowers"]) for s in seats),
         tuple(bool(s["ready"]) for s in seats),
         view["indicator"],
-        view["bao"],
+        _wildcards_in_view(view),
         view["wall_left"],
     )
+
+
+def _wildcards_in_view(view: dict[str, Any]) -> frozenset[int]:
+    """The wildcard kinds a view shows (``wildcards``, or the single ``bao`` of older views)."""
+    if "wildcards" in view:
+        return frozenset(view["wildcards"])
+    return frozenset() if view.get("bao") is None else frozenset((view["bao"],))
 
 
 def threat_of(sight: Sight, seat: int) -> float:
@@ -162,10 +166,11 @@ def threat_of(sight: Sight, seat: int) -> float:
     if sight.ready[seat]:
         return 1.0
     melds = len(sight.melds[seat])
-    scale = _SCALE.get(sight.variant, 1.0)
+    tuning = variants.get(sight.variant).ai
+    scale = tuning.threat_scale
     if melds >= 3:
         return scale
-    p = 0.06 * (sight.discards(seat) - _PACE.get(sight.variant, 3)) + (0.0, 0.12, 0.35)[melds]
+    p = 0.06 * (sight.discards(seat) - tuning.pace) + (0.0, 0.12, 0.35)[melds]
     return min(1.0, max(0.0, p)) * scale
 
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.game import events as ev
 from engine.game import wall as wall_
 from engine.game.events import Event
-from engine.game.rules import to_meld
+from engine.game.rules import rules_of, to_meld
 from engine.game.state import PHASE_OVER, GameState, HandState
 from engine.notation import format_hand, format_tiles
-from engine.options import XinyuOptions
 from engine.scoring.types import ScoreResult, WinContext, WinKind
 from engine.settle import jiujiang_extras, next_pao_value, sanbao_feeder, settle_multi, settle_win
 
@@ -31,12 +31,13 @@ def finish_win(
     """
     h = g.hand
     melds = [[to_meld(m) for m in s.melds] for s in h.seats]
+    rules = rules_of(g.variant, g.options)
     extras: tuple[int, ...] = (0, 0, 0, 0)
-    if g.variant == "jiujiang":
+    if rules.pao_value:  # 九江 吃兴家
         extras = tuple(jiujiang_extras(melds[i], len(h.seats[i].flowers)) for i in range(4))
     if len(won) == 1:
         seat, (result, _ctx) = won[0]
-        feeder = sanbao_feeder(melds[seat]) if g.variant == "shangrao" else None
+        feeder = sanbao_feeder(melds[seat]) if rules.sanbao else None
         st = settle_win(
             g.variant,
             g.options,
@@ -91,12 +92,7 @@ def dealer_after(g: GameState, winner: int | None) -> int:
     draw per ``draw_dealer``; 九江 winner, the dealer keeps the deal after a draw."""
     d = g.hand.dealer
     if winner is None:
-        if g.variant == "shangrao":
-            return (d + 1) % 4
-        if g.variant == "xinyu":
-            assert isinstance(g.options, XinyuOptions)
-            return d if g.options.draw_dealer == "stay" else (d + 1) % 4
-        return d
+        return d if rules_of(g.variant, g.options).dealer_stays_after_draw else (d + 1) % 4
     return winner
 
 
@@ -128,7 +124,8 @@ def end_hand(
         g.scores[i] += deltas[i]
     drawn = not winners
     next_value = 1
-    if g.variant == "jiujiang":
+    pao_value = rules_of(g.variant, g.options).pao_value  # 九江 value per 炮
+    if pao_value:
         followed = followed_count(h)
         next_value = next_pao_value(
             g.value_per_pao,
@@ -165,23 +162,19 @@ def end_hand(
             "dealer": h.dealer,
             "next_dealer": next_dealer,
             "value_per_pao": g.value_per_pao,
-            "followed": followed_count(h) if g.variant == "jiujiang" else 0,
+            "followed": followed_count(h) if pao_value else 0,
         }
     )
     if winners:
-        events.append(Event("won", None, {"how": how, "payer": payer, "winners": winners}))
+        events.append(ev.Won(how, payer, winners))
     else:
-        events.append(Event("drawn_hand", None, {}))
+        events.append(ev.DrawnHand())
     events.append(
-        Event(
-            "hand_ended",
-            None,
-            {
-                **h.result,
-                "scores": list(g.scores),
-                "seed": h.seed,
-                "wall": list(h.wall),
-                "commitment": wall_.commitment(h.seed, h.wall),
-            },
+        ev.HandEnded(
+            result=dict(h.result),
+            scores=list(g.scores),
+            seed=h.seed,
+            wall=list(h.wall),
+            commitment=wall_.commitment(h.seed, h.wall),
         )
     )

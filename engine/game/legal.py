@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine import variants
 from engine.game.actions import (
     Action,
     AddedKong,
@@ -20,6 +21,7 @@ from engine.game.actions import (
 )
 from engine.game.rules import live_count, rules_of, seat_counts, waits_of
 from engine.game.state import PHASE_CLAIM, PHASE_OVER, PHASE_ROB, GameState
+from engine.refusal import Reason, Words
 from engine.tiles import tile_str
 
 
@@ -77,7 +79,7 @@ def _turn_actions(g: GameState, seat: int) -> list[Action]:
     if rules.kong_after_pong and dk in pong_kinds and live > 0 and not s.ready:
         out.append(AddedKong(dk))  # rule 1: the drawn 4th tile of a pong is konged (or won)
         return out
-    bao = h.bao
+    wild = h.wildcards
     if s.ready:
         for k in range(34):
             if counts[k] == 4 and live > 0:
@@ -90,9 +92,13 @@ def _turn_actions(g: GameState, seat: int) -> list[Action]:
         out.append(Discard(dk))
         return out
     if live > 0:
-        out.extend(ConcealedKong(k) for k in range(34) if counts[k] == 4 and k != bao)
-        out.extend(AddedKong(k) for k in sorted(pong_kinds) if counts[k] and k != bao)
-    if h.indicator is not None and counts[h.indicator >> 2] == 3:
+        out.extend(ConcealedKong(k) for k in range(34) if counts[k] == 4 and k not in wild)
+        out.extend(AddedKong(k) for k in sorted(pong_kinds) if counts[k] and k not in wild)
+    if (
+        h.indicator is not None
+        and counts[h.indicator >> 2] == 3
+        and variants.get(g.variant).indicator_kongs
+    ):
         out.append(IndicatorKong())
     kinds = [k for k in range(34) if counts[k]]
     out.extend(Discard(k) for k in kinds)
@@ -115,50 +121,94 @@ def _ready_discards(counts: list[int], kinds: list[int]) -> list[int]:
 
 
 def explain_illegal(g: GameState, seat: int, action: Action, legal: list[Action]) -> str:
-    """Why ``action`` by ``seat`` is refused (``legal`` = what it may do now)."""
+    """Why ``action`` by ``seat`` is refused (``legal`` = what it may do now): a
+    :class:`~engine.refusal.Reason`, English text with a catalogue key (``errors.illegal.*``)
+    so the bot can say it in the player's language."""
     h = g.hand
     name = getattr(action, "type", type(action).__name__)
     if not hasattr(action, "type"):
-        return f"{action!r} is not an action"
+        return _why("not_an_action", "{action} is not an action", action=repr(action))
     if h.phase == PHASE_OVER:
-        return "the hand is over: the only action now is next_hand"
+        return _why("hand_over", "the hand is over: the only action now is next_hand")
     if isinstance(action, NextHand):
-        return "the hand is still being played: next_hand comes after it ends"
+        return _why("hand_on", "the hand is still being played: next_hand comes after it ends")
+    what_ = _action(name)
+    allowed = _allowed(legal)
     if h.phase in (PHASE_CLAIM, PHASE_ROB):
         c = h.claim
         assert c is not None
         what = (
-            "robbing the kong" if h.phase == PHASE_ROB else f"the discard {tile_str(c.tile >> 2)}"
+            Reason("errors.illegal.robbing", "robbing the kong")
+            if h.phase == PHASE_ROB
+            else Reason(
+                "errors.illegal.the_discard", "the discard {tile}", tile=tile_str(c.tile >> 2)
+            )
         )
-        if isinstance(action, Pong | Kong | Chi) and h.bao is not None and c.tile >> 2 == h.bao:
-            return "a discarded 宝 cannot be ponged, konged or chowed (only 接宝 takes it)"
+        if isinstance(action, Pong | Kong | Chi) and c.tile >> 2 in h.wildcards:
+            return _why(
+                "wildcard_claim",
+                "a discarded 宝 cannot be ponged, konged or chowed (only 接宝 takes it)",
+            )
         if seat == c.from_seat:
-            return f"seat {seat} cannot claim its own tile; waiting for the others on {what}"
+            return _why(
+                "own_tile",
+                "seat {seat} cannot claim its own tile; waiting for the others on {what}",
+                seat=seat,
+                what=what,
+            )
         if c.options[seat] is None:
-            return f"seat {seat} has no claim on {what}; it is not seat {seat}'s turn"
+            return _why(
+                "no_claim",
+                "seat {seat} has no claim on {what}; it is not seat {seat}'s turn",
+                seat=seat,
+                what=what,
+            )
         if c.responses[seat] is not None:
-            return f"seat {seat} has already answered on {what}"
+            return _why(
+                "answered", "seat {seat} has already answered on {what}", seat=seat, what=what
+            )
         if isinstance(action, Pong | Kong | Chi) and h.seats[seat].ready:
-            return "the hand is locked after 报听: only win or pass"
+            return _why("ready_claim", "the hand is locked after 报听: only win or pass")
         if isinstance(action, Chi) and (c.from_seat + 1) % 4 != seat:
-            return "only the discarder's 下家 may chi"
+            return _why("chi_next_only", "only the discarder's 下家 may chi")
         if isinstance(action, Chi) and not rules_of(g.variant, g.options).chi:
-            return f"{g.variant} has no chi"
+            return _why("no_chi", "{variant} has no chi", variant=g.variant)
         if isinstance(action, Win):
-            return f"seat {seat} cannot win on {what}"
-        allowed = ", ".join(sorted({a.type for a in legal}))
-        return f"seat {seat} cannot {name} on {what}; it may: {allowed}"
+            return _why("no_win_on", "seat {seat} cannot win on {what}", seat=seat, what=what)
+        return _why(
+            "cannot_on",
+            "seat {seat} cannot {action} on {what}; it may: {allowed}",
+            seat=seat,
+            action=what_,
+            what=what,
+            allowed=allowed,
+        )
     if seat != h.turn:
-        return f"it is not seat {seat}'s turn (seat {h.turn} is playing)"
+        return _why(
+            "not_turn",
+            "it is not seat {seat}'s turn (seat {turn} is playing)",
+            seat=seat,
+            turn=h.turn,
+        )
     if isinstance(action, Pass | Pong | Kong | Chi):
-        return f"there is no discard to {name}: it is seat {seat}'s turn to play"
+        return _why(
+            "no_discard",
+            "there is no discard to {action}: it is seat {seat}'s turn to play",
+            action=what_,
+            seat=seat,
+        )
     s = h.seats[seat]
     kinds = {t >> 2 for t in s.hand}
     if isinstance(action, Win):
-        return "the hand is not a legal win now"
+        return _why("not_a_win", "the hand is not a legal win now")
     tile = getattr(action, "tile", getattr(action, "kind", None))
     if tile is not None and tile not in kinds:
-        return f"{tile_str(tile) if 0 <= tile < 34 else tile} is not in seat {seat}'s hand"
+        return _why(
+            "not_in_hand",
+            "{tile} is not in seat {seat}'s hand",
+            tile=tile_str(tile) if 0 <= tile < 34 else tile,
+            seat=seat,
+        )
     if (
         any(isinstance(a, AddedKong) for a in legal)
         and len(legal) <= 2
@@ -166,26 +216,59 @@ def explain_illegal(g: GameState, seat: int, action: Action, legal: list[Action]
         and rules_of(g.variant, g.options).kong_after_pong
         and not s.ready
     ):
-        return (
-            f"the drawn {tile_str(s.drawn >> 2)} is the 4th tile of a pong: kong it or win (rule 1)"
+        return _why(
+            "kong_after_pong",
+            "the drawn {tile} is the 4th tile of a pong: kong it or win (rule 1)",
+            tile=tile_str(s.drawn >> 2),
         )
     if s.ready and isinstance(action, Discard | ConcealedKong | AddedKong):
-        return "the hand is locked after 报听: discard the drawn tile, win, or a kong that keeps the waits"
+        return _why(
+            "ready_locked",
+            "the hand is locked after 报听: discard the drawn tile, win, or a kong that keeps "
+            "the waits",
+        )
     if s.drawn is None and isinstance(
         action, ConcealedKong | AddedKong | IndicatorKong | KeepDrawing
     ):
-        return "after a claim the only move is a discard"
+        return _why("after_claim", "after a claim the only move is a discard")
     if isinstance(action, KeepDrawing):
-        return "偷机 needs a 宝吊头 self-draw win to decline"
+        return _why("touji", "偷机 needs a 宝吊头 self-draw win to decline")
     if isinstance(action, DeclareReady):
-        return "报听 is only possible on the first turn, discarding to a ready hand"
+        return _why(
+            "declare_ready", "报听 is only possible on the first turn, discarding to a ready hand"
+        )
     if isinstance(action, ConcealedKong | AddedKong):
-        if h.bao is not None and action.kind == h.bao:
-            return "宝 tiles are wildcards and are not konged"
+        if action.kind in h.wildcards:
+            return _why("wildcard_kong", "宝 tiles are wildcards and are not konged")
         if live_count(h, rules_of(g.variant, g.options).reserve) == 0:
-            return "no tile is left for the kong's replacement"
-        return f"seat {seat} has no kong of {tile_str(action.kind)}"
+            return _why("no_replacement", "no tile is left for the kong's replacement")
+        return _why(
+            "no_kong", "seat {seat} has no kong of {tile}", seat=seat, tile=tile_str(action.kind)
+        )
     if isinstance(action, IndicatorKong):
-        return "the indicator kong needs the three remaining tiles of the 跌宝牌's kind"
-    allowed = ", ".join(sorted({a.type for a in legal}))
-    return f"seat {seat} cannot {name} now; it may: {allowed}"
+        return _why(
+            "indicator_kong",
+            "the indicator kong needs the three remaining tiles of the 跌宝牌's kind",
+        )
+    return _why(
+        "cannot_now",
+        "seat {seat} cannot {action} now; it may: {allowed}",
+        seat=seat,
+        action=what_,
+        allowed=allowed,
+    )
+
+
+def _why(name: str, english: str, /, **params: object) -> Reason:
+    """A reason of :func:`explain_illegal`: key ``errors.illegal.<name>``."""
+    return Reason(f"errors.illegal.{name}", english, **params)
+
+
+def _action(kind: str) -> Reason:
+    """An action's word (``pong`` → 碰 in Chinese)."""
+    return Reason(f"common.action.{kind}", kind)
+
+
+def _allowed(legal: list[Action]) -> Words:
+    """The actions allowed now, as words (``discard, win``)."""
+    return Words(_action(k) for k in sorted({a.type for a in legal}))

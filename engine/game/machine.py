@@ -1,4 +1,5 @@
-"""The table flow as a pure state machine: ``apply(state, seat, action) -> (state, events)``.
+"""The table flow as a pure state machine: ``apply(state, seat, action) -> Step`` (the new
+state, its events, who is awaited and their legal actions; see :mod:`engine.game.step`).
 
 RULES §2, §3.1, §4.1, §5.1. The input state is never changed: the machine copies it and
 changes the copy. An illegal action raises :class:`IllegalAction` (with the reason) and leaves
@@ -8,8 +9,11 @@ players' choices are the actions of :mod:`engine.game.actions`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from engine import variants
+from engine.game import events as ev
 from engine.game import wall as wall_
 from engine.game.actions import (
     Action,
@@ -49,7 +53,9 @@ from engine.game.state import (
     MeldRec,
     SeatState,
 )
+from engine.game.step import Step, step_of
 from engine.options import RuleOptions, make_options
+from engine.refusal import Reason, Refusal
 from engine.scoring import WinKind
 from engine.settle import (
     kong_money,
@@ -57,8 +63,11 @@ from engine.settle import (
 from engine.tiles import successor
 
 
-class IllegalAction(Exception):
-    """An action that may not be taken now; ``reason`` says why. The state is unchanged."""
+class IllegalAction(Refusal):
+    """An action that may not be taken now; ``reason`` says why (a translatable
+    :class:`~engine.refusal.Reason`). The state is unchanged."""
+
+    key = "errors.illegal"
 
     def __init__(self, reason: str, seat: int | None = None, action: Any = None) -> None:
         super().__init__(reason)
@@ -74,8 +83,9 @@ def new_game(
     variant: str,
     options: RuleOptions | dict[str, Any] | None = None,
     seed: str | None = None,
-) -> tuple[GameState, list[Event]]:
-    """A new game and its first hand, dealt. ``seed`` defaults to a fresh CSPRNG seed.
+) -> Step:
+    """A new game and its first hand, dealt (the first :class:`~engine.game.step.Step`).
+    ``seed`` defaults to a fresh CSPRNG seed.
 
     First dealer: 上饶, every seat rolls two dice and the highest sum deals (ties roll again);
     新余, seat 0 (座位号0); 九江, seat 0.
@@ -85,14 +95,20 @@ def new_game(
     seed = seed if seed is not None else wall_.new_seed()
     events: list[Event] = []
     dealer = 0
-    if variant == "shangrao":
+    if variants.get(variant).rules(options).roll_for_first_dealer:
         dealer = _roll_for_dealer(seed, events)
     placeholder = HandState(
         -1, "", (), 0, -1, dealer, [SeatState() for _ in range(4)], dealer, PHASE_OVER
     )
     g = GameState(variant, options, seed, placeholder, dealer)
     _start_hand(g, 0, events)
-    return g, events
+    return step_of(g, events)
+
+
+def _wildcards_of(variant: str, indicator: int) -> frozenset[int]:
+    """The wildcard kinds the face-up indicator makes (上饶: the 宝 follows it)."""
+    pick = variants.get(variant).wildcards_of
+    return pick(indicator) if pick is not None else frozenset((successor(indicator),))
 
 
 def _roll_for_dealer(seed: str, events: list[Event]) -> int:
@@ -102,11 +118,7 @@ def _roll_for_dealer(seed: str, events: list[Event]) -> int:
             s: wall_.dice(wall_.derive_seed(seed, f"dealer/{attempt}/{s}"), "dealer", 2)
             for s in contenders
         }
-        events.append(
-            Event(
-                "dice", None, {"purpose": "dealer", "rolls": {str(s): r for s, r in rolls.items()}}
-            )
-        )
+        events.append(ev.Dice("dealer", rolls={str(s): r for s, r in rolls.items()}))
         best = max(sum(r) for r in rolls.values())
         contenders = [s for s in contenders if sum(rolls[s]) == best]
         if len(contenders) == 1:
@@ -127,23 +139,15 @@ def _start_hand(g: GameState, number: int, events: list[Event], seed: str | None
     )
     g.hand = h
     events.append(
-        Event(
-            "hand_started",
-            None,
-            {
-                "hand": number,
-                "dealer": dealer,
-                "value_per_pao": g.value_per_pao,
-                "wall_size": len(wall),
-                "commitment": wall_.commitment(seed, wall),
-            },
+        ev.HandStarted(
+            hand=number,
+            dealer=dealer,
+            value_per_pao=g.value_per_pao,
+            wall_size=len(wall),
+            commitment=wall_.commitment(seed, wall),
         )
     )
-    events.append(
-        Event(
-            "dice", None, {"purpose": "deal", "values": wall_.dice(seed, "deal", rules.dealer_dice)}
-        )
-    )
+    events.append(ev.Dice("deal", values=wall_.dice(seed, "deal", rules.dealer_dice)))
     for i in range(4):
         seat = (dealer + i) % 4
         n = 14 if i == 0 else 13
@@ -152,19 +156,15 @@ def _start_hand(g: GameState, number: int, events: list[Event], seed: str | None
         if i == 0:
             h.seats[seat].drawn = wall[h.head - 1]  # the dealer's 14th tile stands as "drawn"
     if rules.indicator:
-        events.append(
-            Event(
-                "dice", None, {"purpose": "indicator", "values": wall_.dice(seed, "indicator", 2)}
-            )
-        )
+        events.append(ev.Dice("indicator", values=wall_.dice(seed, "indicator", 2)))
         h.indicator = wall[h.tail]
         h.tail -= 1
-        h.bao = successor(h.indicator >> 2)
-        events.append(Event("indicator", None, {"indicator": h.indicator >> 2, "bao": h.bao}))
+        h.wildcards = _wildcards_of(g.variant, h.indicator >> 2)
+        events.append(ev.Indicator(h.indicator >> 2, h.bao, sorted(h.wildcards)))
         for s in h.seats:
-            s.bao_drawn = sum(1 for t in s.hand if t >> 2 == h.bao)
+            s.bao_drawn = sum(1 for t in s.hand if t >> 2 in h.wildcards)
     for seat in range(4):
-        events.append(Event("dealt", seat, {"tiles": [t >> 2 for t in h.seats[seat].hand]}))
+        events.append(ev.Dealt(seat, [t >> 2 for t in h.seats[seat].hand]))
     if rules.flowers:
         for i in range(4):
             seat = (dealer + i) % 4
@@ -177,7 +177,7 @@ def _start_hand(g: GameState, number: int, events: list[Event], seed: str | None
                 for t in fl:
                     s.hand.remove(t)
                     s.flowers.append(t)
-                    events.append(Event("flower", None, {"seat": seat, "tile": t >> 2}))
+                    events.append(ev.Flower(seat, t >> 2))
                 for _ in fl:
                     if live_count(h, rules.reserve) == 0:
                         finish_draw(g, events)
@@ -186,29 +186,50 @@ def _start_hand(g: GameState, number: int, events: list[Event], seed: str | None
                     h.tail -= 1
                     s.hand.append(t)
                     last = t
-                    events.append(Event("drawn", seat, {"tile": t >> 2, "from_tail": True}))
+                    events.append(ev.Drawn(seat, t >> 2, True))
                 s.hand.sort()
             if seat == dealer and last is not None:
                 s.drawn = last  # 天胡's winning tile: the last tile the dealer took
     h.turn = dealer
     h.phase = PHASE_TURN
     _open_turn(g, events)
-    events.append(Event("turn", None, {"seat": dealer}))
+    events.append(ev.Turn(dealer))
 
 
 # --- applying ----------------------------------------------------------------------------
 
 
-def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[Event]]:
-    """Apply ``action`` by ``seat``; returns the new state and its events.
+def apply(state: GameState, seat: int, action: Action) -> Step:
+    """Apply ``action`` by ``seat``; returns the :class:`~engine.game.step.Step` made (the new
+    state, its events, who is awaited and their legal actions).
 
     Raises :class:`IllegalAction` (the state is not changed) when the action is not legal now.
     """
+    _check_seat(seat, action)
+    return _apply_legal(state, seat, action, legal_actions(state, seat))
+
+
+def advance(step: Step, seat: int, action: Action) -> Step:
+    """:func:`apply` on the state of ``step``, checked against the step's own legal actions
+    (worked out when the step was made, not again)."""
+    _check_seat(seat, action)
+    return _apply_legal(step.state, seat, action, step.legal_for(seat))
+
+
+def _check_seat(seat: int, action: Action) -> None:
     if type(seat) is not int or not 0 <= seat < 4:
-        raise IllegalAction(f"there is no seat {seat!r} (seats are 0–3)", seat, action)
-    legal = legal_actions(state, seat)
+        raise IllegalAction(
+            Reason(
+                "errors.illegal.no_seat", "there is no seat {seat!r} (seats are 0–3)", seat=seat
+            ),
+            seat,
+            action,
+        )
+
+
+def _apply_legal(state: GameState, seat: int, action: Action, legal: Sequence[Action]) -> Step:
     if action not in legal:
-        raise IllegalAction(explain_illegal(state, seat, action, legal), seat, action)
+        raise IllegalAction(explain_illegal(state, seat, action, list(legal)), seat, action)
     g = state.copy()
     events: list[Event] = []
     h = g.hand
@@ -219,12 +240,10 @@ def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[
     else:
         _turn_action(g, seat, action, events)
     g.actions += 1
-    return g, events
+    return step_of(g, events)
 
 
-def apply_json(
-    state: GameState, seat: int, action: dict[str, Any]
-) -> tuple[GameState, list[Event]]:
+def apply_json(state: GameState, seat: int, action: dict[str, Any]) -> Step:
     """:func:`apply` on a JSON action (raises ``ActionError`` if it cannot be read)."""
     return apply(state, seat, action_from_json(action))
 
@@ -236,10 +255,10 @@ def replay(
     log: list[tuple[int, Action]],
 ) -> GameState:
     """Rebuild a game from its seed and action log."""
-    g, _ = new_game(variant, options, seed)
+    step = new_game(variant, options, seed)
     for seat, action in log:
-        g, _ = apply(g, seat, action)
-    return g
+        step = advance(step, seat, action)
+    return step.state
 
 
 # --- a turn ------------------------------------------------------------------------------
@@ -255,16 +274,16 @@ def _open_turn(g: GameState, events: list[Event]) -> None:
     if s.drawn is None:
         return  # the turn began with a claim: discard only
     h.self_win = evaluate_win(g, seat, "self", None, _four_bao(h, s)) is not None
-    if h.self_win and h.bao is not None and h.bao is not None:
+    if h.self_win and h.wildcards:
         counts = seat_counts(s)
         counts[s.drawn >> 2] -= 1
-        h.baodiao = is_baodiao(counts, h.bao)
+        h.baodiao = is_baodiao(counts, h.wildcards)
 
 
 def _four_bao(h: HandState, s: SeatState) -> frozenset[str]:
     """The 四个宝 flag when the seat may declare it now: it has received all 4 宝 and has not
     discarded since the 4th came (the right holds on that turn only, RULES §7)."""
-    if h.bao is not None and s.bao_drawn >= 4 and not s.four_bao_lost:
+    if h.wildcards and s.bao_drawn >= 4 and not s.four_bao_lost:
         return frozenset({"four_bao"})
     return frozenset()
 
@@ -284,9 +303,7 @@ def _turn_action(g: GameState, seat: int, action: Action, events: list[Event]) -
             s.hand.remove(t)
         s.melds.append(MeldRec("concealed_kong", tuple(ids), None))
         h.interrupted = True
-        events.append(
-            Event("kong", None, {"seat": seat, "kind": "concealed_kong", "tile": action.kind})
-        )
+        events.append(ev.KongDeclared(seat, "concealed_kong", action.kind))
         _pay_kong_money(g, seat, True, events)
         s.kong_chain += 1
         _draw(g, seat, events, from_tail=True)
@@ -299,7 +316,7 @@ def _turn_action(g: GameState, seat: int, action: Action, events: list[Event]) -
             h.claim = ClaimWindow("rob", t, seat, options, [None] * 4)
             h.phase = PHASE_ROB
             h.self_win = False
-            events.append(Event("added_kong_declared", None, {"seat": seat, "tile": action.kind}))
+            events.append(ev.AddedKongDeclared(seat, action.kind))
             _announce_window(h, events)
         else:
             _complete_added_kong(g, seat, t, events)
@@ -313,7 +330,7 @@ def _turn_action(g: GameState, seat: int, action: Action, events: list[Event]) -
         if s.drawn in ids:
             s.drawn = s.hand[-1]  # the kong used the drawn tile: another one stands as "drawn"
         h.interrupted = True
-        events.append(Event("kong", None, {"seat": seat, "kind": "indicator_kong", "tile": k}))
+        events.append(ev.KongDeclared(seat, "indicator_kong", k))
         _open_turn(g, events)
 
 
@@ -324,7 +341,7 @@ def _complete_added_kong(g: GameState, seat: int, t: int, events: list[Event]) -
     old = s.melds[i]
     s.melds[i] = MeldRec("kong", (*old.ids, t), old.fed_by, old.claimed, added=True)
     h.claim = None
-    events.append(Event("kong", None, {"seat": seat, "kind": "added_kong", "tile": t >> 2}))
+    events.append(ev.KongDeclared(seat, "added_kong", t >> 2))
     _pay_kong_money(g, seat, False, events)
     s.kong_chain += 1
     _draw(g, seat, events, from_tail=True)
@@ -336,25 +353,12 @@ def _pay_kong_money(g: GameState, seat: int, concealed: bool, events: list[Event
         return
     h = g.hand
     label = f"kong/{h.tail}"
-    events.append(
-        Event("dice", None, {"purpose": "replacement", "values": wall_.dice(h.seed, label, 1)})
-    )
+    events.append(ev.Dice("replacement", values=wall_.dice(h.seed, label, 1)))
     st = kong_money(g.variant, seat, concealed)
     for i in range(4):
         g.hand.deltas[i] += st.deltas[i]
         g.scores[i] += st.deltas[i]
-    events.append(
-        Event(
-            "kong_money",
-            None,
-            {
-                "seat": seat,
-                "concealed": concealed,
-                "deltas": list(st.deltas),
-                "scores": list(g.scores),
-            },
-        )
-    )
+    events.append(ev.KongMoney(seat, concealed, list(st.deltas), list(g.scores)))
 
 
 def _discard(
@@ -369,26 +373,27 @@ def _discard(
         t = max(x for x in s.hand if x >> 2 == k)
     if h.self_win and h.baodiao and not s.touji:
         s.touji = True
-        events.append(Event("touji", seat, {"seat": seat}))  # private: it tells the hand
+        events.append(ev.KeptDrawing(seat))  # private: it tells the hand
     s.hand.remove(t)
     s.river.append(t)
     s.discards += 1
     h.discards += 1
-    if h.bao is not None and s.bao_drawn >= 4:
+    if h.wildcards and s.bao_drawn >= 4:
         s.four_bao_lost = True  # 四个宝 is declared at once or never
-    if h.bao is not None and k == h.bao:
+    if k in h.wildcards:
         s.flown += 1
     if isinstance(action, DeclareReady):
         s.ready = True
-        s.waits = waits_of(seat_counts(s), h.bao)
-        events.append(Event("ready", None, {"seat": seat}))
+        s.waits = waits_of(seat_counts(s), h.wildcards)
+        events.append(ev.Ready(seat))
     h.after_kong = s.kong_chain > 0
     s.kong_chain = 0
     s.drawn = None
     h.self_win = h.baodiao = False
-    if g.variant == "jiujiang" and not h.interrupted and len(h.follow) < 8:  # 跟庄
+    if rules_of(g.variant, g.options).pao_value and not h.interrupted and len(h.follow) < 8:
+        # 九江 跟庄
         h.follow.append(k)
-    events.append(Event("discarded", None, {"seat": seat, "tile": k, "after_kong": h.after_kong}))
+    events.append(ev.Discarded(seat, k, h.after_kong))
     options = claim_options(g, seat, t)
     if any(o is not None for o in options):
         h.claim = ClaimWindow("discard", t, seat, options, [None] * 4)
@@ -425,17 +430,11 @@ def _draw(g: GameState, seat: int, events: list[Event], *, from_tail: bool = Fal
         else:
             t = h.wall[h.head]
             h.head += 1
-        events.append(Event("drawn", seat, {"tile": t >> 2, "from_tail": from_tail}))
-        events.append(
-            Event(
-                "drew",
-                None,
-                {"seat": seat, "from_tail": from_tail, "left": live_count(h, rules.reserve)},
-            )
-        )
+        events.append(ev.Drawn(seat, t >> 2, from_tail))
+        events.append(ev.Drew(seat, from_tail, live_count(h, rules.reserve)))
         if t >> 2 in rules.flowers:
             s.flowers.append(t)
-            events.append(Event("flower", None, {"seat": seat, "tile": t >> 2}))
+            events.append(ev.Flower(seat, t >> 2))
             from_tail = True
             continue
         break
@@ -443,7 +442,7 @@ def _draw(g: GameState, seat: int, events: list[Event], *, from_tail: bool = Fal
     s.hand.sort()
     s.drawn = t
     s.missed_win = False
-    if h.bao is not None and t >> 2 == h.bao:
+    if t >> 2 in h.wildcards:
         s.bao_drawn += 1
     h.last_tile = live_count(h, rules.reserve) == 0
     _open_turn(g, events)
@@ -457,17 +456,16 @@ def _announce_window(h: HandState, events: list[Event]) -> None:
     assert c is not None
     for seat, opts in enumerate(c.options):
         if opts is not None:
-            events.append(
-                Event("claim_window", seat, {"kind": c.kind, "tile": c.tile >> 2, "options": opts})
-            )
+            events.append(ev.ClaimWindowOpened(seat, c.kind, c.tile >> 2, opts))
 
 
 def _respond(g: GameState, seat: int, action: Action, events: list[Event]) -> None:
     h = g.hand
     c = h.claim
     assert c is not None
-    c.responses[seat] = action_to_json(action)
-    events.append(Event("responded", seat, {"action": c.responses[seat]}))
+    answer = action_to_json(action)
+    c.responses[seat] = answer
+    events.append(ev.Responded(seat, answer))
     if settled(c, rules_of(g.variant, g.options)):
         _resolve(g, events)
 
@@ -487,7 +485,7 @@ def _resolve(g: GameState, events: list[Event]) -> None:
         won = []
         for s in winners:
             extra: frozenset[str] = frozenset()
-            if how == "discard" and h.bao is not None and c.tile >> 2 == h.bao:
+            if how == "discard" and c.tile >> 2 in h.wildcards:
                 extra = frozenset({"jiebao"})
             r = evaluate_win(g, s, how, c.tile, extra)
             assert r is not None
@@ -527,9 +525,7 @@ def _take_claim(g: GameState, seat: int, a: Action, events: list[Event]) -> None
         s.hand.remove(x)
     s.melds.append(MeldRec(kind, tuple(sorted([*ids, t])), c.from_seat, claimed=t))
     h.claim = None
-    events.append(
-        Event("claimed", None, {"seat": seat, "kind": kind, "tile": k, "from": c.from_seat})
-    )
+    events.append(ev.Claimed(seat, kind, k, c.from_seat))
     if kind == "kong":
         _pay_kong_money(g, seat, False, events)
         s.kong_chain += 1
@@ -549,7 +545,7 @@ def _next_hand(g: GameState, events: list[Event]) -> None:
     assert h.result is not None
     new_dealer = h.result["next_dealer"]
     drawn = not h.result["winners"]
-    if g.variant == "jiujiang":
+    if rules_of(g.variant, g.options).pao_value:  # 九江 黄庄 / 跟庄 carry to the next hand
         g.draws_in_row = g.draws_in_row + 1 if drawn else 0
         g.value_per_pao = h.result["next_value_per_pao"]
     g.dealer = new_dealer
@@ -558,6 +554,8 @@ def _next_hand(g: GameState, events: list[Event]) -> None:
 
 __all__ = [
     "IllegalAction",
+    "Step",
+    "advance",
     "apply",
     "apply_json",
     "new_game",

@@ -7,22 +7,17 @@ non-winning hands never reach the scorer.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 
+from engine import variants
 from engine.agari import is_complete, winning_tiles
+from engine.decompose import wildcard_set
 from engine.game.state import GameState, HandState, MeldRec, SeatState
 from engine.game.variants import TableRules, table_rules
 from engine.notation import Hand, Meld, MeldKind
 from engine.options import RuleOptions
 from engine.scoring import ScoreResult, WinContext, WinKind, score
-from engine.tiles import is_terminal_or_honor
-
-#: Flags each variant's scorer uses (others are not passed).
-VARIANT_FLAGS = {
-    "shangrao": frozenset({"heaven", "earth", "touji", "four_bao", "jiebao", "dealer"}),
-    "xinyu": frozenset({"dealer"}),
-    "jiujiang": frozenset({"heaven", "earth", "last_tile", "ready_declared", "dealer"}),
-}
 
 
 @lru_cache(maxsize=64)
@@ -49,26 +44,29 @@ def to_meld(m: MeldRec) -> Meld:
     return Meld(MeldKind(m.kind), tuple(sorted(t >> 2 for t in m.ids)), m.fed_by)
 
 
-def split_wilds(counts: list[int], bao: int | None) -> tuple[list[int], int]:
-    """Counts without the 宝 and the number of 宝 (wildcards)."""
-    if bao is None:
+def split_wilds(counts: list[int], wildcards: int | Iterable[int] | None) -> tuple[list[int], int]:
+    """Counts without the wildcards (宝 / 精: one kind, a set of kinds, or none) and how many
+    wildcard tiles there were."""
+    if wildcards is None:
         return counts, 0
-    c = list(counts)
-    w = c[bao]
-    c[bao] = 0
+    if isinstance(wildcards, int):
+        wildcards = (wildcards,)
+    c = counts
+    w = 0
+    for k in wildcards:
+        if c is counts:
+            c = list(counts)
+        w += c[k]
+        c[k] = 0
     return c, w
 
 
 def _maybe_special(variant: str, counts: list[int], wilds: int, melds: list[MeldRec]) -> bool:
-    """Shape-free hands the standard test misses: 十三烂 / 九幺 (上饶), 全风向 (新余)."""
-    if variant == "shangrao":
-        if not melds and max(counts) <= 1:
-            return True  # 十三烂 candidate
-        kinds = [k for k in range(34) if counts[k]] + [t >> 2 for m in melds for t in m.ids]
-        return all(is_terminal_or_honor(k) for k in kinds)  # 九幺 candidate
-    if variant == "xinyu":
-        return not any(counts[:27]) and all(t >> 2 >= 27 for m in melds for t in m.ids)
-    return False
+    """Shape-free hands the standard test misses (the variant's ``maybe_special``: 十三烂 /
+    九幺, 全风向…)."""
+    return variants.get(variant).maybe_special(
+        counts, wilds, [t >> 2 for m in melds for t in m.ids]
+    )
 
 
 def win_flags(
@@ -105,7 +103,7 @@ def win_flags(
         f.add("touji")
     if s.ready:
         f.add("ready_declared")
-    return frozenset(f & VARIANT_FLAGS[g.variant])
+    return frozenset(f & variants.get(g.variant).flags)
 
 
 def evaluate_win(
@@ -132,7 +130,7 @@ def evaluate_win(
         counts = [0] * 34
         for k in kinds:
             counts[k] += 1
-        plain, wilds = split_wilds(counts, h.bao)
+        plain, wilds = split_wilds(counts, h.wildcards)
         if not is_complete(plain, wilds) and not _maybe_special(g.variant, plain, wilds, s.melds):
             return None
     hand = Hand(tuple(sorted(kinds)), tuple(to_meld(m) for m in s.melds), winning)
@@ -141,7 +139,7 @@ def evaluate_win(
         g.options,
         hand,
         how,
-        bao=h.bao,
+        wildcards=h.wildcards,
         flown=s.flown,
         kong_draws=s.kong_chain if how == "self" else 0,
         flowers=len(s.flowers),
@@ -151,12 +149,14 @@ def evaluate_win(
     return (r, ctx) if r.legal else None
 
 
-def is_baodiao(counts13: list[int], bao: int | None) -> bool:
-    """宝吊头: the 13 tiles, without one 宝, are complete but for the pair (any draw wins)."""
-    if bao is None or counts13[bao] == 0:
+def is_baodiao(counts13: list[int], wildcards: int | Iterable[int] | None) -> bool:
+    """宝吊头: the 13 tiles, without one wildcard (宝), are complete but for the pair (any draw
+    wins)."""
+    plain, wilds = split_wilds(counts13, wildcards)
+    if wilds == 0:
         return False
-    plain, wilds = split_wilds(counts13, bao)
-    x = next((k for k in range(27, 34) if plain[k] == 0 and k != bao), None)
+    taken = wildcard_set(wildcards)
+    x = next((k for k in range(27, 34) if plain[k] == 0 and k not in taken), None)
     if x is None:
         return len(winning_tiles(plain, wilds)) == 34
     plain = list(plain)
@@ -164,7 +164,7 @@ def is_baodiao(counts13: list[int], bao: int | None) -> bool:
     return is_complete(plain, wilds - 1)
 
 
-def waits_of(counts13: list[int], bao: int | None = None) -> tuple[int, ...]:
+def waits_of(counts13: list[int], wildcards: int | Iterable[int] | None = None) -> tuple[int, ...]:
     """Sorted winning kinds of a 3n+1 concealed hand (standard shape and 七对)."""
-    plain, wilds = split_wilds(counts13, bao)
+    plain, wilds = split_wilds(counts13, wildcards)
     return tuple(sorted(winning_tiles(plain, wilds)))

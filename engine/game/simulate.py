@@ -19,15 +19,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from typing import Any, NotRequired, TypedDict
 
+from engine import variants
 from engine.game.actions import Action
 from engine.game.ai import choose_action
 from engine.game.legal import waiting_for
-from engine.game.machine import apply, new_game
+from engine.game.machine import advance, apply, new_game
 from engine.game.state import PHASE_OVER, GameState, state_from_json, state_to_json
+from engine.game.step import step_of
 from engine.game.wall import derive_seed
 from engine.logformat import GameLog, LoggedGame, Recorder, dumps
 from engine.options import RuleOptions, make_options, options_to_dict
@@ -74,21 +77,24 @@ def play_hand(
     ``defend[seat]``: whether that seat's AI defends; ``clock`` (if given) gets
     ``[decisions, seconds]`` added to it; ``recorder`` (if given) records every step.
     """
+    step = step_of(g)
     for _ in range(MAX_ACTIONS_PER_HAND):
+        g = step.state
         if g.hand.phase == PHASE_OVER:
             return g
         seat = _acting_seat(g)
+        legal = step.legal_for(seat)
         if clock is None:
-            action = choose_action(g, seat, defend=defend[seat])
+            action = choose_action(g, seat, defend=defend[seat], legal=legal)
         else:
             t0 = time.perf_counter()
-            action = choose_action(g, seat, defend=defend[seat])
+            action = choose_action(g, seat, defend=defend[seat], legal=legal)
             clock[0] += 1
             clock[1] += time.perf_counter() - t0
         log.append((seat, action))
-        g, events = apply(g, seat, action)
+        step = advance(step, seat, action)
         if recorder is not None:
-            recorder.step(seat, action, g, events)
+            recorder.step(seat, action, step.state, list(step.events))
     raise RuntimeError("hand did not end")
 
 
@@ -143,7 +149,7 @@ def simulate(
         game_no += 1
         t0 = time.perf_counter()
         try:
-            g, first = new_game(variant, options, game_seed)
+            g, first = new_game(variant, options, game_seed).pair()
         except Exception:
             out["errors"] += 1
             out["hands"] += 1
@@ -161,7 +167,7 @@ def simulate(
                 if i:
                     action = choose_action(g, g.hand.dealer)
                     log.append((g.hand.dealer, action))
-                    g, events = apply(g, g.hand.dealer, action)
+                    g, events = apply(g, g.hand.dealer, action).pair()
                     if recorder is not None:
                         recorder.step(g.hand.dealer, action, g, events)
                 g = play_hand(g, log, defend, clock, recorder)
@@ -213,12 +219,12 @@ def _verify(
     """Replay the log from the seed; count hands whose end state differs (or fails JSON)."""
     bad = 0
     try:
-        g, _ = new_game(variant, options, seed)
+        g = new_game(variant, options, seed).state
         pos = 0
         for n, want in ends:
             while pos < n:
                 seat, action = log[pos]
-                g, _ = apply(g, seat, action)
+                g = apply(g, seat, action).state
                 pos += 1
             got = state_to_json(g)
             if got != want or state_to_json(state_from_json(json.loads(json.dumps(got)))) != want:
@@ -231,7 +237,7 @@ def _verify(
 def bench_game(hands: int = 60) -> list[tuple[str, float]]:
     """Hands per second, engine only, four AI players, per variant (no verification)."""
     out = []
-    for variant in ("shangrao", "xinyu", "jiujiang"):
+    for variant in variants.names():
         r = simulate(variant, hands, "bench", None, verify=False)
         out.append((f"game: {variant} hand, 4 AI players (hands/s)", r["hands_per_sec"]))
     return out
@@ -241,7 +247,14 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         prog="python -m engine.simulate", description=__doc__.splitlines()[0]
     )
-    p.add_argument("--variant", required=True, choices=("shangrao", "xinyu", "jiujiang"))
+    p.add_argument("--variant", required=True, help="a variant name (engine.variants)")
+    p.add_argument(
+        "--variant-module",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help=f"import MODULE to register its variant (also ${variants.ENV_VAR}, comma-separated)",
+    )
     p.add_argument("--hands", type=int, default=100)
     p.add_argument("--seed", default="0")
     p.add_argument(
@@ -258,9 +271,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     a = p.parse_args(argv)
     try:
+        variants.load_plugins(a.variant_module, os.environ)
         opts = make_options(a.variant, json.loads(a.options))
         defend = parse_defend(a.defend)
-    except (ValueError, TypeError) as e:
+    except (ValueError, TypeError, ImportError) as e:
         p.error(str(e))
     games: list[LoggedGame] | None = [] if a.log else None
     r = simulate(

@@ -157,6 +157,15 @@ class ClaimWindow:
         return cls(d["kind"], d["tile"], d["from_seat"], list(d["options"]), list(d["responses"]))
 
 
+def _wildcards_of_json(d: dict[str, Any]) -> frozenset[int]:
+    """The wildcard kinds of a stored hand: ``wildcards`` (a list), or the single ``bao`` of
+    snapshots written before wildcards were a set."""
+    if "wildcards" in d:
+        return frozenset(int(k) for k in d["wildcards"])
+    bao = d.get("bao")
+    return frozenset() if bao is None else frozenset((int(bao),))
+
+
 @dataclass
 class HandState:
     """One hand (一盘) from the deal to its end."""
@@ -171,7 +180,7 @@ class HandState:
     turn: int
     phase: str = PHASE_TURN
     indicator: int | None = None  # 上饶 跌宝牌 (physical id)
-    bao: int | None = None  # 上饶 宝 kind
+    wildcards: frozenset[int] = frozenset()  # wildcard kinds (上饶 宝); empty = none
     self_win: bool = False  # the turn seat may declare a self-drawn win now
     baodiao: bool = False  # ... and that win is 宝吊头 (so declining it is 偷机)
     claim: ClaimWindow | None = None
@@ -182,6 +191,15 @@ class HandState:
     after_kong: bool = False  # the pending discard followed a kong (杠上放炮)
     deltas: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     result: dict[str, Any] | None = None
+
+    @property
+    def bao(self) -> int | None:
+        """The one wildcard kind (上饶 宝) when there is exactly one, else ``None``."""
+        return next(iter(self.wildcards)) if len(self.wildcards) == 1 else None
+
+    @bao.setter
+    def bao(self, kind: int | None) -> None:
+        self.wildcards = frozenset() if kind is None else frozenset((kind,))
 
     def copy(self) -> HandState:
         return HandState(
@@ -195,7 +213,7 @@ class HandState:
             self.turn,
             self.phase,
             self.indicator,
-            self.bao,
+            self.wildcards,
             self.self_win,
             self.baodiao,
             self.claim.copy() if self.claim else None,
@@ -220,7 +238,7 @@ class HandState:
             "turn": self.turn,
             "phase": self.phase,
             "indicator": self.indicator,
-            "bao": self.bao,
+            "wildcards": sorted(self.wildcards),
             "self_win": self.self_win,
             "baodiao": self.baodiao,
             "claim": self.claim.to_json() if self.claim else None,
@@ -246,7 +264,7 @@ class HandState:
             d["turn"],
             d["phase"],
             d["indicator"],
-            d["bao"],
+            _wildcards_of_json(d),
             d["self_win"],
             d["baodiao"],
             ClaimWindow.from_json(d["claim"]) if d["claim"] else None,

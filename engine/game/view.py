@@ -8,12 +8,13 @@ wall) is public.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from engine.game.actions import action_to_json
+from engine.game.actions import Action, action_to_json
 from engine.game.legal import legal_actions
-from engine.game.rules import live_count, rules_of
-from engine.game.state import PHASE_OVER, GameState
+from engine.game.rules import live_count, rules_of, waits_of
+from engine.game.state import PHASE_OVER, GameState, MeldRec
 
 
 def public_view(state: GameState) -> dict[str, Any]:
@@ -25,14 +26,7 @@ def public_view(state: GameState) -> dict[str, Any]:
         seats.append(
             {
                 "concealed_count": len(s.hand),
-                "melds": [
-                    {
-                        "kind": m.kind,
-                        "tiles": sorted(t >> 2 for t in m.ids),
-                        "fed_by": m.fed_by,
-                    }
-                    for m in s.melds
-                ],
+                "melds": [meld_view(m) for m in s.melds],
                 "river": [t >> 2 for t in s.river],
                 "flowers": [t >> 2 for t in s.flowers],
                 "flown": s.flown,
@@ -55,7 +49,8 @@ def public_view(state: GameState) -> dict[str, Any]:
         "phase": h.phase,
         "wall_left": live_count(h, rules.reserve),
         "indicator": h.indicator >> 2 if h.indicator is not None else None,
-        "bao": h.bao,
+        "bao": h.bao,  # the one wildcard kind, when there is exactly one
+        "wildcards": sorted(h.wildcards),
         "seats": seats,
         "claim": claim,
         "scores": list(state.scores),
@@ -66,15 +61,48 @@ def public_view(state: GameState) -> dict[str, Any]:
         out["result"] = h.result
         out["seed"] = h.seed
         out["wall"] = list(h.wall)
+        # 摊牌: every seat's concealed tiles are laid open once the hand is over
+        out["revealed"] = [sorted(t >> 2 for t in s.hand) for s in h.seats]
     return out
 
 
-def seat_view(state: GameState, seat: int) -> dict[str, Any]:
-    """The public table plus ``seat``'s own tiles and what it may do now."""
+def meld_view(m: MeldRec) -> dict[str, Any]:
+    """A meld as everyone sees it: kinds sorted, who fed it, the claimed tile's kind and
+    whether it is an added kong (补杠).
+
+    States saved before melds kept ``claimed``/``added``: the machine appended a 补杠's
+    fourth tile to the pong's sorted ids, so ids out of order still tell most added kongs."""
+    if m.claimed is None:
+        added = m.kind == "kong" and m.fed_by is not None and list(m.ids) != sorted(m.ids)
+    else:
+        added = m.added
+    return {
+        "kind": m.kind,
+        "tiles": sorted(t >> 2 for t in m.ids),
+        "fed_by": m.fed_by,
+        "claimed": None if m.claimed is None else m.claimed >> 2,
+        "added": added,
+    }
+
+
+def seat_view(state: GameState, seat: int, legal: Sequence[Action] | None = None) -> dict[str, Any]:
+    """The public table plus ``seat``'s own tiles and what it may do now (``legal``: the
+    seat's legal actions when the caller holds them, e.g. from a
+    :class:`~engine.game.step.Step`; else they are worked out).
+
+    ``own.waits`` are the waits locked by 报听; ``own.tenpai`` the kinds that would complete
+    the hand now (听牌, while it holds 3n+1 tiles); ``own.in_claim`` whether the open claim
+    window offered this seat a claim."""
     h = state.hand
     s = h.seats[seat]
     out = public_view(state)
     out["seat"] = seat
+    tenpai: tuple[int, ...] = ()
+    if len(s.hand) % 3 == 1 and h.phase != PHASE_OVER:
+        counts = [0] * 34
+        for t in s.hand:
+            counts[t >> 2] += 1
+        tenpai = waits_of(counts, h.wildcards)
     out["own"] = {
         "hand": [t >> 2 for t in s.hand],
         "drawn": s.drawn >> 2
@@ -84,6 +112,10 @@ def seat_view(state: GameState, seat: int) -> dict[str, Any]:
         "waits": list(s.waits),
         "missed_win": s.missed_win,
         "touji": s.touji,
+        "tenpai": list(tenpai),
+        "in_claim": h.claim is not None and h.claim.options[seat] is not None,
     }
-    out["legal"] = [action_to_json(a) for a in legal_actions(state, seat)]
+    if legal is None:
+        legal = legal_actions(state, seat)
+    out["legal"] = [action_to_json(a) for a in legal]
     return out

@@ -14,11 +14,12 @@ import random
 import time
 from typing import Any
 
+from engine import variants
 from engine.notation import Hand, Meld, MeldKind
 from engine.options import make_options
 from engine.scoring.entry import score
 from engine.scoring.types import WinContext, WinKind
-from engine.tiles import DRAGONS, GREEN, RED, WHITE
+from engine.tiles import DRAGONS
 
 POOL = 2000
 
@@ -99,19 +100,31 @@ def contexts(
     """A pool of finished hands of one variant to score."""
     rng = random.Random(seed)
     opts = make_options(variant, options)
+    v = variants.get(variant)
+    rules = v.rules(opts)
     out: list[WinContext] = []
-    kinds = [*range(27), RED, WHITE] if variant == "jiujiang" else list(range(34))
+    kinds = [k for k in rules.kinds if k not in rules.flowers]  # 九江: no winds, 发 are flowers
     while len(out) < POOL:
         hand = random_hand(rng, kinds)
-        bao = None
-        if variant == "shangrao":
+        wildcards: frozenset[int] = frozenset()
+        if v.needs_wildcards:
             hand, bao = _with_bao(rng, hand, bao_weights)
-        win: WinKind = "self" if variant != "jiujiang" or rng.random() < 0.5 else "discard"
-        flowers = rng.randrange(3) if variant == "jiujiang" else 0
-        out.append(WinContext(variant, opts, hand, win, bao=bao, flowers=flowers))
-    assert all(k != GREEN for c in out if c.variant == "jiujiang" for k in c.hand.all_tiles())
+            wildcards = frozenset((bao,))
+        win: WinKind = "self" if not rules.discard_win or rng.random() < 0.5 else "discard"
+        flowers = rng.randrange(3) if rules.flowers else 0
+        out.append(WinContext(variant, opts, hand, win, wildcards=wildcards, flowers=flowers))
+    assert all(k not in rules.flowers for c in out for k in c.hand.all_tiles())
     assert DRAGONS
     return out
+
+
+def presets(variant: str) -> list[tuple[str, dict[str, Any]]]:
+    """``(label, options)`` to bench a variant under: one per ``scoring`` preset it has
+    (上饶 classic / xingchen), else its defaults."""
+    info = variants.get(variant).options_class.INFO.get("scoring")
+    if info is None:
+        return [("", {})]
+    return [(f" {c}", {"scoring": c}) for c in info.choices]
 
 
 def _rate(ctxs: list[WinContext], seconds: float) -> float:
@@ -130,10 +143,9 @@ def bench_scoring(seconds: float = 1.0, wild_heavy: bool = True) -> list[tuple[s
     """``(name, calls per second)`` of full scoring for each variant and preset, overall, and
     (``wild_heavy``) on Shangrao hands holding 1–3 宝 and 1–4 宝."""
     pools = [
-        ("score shangrao classic", contexts("shangrao", {"scoring": "classic"})),
-        ("score shangrao xingchen", contexts("shangrao", {"scoring": "xingchen"})),
-        ("score xinyu", contexts("xinyu", {})),
-        ("score jiujiang", contexts("jiujiang", {})),
+        (f"score {v.name}{label}", contexts(v.name, options))
+        for v in variants.all()
+        for label, options in presets(v.name)
     ]
     for _, ctxs in pools:  # warm the per-suit caches once, as a running bot would be
         for c in ctxs:
@@ -143,10 +155,14 @@ def bench_scoring(seconds: float = 1.0, wild_heavy: bool = True) -> list[tuple[s
     random.Random(1).shuffle(mixed)
     out.append(("score all variants (mixed)", _rate(mixed, seconds)))
     if wild_heavy:
-        heavy = contexts("shangrao", {"scoring": "classic"}, bao_weights=HEAVY_BAO)
-        out.append(("score shangrao, 1-3 宝 in hand", _rate(heavy, seconds)))
-        heaviest = contexts("shangrao", {"scoring": "classic"}, bao_weights=HEAVIEST_BAO)
-        out.append(("score shangrao, 1-4 宝 in hand", _rate(heaviest, seconds)))
+        for v in variants.all():
+            if not v.needs_wildcards:
+                continue
+            options = presets(v.name)[0][1]
+            heavy = contexts(v.name, options, bao_weights=HEAVY_BAO)
+            out.append((f"score {v.name}, 1-3 宝 in hand", _rate(heavy, seconds)))
+            heaviest = contexts(v.name, options, bao_weights=HEAVIEST_BAO)
+            out.append((f"score {v.name}, 1-4 宝 in hand", _rate(heaviest, seconds)))
     return out
 
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from engine import variants
 from engine.notation import MeldKind, parse_hand
 from engine.options import make_options
 from engine.scoring.impossible import refusal
 from engine.scoring.types import FLAGS, WIN_KINDS, ScoreResult, WinContext, illegal
-from engine.tiles import TileError, kind_of, successor, tile_str
+from engine.tiles import TileError, kind_of, tile_str
+from engine.variants import Variant
 
 
 def score(ctx: WinContext) -> ScoreResult:
@@ -18,26 +21,16 @@ def score(ctx: WinContext) -> ScoreResult:
     context that cannot be scored (options of another variant, a 3-tile indicator kong
     outside Shangrao or of the wrong kind, an unknown win kind).
     """
-    _check(ctx)
-    why = refusal(ctx)
+    variant = _check(ctx)
+    why = refusal(ctx, variant)
     if why:
         return illegal(why)
-    if ctx.variant == "shangrao":
-        from engine.scoring.shangrao import score_shangrao
-
-        return score_shangrao(ctx)
-    if ctx.variant == "xinyu":
-        from engine.scoring.xinyu import score_xinyu
-
-        return score_xinyu(ctx)
-    if ctx.variant == "jiujiang":
-        from engine.scoring.jiujiang import score_jiujiang
-
-        return score_jiujiang(ctx)
-    raise ValueError(f"unknown variant {ctx.variant!r}: choose shangrao, xinyu or jiujiang")
+    return variant.score(ctx)
 
 
-def _check(ctx: WinContext) -> None:
+def _check(ctx: WinContext) -> Variant:
+    """The context's variant, after checking that the context can be scored at all."""
+    variant = variants.get(ctx.variant)  # raises UnknownVariant naming the known ones
     if getattr(ctx.options, "variant", None) != ctx.variant:
         raise ValueError(f"the options given are not {ctx.variant!r} options")
     if ctx.win not in WIN_KINDS:
@@ -46,17 +39,23 @@ def _check(ctx: WinContext) -> None:
         raise ValueError("a finished hand needs its winning tile (+X)")
     for m in ctx.hand.melds:
         if m.kind is MeldKind.INDICATOR_KONG:
-            if ctx.variant != "shangrao":
-                raise ValueError("a 3-tile kong (XXX) exists only in shangrao (the 跌宝牌's kind)")
-            if ctx.bao is not None and successor(m.tiles[0]) != ctx.bao:
+            if not variant.indicator_kongs:
+                having = ", ".join(v.name for v in variants.all() if v.indicator_kongs)
+                raise ValueError(f"a 3-tile kong (XXX) exists only in {having} (the 跌宝牌's kind)")
+            pick = variant.wildcards_of
+            if ctx.wildcards and pick is not None and pick(m.tiles[0]) != ctx.wildcards:
+                makes = _indicators_of(pick, ctx.wildcards)
+                shown = "、".join(tile_str(k) for k in sorted(ctx.wildcards))
                 raise ValueError(
-                    f"{m.text()} is no indicator kong: the 宝 {tile_str(ctx.bao)} follows "
-                    f"{tile_str(_predecessor(ctx.bao))}, so only (XXX) of that kind"
+                    f"{m.text()} is no indicator kong: the 宝 {shown} follows "
+                    f"{'/'.join(tile_str(k) for k in makes) or '—'}, so only (XXX) of that kind"
                 )
+    return variant
 
 
-def _predecessor(bao: int) -> int:
-    return next(k for k in range(34) if successor(k) == bao)
+def _indicators_of(pick: Callable[[int], frozenset[int]], wildcards: frozenset[int]) -> list[int]:
+    """The indicator kinds that make ``wildcards``."""
+    return [k for k in range(34) if pick(k) == wildcards]
 
 
 def _int_field(obj: dict[str, Any], name: str) -> int:
@@ -77,7 +76,7 @@ def context_from_dict(obj: dict[str, Any]) -> WinContext:
         raise ValueError("each line must be a JSON object")
     variant = obj.get("variant")
     if not isinstance(variant, str):
-        raise ValueError("field 'variant' is missing (shangrao, xinyu or jiujiang)")
+        raise ValueError(f"field 'variant' is missing ({', '.join(variants.names())})")
     raw_options = obj.get("options") or {}
     if not isinstance(raw_options, dict):
         raise ValueError("field 'options' must be an object")
@@ -89,17 +88,9 @@ def context_from_dict(obj: dict[str, Any]) -> WinContext:
     win = obj.get("win", "self")
     if win not in WIN_KINDS:
         raise ValueError(f"field 'win' must be one of {', '.join(WIN_KINDS)}, not {win!r}")
-    bao_raw = obj.get("bao")
-    bao = None
-    if bao_raw is not None:
-        if not isinstance(bao_raw, str):
-            raise ValueError(f"field 'bao' must be a tile such as '5p', not {bao_raw!r}")
-        try:
-            bao = kind_of(bao_raw)
-        except TileError as e:
-            raise ValueError(f"field 'bao': {e}") from None
-    if variant == "shangrao" and bao is None:
-        raise ValueError("a shangrao hand needs field 'bao' (the wildcard kind, e.g. '5p')")
+    wildcards = _wildcards_field(obj.get("bao"))
+    if variants.get(variant).needs_wildcards and not wildcards:
+        raise ValueError(f"a {variant} hand needs field 'bao' (the wildcard kind, e.g. '5p')")
     flags_raw = obj.get("flags") or []
     if not isinstance(flags_raw, list) or not all(isinstance(f, str) for f in flags_raw):
         raise ValueError("field 'flags' must be a list of strings")
@@ -111,12 +102,29 @@ def context_from_dict(obj: dict[str, Any]) -> WinContext:
         options=options,
         hand=hand,
         win=win,
-        bao=bao,
+        wildcards=wildcards,
         flown=_int_field(obj, "flown"),
         kong_draws=_int_field(obj, "kong_draws"),
         flowers=_int_field(obj, "flowers"),
         flags=frozenset(flags_raw),
     )
+
+
+def _wildcards_field(raw: Any) -> frozenset[int]:
+    """Field ``bao``: one tile (``"5p"``), a list of tiles (``["5p", "6p"]``) for a variant
+    with several wildcard kinds, or nothing."""
+    if raw is None:
+        return frozenset()
+    tiles = raw if isinstance(raw, list) else [raw]
+    out = set()
+    for t in tiles:
+        if not isinstance(t, str):
+            raise ValueError(f"field 'bao' must be a tile such as '5p', not {raw!r}")
+        try:
+            out.add(kind_of(t))
+        except TileError as e:
+            raise ValueError(f"field 'bao': {e}") from None
+    return frozenset(out)
 
 
 def score_line(obj: Any) -> dict[str, Any]:

@@ -15,9 +15,19 @@ what is impossible, in Chinese and English, and the hand is then not a legal win
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from engine import variants
 from engine.notation import MeldKind
+from engine.refusal import Reason
+from engine.refusal_texts import REFUSALS
 from engine.scoring.types import WinContext
 from engine.tiles import successor, tile_str
+from engine.variants import Variant
+
+__all__ = ["CLAIMED", "MAX_FLOWERS", "REFUSALS", "REPLACED", "refusal"]
 
 #: Melds made from another player's discard (the 宝 never takes part in one, RULES §2).
 CLAIMED = (MeldKind.CHI, MeldKind.PONG, MeldKind.KONG)
@@ -27,61 +37,72 @@ REPLACED = (MeldKind.KONG, MeldKind.CONCEALED_KONG)
 MAX_FLOWERS = 4
 
 
-def refusal(ctx: WinContext) -> str:
-    """Why ``ctx`` cannot be a hand played at the table, or ``""`` when it can.
+def refusal(ctx: WinContext, variant: Variant | None = None) -> str:
+    """Why ``ctx`` cannot be a hand played at the table, or ``""`` when it can (``variant``:
+    the context's, when the caller has it already).
 
     One pass over the melds (this runs before every score, so it stays cheap)."""
     hand = ctx.hand
-    bao = ctx.bao
-    no_chi = ctx.variant == "xinyu" or (
-        ctx.variant == "jiujiang" and not getattr(ctx.options, "chi", False)
-    )
+    if variant is None:
+        variant = variants.get(ctx.variant)
+    wild = ctx.wildcards
     kongs = 0
     n_bao = n_indicator = 0
     indicator = -1
-    if bao is not None:
-        indicator = _PREDECESSOR[bao]
-        n_bao = hand.concealed.count(bao)
-        n_indicator = hand.concealed.count(indicator)
+    if wild:
+        indicator = _indicator_of(variant, wild)
+        n_bao = sum(hand.concealed.count(k) for k in wild)
+        if indicator >= 0:
+            n_indicator = hand.concealed.count(indicator)
     for m in hand.melds:
         kind, tiles = m.kind, m.tiles
         if kind in REPLACED:
             kongs += 1
-        elif no_chi and kind is MeldKind.CHI:
-            return (
-                f"{_VARIANT_ZH.get(ctx.variant, ctx.variant)}不能吃：{m.text()} 是吃来的顺子 · "
-                f"{ctx.variant} has no chi: {m.text()} is a claimed sequence"
+        elif kind is MeldKind.CHI and not variant.rules(ctx.options).chi:
+            no_chi = "chi" in variant.options_class.INFO  # 吃 is a house option left off
+            return _why(
+                "no_chi",
+                variant=ctx.variant,
+                variant_zh=variant.title.zh + ("（未开吃）" if no_chi else ""),
+                variant_zh_tw=variant.title.zh_TW + ("（未開吃）" if no_chi else ""),
+                meld=m.text(),
             )
-        if bao in tiles:
+        if not wild.isdisjoint(tiles):
             if kind in CLAIMED:
-                return (
-                    f"宝牌不能碰杠：{m.text()} · "
-                    f"a 宝 is never claimed (pong, kong or chi): {m.text()}"
-                )
-            n_bao += tiles.count(bao)
+                return _why("wildcard_claimed", meld=m.text())
+            n_bao += sum(tiles.count(k) for k in wild)
         if indicator in tiles:
             n_indicator += tiles.count(indicator)
     if ctx.kong_draws > kongs:
-        return (
-            f"杠上开花次数 {ctx.kong_draws} 多于手里的杠 {kongs} · "
-            f"{ctx.kong_draws} kong draws but only {kongs} kong(s) in the hand"
-        )
+        return _why("kong_draws", draws=ctx.kong_draws, kongs=kongs)
     if ctx.flowers > MAX_FLOWERS:
-        return f"发最多 4 张，不是 {ctx.flowers} · there are only 4 发 flowers, not {ctx.flowers}"
+        return _why("flowers", flowers=ctx.flowers)
     if n_indicator > 3:  # the indicator lies face up and is never drawn
-        name = tile_str(indicator)
-        return (
-            f"{name} 已翻作跌宝牌，手里最多 3 张 · {name} is the face-up indicator: "
-            f"only 3 more are in play, the hand holds {n_indicator}"
-        )
-    if n_bao + ctx.flown > 4:
-        return (
-            f"宝只有 4 张：手里 {n_bao} 张又飞宝 {ctx.flown} 张 · there are 4 宝: "
-            f"{n_bao} in the hand and {ctx.flown} flown is more"
-        )
+        return _why("indicator", tile=tile_str(indicator), n=n_indicator)
+    if n_bao + ctx.flown > 4 * len(wild):
+        return _why("wildcards", limit=4 * len(wild), n=n_bao, flown=ctx.flown)
     return ""
 
 
-_VARIANT_ZH = {"xinyu": "新余麻将", "jiujiang": "九江麻将（未开吃）"}
-#: The kind each kind follows (the indicator of a 宝, RULES §3.1).
-_PREDECESSOR = {successor(k): k for k in range(34)}
+def _why(name: str, **params: Any) -> Reason:
+    """The refusal ``name`` with ``params``: ``简体 · English`` as text, translatable by its
+    key (``engine.refusal.<name>``, the engine text of :data:`REFUSALS`)."""
+    text = REFUSALS[name]
+    return Reason(f"engine.{text.id}", f"{text.zh} · {text.en}", **params)
+
+
+def _indicator_of(variant: Variant, wildcards: frozenset[int]) -> int:
+    """The kind whose face-up indicator makes ``wildcards`` (RULES §3.1), or -1 if none."""
+    return _indicator_for(variant.wildcards_of or _follower, wildcards)
+
+
+@lru_cache(maxsize=256)
+def _indicator_for(pick: Callable[[int], frozenset[int]], wildcards: frozenset[int]) -> int:
+    for k in range(34):
+        if pick(k) == wildcards:
+            return k
+    return -1
+
+
+def _follower(k: int) -> frozenset[int]:
+    return frozenset((successor(k),))

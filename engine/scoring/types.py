@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from engine.notation import Hand
-from engine.options import RuleOptions
+from engine.rule_options import RuleOptions
 
 WinKind = Literal["self", "discard", "rob_kong"]
 WIN_KINDS: tuple[str, ...] = ("self", "discard", "rob_kong")
@@ -25,15 +25,20 @@ FLAGS: frozenset[str] = frozenset(
 class WinContext:
     """A finished hand and how it was won (RULES §6)."""
 
-    variant: str  # "shangrao" | "xinyu" | "jiujiang"
+    variant: str  # a registered variant's name (engine.variants)
     options: RuleOptions  # from engine.options.make_options
     hand: Hand  # finished hand, winning tile included
     win: WinKind
-    bao: int | None = None  # Shangrao 宝 kind (not the indicator)
+    wildcards: frozenset[int] = frozenset()  # wildcard kinds (上饶 宝, not the indicator)
     flown: int = 0  # 飞宝: 宝 the winner discarded this hand
     kong_draws: int = 0  # kongs declared in a row right before the winning draw
     flowers: int = 0  # Jiujiang 发 laid open by the winner
     flags: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def bao(self) -> int | None:
+        """The one wildcard kind (上饶 宝) when there is exactly one, else ``None``."""
+        return next(iter(self.wildcards)) if len(self.wildcards) == 1 else None
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from types import SimpleNamespace
 
 import discord
@@ -15,9 +16,12 @@ from discord.ext import commands
 
 from botcore.client import DEFAULT_EXTENSIONS, bot_intents
 from botcore.discord_urls import apply_discord_urls
-from botcore.translator import ZhTranslator
+from botcore.translator import CatalogueTranslator, command_key
 from cogs.errors import UserError, describe_error
 from cogs.group import bind_cog_commands
+from i18n.catalog import messages
+
+Location = app_commands.TranslationContextLocation
 
 
 @pytest.fixture
@@ -52,14 +56,52 @@ def test_extensions_start_with_group() -> None:
     assert {"cogs.errors", "cogs.meta"} <= set(DEFAULT_EXTENSIONS)
 
 
-async def test_zh_translator() -> None:
-    t = ZhTranslator()
+async def test_translator_falls_back_to_the_zh_extra_outside_the_catalogue() -> None:
+    t = CatalogueTranslator()
     s = locale_str("new", zh="新局")
     ctx = app_commands.TranslationContext(app_commands.TranslationContextLocation.other, None)
     assert await t.translate(s, discord.Locale.chinese, ctx) == "新局"
     assert await t.translate(s, discord.Locale.taiwan_chinese, ctx) == "新局"
     assert await t.translate(s, discord.Locale.american_english, ctx) is None
     assert await t.translate(locale_str("x"), discord.Locale.chinese, ctx) is None
+
+
+async def test_taiwan_users_get_traditional_command_names_from_the_catalogue() -> None:
+    """Every command, parameter and choice of the real tree has its catalogue entry; 繁體
+    for zh-TW (麻將 新局, 託管, 槓), 简体 for zh-CN."""
+    for name in DEFAULT_EXTENSIONS:
+        importlib.import_module(name)
+    from cogs.group import admin, mahjong
+
+    client = discord.Client(intents=discord.Intents.none())
+    tree = app_commands.CommandTree(client)
+    translator = CatalogueTranslator()
+    await tree.set_translator(translator)
+    missing: list[str] = []
+
+    described = (Location.command_description, Location.group_description)
+
+    class Checking(CatalogueTranslator):
+        async def translate(self, string, locale, context):  # type: ignore[no-untyped-def]
+            key = command_key(string, context)
+            # every command's description, and whatever still carries a zh= extra
+            wanted = context.location in described or string.extras.get("zh")
+            if wanted and (key is None or key not in messages("zh-TW")):
+                missing.append(f"{key}: {string.message}")
+            return await super().translate(string, locale, context)
+
+    for group in (mahjong, admin):
+        await group.get_translated_payload(tree, Checking())
+    assert not missing, missing
+    payload = await mahjong.get_translated_payload(tree, translator)
+    assert payload["name_localizations"]["zh-TW"] == "麻將"
+    assert payload["name_localizations"]["zh-CN"] == "麻将"
+    by_name = {o["name"]: o for o in payload["options"]}
+    assert by_name["new"]["name_localizations"] == {"zh-CN": "新局", "zh-TW": "新局"}
+    assert by_name["autoplay"]["name_localizations"]["zh-TW"] == "託管"
+    assert "槓" in by_name["alerts"]["description_localizations"]["zh-TW"]
+    assert "杠" in by_name["alerts"]["description_localizations"]["zh-CN"]
+    assert "en-US" not in by_name["alerts"]["description_localizations"]
 
 
 async def test_bind_cog_commands_binds_methods_of_a_shared_group() -> None:

@@ -69,6 +69,13 @@ async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterato
 
 
 @pytest.fixture
+async def postgres_url() -> AsyncIterator[str]:
+    """A clean PostgreSQL database URL (for tests of PostgreSQL's own behaviour)."""
+    async for url in fresh_postgres():
+        yield url
+
+
+@pytest.fixture
 async def store(db_url: str) -> AsyncIterator[Store]:
     """An opened (migrated) store on a clean database."""
     opened = await Store.open(db_url)

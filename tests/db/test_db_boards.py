@@ -42,22 +42,22 @@ def hand(
 async def played(store: Store) -> Store:
     """h1, h2 in season 1; then a new season; h3, h4 (h4 with an AI seat)."""
     for uid, name in [(A, "阿明"), (B, "Bo"), (C, "Cai"), (D, "Ding")]:
-        await store.upsert_player(uid, display_name=name)
-    await store.record_hand(
+        await store.players.upsert(uid, display_name=name)
+    await store.hands.record(
         hand(1, datetime(2026, 10, 20, tzinfo=UTC), "shangrao",
              {A: 30, B: -10, C: -10, D: -10}, "self", [A], points=10,
              items=[{"name": "清一色", "value": 4}])
     )  # fmt: skip
-    await store.record_hand(
+    await store.hands.record(
         hand(2, datetime(2026, 11, 5, tzinfo=UTC), "shangrao",
              {A: -20, B: 20, C: 0, D: 0}, "discard", [B], discarder=A, points=5)
     )  # fmt: skip
-    await store.start_season(GUILD)
-    await store.record_hand(
+    await store.guilds.start_season(GUILD)
+    await store.hands.record(
         hand(3, datetime(2026, 11, 17, tzinfo=UTC), "xinyu",
              {A: -4, B: -4, C: 12, D: -4}, "self", [C], points=4)
     )  # fmt: skip
-    await store.record_hand(
+    await store.hands.record(
         hand(4, datetime(2026, 11, 17, 1, tzinfo=UTC), "xinyu",
              {A: 6, B: 0, C: 0, AI: -6}, "discard", [A], discarder=AI, points=2)
     )  # fmt: skip
@@ -69,7 +69,7 @@ def ids(board) -> list[int]:  # type: ignore[no-untyped-def]
 
 
 async def test_points_all_time(played: Store) -> None:
-    board = await played.leaderboard(GUILD, now=NOW, limit=10)
+    board = await played.leaderboards.page(GUILD, now=NOW, limit=10)
     assert ids(board) == [A, B, C, D]
     assert [e.points for e in board.entries] == [12, 6, 2, -14]
     assert [e.hands for e in board.entries] == [4, 4, 4, 3]
@@ -79,28 +79,30 @@ async def test_points_all_time(played: Store) -> None:
 
 
 async def test_points_by_period_and_variant(played: Store) -> None:
-    month = await played.leaderboard(GUILD, period="month", now=NOW)
+    month = await played.leaderboards.page(GUILD, period="month", now=NOW)
     assert ids(month) == [B, C, D, A]
     assert [e.points for e in month.entries] == [16, 12, -4, -18]
     assert month.since == datetime(2026, 11, 1, tzinfo=UTC)
-    week = await played.leaderboard(GUILD, period="week", now=NOW)
+    week = await played.leaderboards.page(GUILD, period="week", now=NOW)
     assert [(e.user_id, e.points) for e in week.entries] == [(C, 12), (A, 2), (D, -4), (B, -4)]
-    xinyu = await played.leaderboard(GUILD, variant="xinyu", now=NOW)
+    xinyu = await played.leaderboards.page(GUILD, variant="xinyu", now=NOW)
     assert [(e.user_id, e.points) for e in xinyu.entries] == [(C, 12), (A, 2), (D, -4), (B, -4)]
-    shangrao_week = await played.leaderboard(GUILD, variant="shangrao", period="week", now=NOW)
+    shangrao_week = await played.leaderboards.page(
+        GUILD, variant="shangrao", period="week", now=NOW
+    )
     assert shangrao_week.entries == []
 
 
 async def test_points_by_season(played: Store) -> None:
-    current = await played.leaderboard(GUILD, period="season", now=NOW)
+    current = await played.leaderboards.page(GUILD, period="season", now=NOW)
     assert current.season == 2
     assert [(e.user_id, e.points) for e in current.entries] == [(C, 12), (A, 2), (D, -4), (B, -4)]
-    first = await played.leaderboard(GUILD, period="season", season=1, now=NOW)
+    first = await played.leaderboards.page(GUILD, period="season", season=1, now=NOW)
     assert [(e.user_id, e.points) for e in first.entries] == [(A, 10), (B, 10), (C, -10), (D, -10)]
 
 
 async def test_winrate_needs_minimum_hands_and_me_is_shown(played: Store) -> None:
-    board = await played.leaderboard(GUILD, by="winrate", min_hands=4, user_id=D, now=NOW)
+    board = await played.leaderboards.page(GUILD, by="winrate", min_hands=4, user_id=D, now=NOW)
     assert ids(board) == [A, B, C]
     assert [e.win_rate for e in board.entries] == [0.5, 0.25, 0.25]
     assert board.me is not None
@@ -109,35 +111,37 @@ async def test_winrate_needs_minimum_hands_and_me_is_shown(played: Store) -> Non
 
 
 async def test_page_and_own_position_off_the_page(played: Store) -> None:
-    page = await played.leaderboard(GUILD, limit=2, user_id=D, now=NOW)
+    page = await played.leaderboards.page(GUILD, limit=2, user_id=D, now=NOW)
     assert ids(page) == [A, B]
     assert (page.me.user_id, page.me.rank, page.me.points) == (D, 4, -14)
-    second = await played.leaderboard(GUILD, limit=2, offset=2, user_id=A, now=NOW)
+    second = await played.leaderboards.page(GUILD, limit=2, offset=2, user_id=A, now=NOW)
     assert ids(second) == [C, D]
     assert second.me.rank == 1
-    stranger = await played.leaderboard(GUILD, user_id=12345, now=NOW)
+    stranger = await played.leaderboards.page(GUILD, user_id=12345, now=NOW)
     assert stranger.me is None
 
 
 async def test_rating_board_humans_only(played: Store) -> None:
-    board = await played.leaderboard(GUILD, by="rating", now=NOW)
+    board = await played.leaderboards.page(GUILD, by="rating", now=NOW)
     assert set(ids(board)) == {A, B, C, D}
     ratings = [e.rating for e in board.entries]
     assert ratings == sorted(ratings, reverse=True)
     for e in board.entries:
         assert e.rating == pytest.approx(ordinal(e.mu, e.sigma))
-    stats_a = await played.player_stats(GUILD, A)
+    stats_a = await played.stats.player_stats(GUILD, A)
     assert {e.user_id: e.mu for e in board.entries}[A] == stats_a.rating.mu
-    week = await played.leaderboard(GUILD, by="rating", period="week", variant="xinyu", now=NOW)
+    week = await played.leaderboards.page(
+        GUILD, by="rating", period="week", variant="xinyu", now=NOW
+    )
     assert set(ids(week)) == {A, B, C, D}  # D played h3 this week
     assert all(e.user_id != AI for e in week.entries)
-    shangrao = await played.leaderboard(GUILD, by="rating", variant="shangrao", now=NOW)
+    shangrao = await played.leaderboards.page(GUILD, by="rating", variant="shangrao", now=NOW)
     xin = {e.user_id: e.mu for e in week.entries}
     assert {e.user_id: e.mu for e in shangrao.entries}[A] != xin[A]
 
 
 async def test_player_stats(played: Store) -> None:
-    stats = await played.player_stats(GUILD, A, now=NOW)
+    stats = await played.stats.player_stats(GUILD, A, now=NOW)
     assert (stats.hands, stats.wins, stats.self_draws, stats.deal_ins) == (4, 2, 1, 1)
     assert stats.points == 12
     assert stats.self_draw_share == 0.5
@@ -151,58 +155,58 @@ async def test_player_stats(played: Store) -> None:
     assert stats.rating_history[-1].mu == stats.rating.mu
     assert [p.at for p in stats.rating_history] == sorted(p.at for p in stats.rating_history)
 
-    xinyu = await played.player_stats(GUILD, A, variant="xinyu", now=NOW)
+    xinyu = await played.stats.player_stats(GUILD, A, variant="xinyu", now=NOW)
     assert (xinyu.hands, xinyu.wins, xinyu.points) == (2, 1, 2)
     assert xinyu.biggest_hand.points == 2
     assert len(xinyu.rating_history) == 2
 
-    week_c = await played.player_stats(GUILD, C, period="week", now=NOW)
+    week_c = await played.stats.player_stats(GUILD, C, period="week", now=NOW)
     assert (week_c.hands, week_c.wins, week_c.favourite_variant) == (2, 1, "xinyu")
 
-    nobody = await played.player_stats(GUILD, 999, now=NOW)
+    nobody = await played.stats.player_stats(GUILD, 999, now=NOW)
     assert (nobody.hands, nobody.wins, nobody.biggest_hand, nobody.rating) == (0, 0, None, None)
     assert nobody.rating_history == []
 
 
 async def test_history_of_games(store: Store) -> None:
-    g1 = await store.create_game(GUILD, 1, "shangrao", seats=[{}, {}, {}, {}], status="active")
-    g2 = await store.create_game(GUILD, 1, "xinyu", seats=[{}, {}, {}, {}], status="active")
-    await store.create_game(GUILD + 1, 1, "xinyu", seats=[{}, {}, {}, {}])
+    g1 = await store.games.create(GUILD, 1, "shangrao", seats=[{}, {}, {}, {}], status="active")
+    g2 = await store.games.create(GUILD, 1, "xinyu", seats=[{}, {}, {}, {}], status="active")
+    await store.games.create(GUILD + 1, 1, "xinyu", seats=[{}, {}, {}, {}])
     when = datetime(2026, 11, 17, tzinfo=UTC)
-    await store.record_hand(
+    await store.hands.record(
         hand(1, when, "shangrao", {A: 3, B: -1, C: -1, D: -1}, "self", [A], game_id=g1.id)
     )
-    await store.record_hand(
+    await store.hands.record(
         hand(2, when, "shangrao", {A: -2, B: 2, C: 0, D: 0}, "discard", [B], A, game_id=g1.id)
     )
-    await store.record_hand(
+    await store.hands.record(
         hand(1, when, "xinyu", {C: 3, B: -1, AI: -1, D: -1}, "self", [C], game_id=g2.id)
     )
-    await store.update_game(g1.id, status="finished")
-    games = await store.recent_games(GUILD)
+    await store.games.update(g1.id, status="finished")
+    games = await store.stats.recent_games(GUILD)
     assert [(s.game.id, s.hands) for s in games] == [(g1.id, 2), (g2.id, 1)]
     assert games[0].game.totals == [1, 1, -1, -1]
-    only_a = await store.recent_games(GUILD, user_id=A)
+    only_a = await store.stats.recent_games(GUILD, user_id=A)
     assert [s.game.id for s in only_a] == [g1.id]
-    assert [s.game.id for s in await store.recent_games(GUILD, user_id=C)] == [g1.id, g2.id]
-    hands = await store.game_hands(g1.id)
+    assert [s.game.id for s in await store.stats.recent_games(GUILD, user_id=C)] == [g1.id, g2.id]
+    hands = await store.hands.of_game(g1.id)
     assert [h.hand_no for h in hands] == [1, 2]
     assert hands[1].deltas[0] == {"seat": 0, "user_id": A, "delta": -2, "is_ai": False}
 
 
 async def test_history_leaves_out_games_never_played(store: Store) -> None:
     seats = [{}, {}, {}, {}]
-    lobby = await store.create_game(GUILD, 1, "xinyu", seats=seats)
-    dropped = await store.create_game(GUILD, 2, "xinyu", seats=seats, status="active")
-    await store.update_game(dropped.id, status="abandoned")
-    quit_later = await store.create_game(GUILD, 3, "xinyu", seats=seats, status="active")
+    lobby = await store.games.create(GUILD, 1, "xinyu", seats=seats)
+    dropped = await store.games.create(GUILD, 2, "xinyu", seats=seats, status="active")
+    await store.games.update(dropped.id, status="abandoned")
+    quit_later = await store.games.create(GUILD, 3, "xinyu", seats=seats, status="active")
     when = datetime(2026, 11, 17, tzinfo=UTC)
-    await store.record_hand(
+    await store.hands.record(
         hand(1, when, "xinyu", {A: 3, B: -1, C: -1, D: -1}, "self", [A], game_id=quit_later.id)
     )
-    await store.update_game(quit_later.id, status="abandoned")
-    playing = await store.create_game(GUILD, 4, "xinyu", seats=seats, status="active")
-    listed = {s.game.id: s.hands for s in await store.recent_games(GUILD)}
+    await store.games.update(quit_later.id, status="abandoned")
+    playing = await store.games.create(GUILD, 4, "xinyu", seats=seats, status="active")
+    listed = {s.game.id: s.hands for s in await store.stats.recent_games(GUILD)}
     assert listed == {quit_later.id: 1, playing.id: 0}
     assert lobby.id not in listed and dropped.id not in listed
 
@@ -222,8 +226,8 @@ def test_period_starts() -> None:
 
 async def test_bad_board_arguments(store: Store) -> None:
     with pytest.raises(ValueError):
-        await store.leaderboard(GUILD, by="luck")
+        await store.leaderboards.page(GUILD, by="luck")
     with pytest.raises(ValueError):
-        await store.leaderboard(GUILD, period="decade")
+        await store.leaderboards.page(GUILD, period="decade")
     with pytest.raises(ValueError):
-        await store.leaderboard(GUILD, limit=0)
+        await store.leaderboards.page(GUILD, limit=0)

@@ -40,7 +40,7 @@ async def _run_and_kill(url: str, game_id: int, delay: float) -> list[int]:
 
 async def test_sigkill_loses_no_acknowledged_action(db_url: str) -> None:
     store = await Store.open(db_url)
-    game = await store.create_game(1, 2, "shangrao", seats=[{}, {}, {}, {}])
+    game = await store.games.create(1, 2, "shangrao", seats=[{}, {}, {}, {}])
     await store.close()
     seed = random.randrange(2**32)
     rng = random.Random(seed)
@@ -50,9 +50,9 @@ async def test_sigkill_loses_no_acknowledged_action(db_url: str) -> None:
         acknowledged += printed
         reopened = await Store.open(db_url)
         try:
-            loaded = await reopened.load_game(game.id)
+            loaded = await reopened.games.load(game.id)
             if db_url.startswith("sqlite"):
-                async with reopened._engine.connect() as conn:
+                async with reopened.db.engine.connect() as conn:
                     check = (await conn.execute(text("PRAGMA integrity_check"))).scalar()
                 assert check == "ok"
         finally:
@@ -69,7 +69,7 @@ async def test_sigkill_loses_no_acknowledged_action(db_url: str) -> None:
 async def test_concurrent_writers_exactly_one_wins_each_version(db_url: str) -> None:
     stores = [await Store.open(db_url) for _ in range(4)]
     try:
-        game = await stores[0].create_game(1, 2, "xinyu", seats=[{}, {}, {}, {}])
+        game = await stores[0].games.create(1, 2, "xinyu", seats=[{}, {}, {}, {}])
         winners = []
         for version in range(6):
             start = asyncio.Event()
@@ -79,7 +79,7 @@ async def test_concurrent_writers_exactly_one_wins_each_version(db_url: str) -> 
             ) -> int | None:
                 await go.wait()
                 try:
-                    await stores[writer % 4].append_action(
+                    await stores[writer % 4].games.append_action(
                         game.id, expected, writer % 4, {"w": writer}
                     )
                 except VersionConflict:
@@ -93,7 +93,7 @@ async def test_concurrent_writers_exactly_one_wins_each_version(db_url: str) -> 
             won = [r for r in results if r is not None]
             assert len(won) == 1, results
             winners.append(won[0])
-        loaded = await stores[1].load_game(game.id)
+        loaded = await stores[1].games.load(game.id)
         assert loaded.game.version == 6
         assert [a.action["w"] for a in loaded.actions] == winners
         assert [a.seq for a in loaded.actions] == [1, 2, 3, 4, 5, 6]

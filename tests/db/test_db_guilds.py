@@ -9,8 +9,8 @@ from db.types import GuildSettings
 
 
 async def test_settings_default_then_update(store: Store) -> None:
-    assert await store.get_guild_settings(42) == GuildSettings(guild_id=42)
-    changed = await store.update_guild_settings(
+    assert await store.guilds.settings(42) == GuildSettings(guild_id=42)
+    changed = await store.guilds.update_settings(
         42,
         default_variant="jiujiang",
         rule_options={"shangrao": {"preset": "xingchen"}, "jiujiang": {"min_pao": 2}},
@@ -29,8 +29,8 @@ async def test_settings_default_then_update(store: Store) -> None:
         hints=False,
         current_season=1,
     )
-    assert await store.get_guild_settings(42) == changed
-    again = await store.update_guild_settings(42, language="zh")
+    assert await store.guilds.settings(42) == changed
+    again = await store.guilds.update_settings(42, language="zh")
     assert (again.language, again.default_variant) == ("zh", "jiujiang")
 
 
@@ -52,71 +52,71 @@ async def test_settings_default_then_update(store: Store) -> None:
 )
 async def test_bad_settings_are_refused(store: Store, changes: dict) -> None:
     with pytest.raises(ValueError):
-        await store.update_guild_settings(42, **changes)
-    assert await store.get_guild_settings(42) == GuildSettings(guild_id=42)
+        await store.guilds.update_settings(42, **changes)
+    assert await store.guilds.settings(42) == GuildSettings(guild_id=42)
 
 
 async def test_seasons(store: Store) -> None:
-    await store.get_guild_settings(8)
-    assert await store.list_seasons(8) == []  # nothing stored for an unused server
-    second = await store.start_season(8)
-    third = await store.start_season(8)
+    await store.guilds.settings(8)
+    assert await store.guilds.seasons(8) == []  # nothing stored for an unused server
+    second = await store.guilds.start_season(8)
+    third = await store.guilds.start_season(8)
     assert (second.number, third.number) == (2, 3)
-    assert [s.number for s in await store.list_seasons(8)] == [1, 2, 3]
-    assert (await store.get_guild_settings(8)).current_season == 3
+    assert [s.number for s in await store.guilds.seasons(8)] == [1, 2, 3]
+    assert (await store.guilds.settings(8)).current_season == 3
 
 
 async def test_players(store: Store) -> None:
-    assert await store.get_player(5) is None
-    created = await store.upsert_player(5, display_name="小王", locale="zh-CN")
+    assert await store.players.get(5) is None
+    created = await store.players.upsert(5, display_name="小王", locale="zh-CN")
     assert (created.display_name, created.locale, created.prefers_images) == ("小王", "zh-CN", True)
-    updated = await store.upsert_player(5, prefers_images=False)
+    updated = await store.players.upsert(5, prefers_images=False)
     assert (updated.display_name, updated.locale, updated.prefers_images) == (
         "小王",
         "zh-CN",
         False,
     )
-    renamed = await store.upsert_player(5, display_name="Wang")
+    renamed = await store.players.upsert(5, display_name="Wang")
     assert renamed.display_name == "Wang"
-    assert await store.get_player(5) == renamed
-    big = await store.upsert_player(2**62 + 7, display_name="snowflake")
-    assert (await store.get_player(2**62 + 7)) == big
+    assert await store.players.get(5) == renamed
+    big = await store.players.upsert(2**62 + 7, display_name="snowflake")
+    assert (await store.players.get(2**62 + 7)) == big
 
 
 async def test_record_expiry_hours_is_a_setting(store: Store) -> None:
-    assert (await store.get_guild_settings(42)).record_expiry_hours is None
-    changed = await store.update_guild_settings(42, record_expiry_hours=2.5)
+    assert (await store.guilds.settings(42)).record_expiry_hours is None
+    changed = await store.guilds.update_settings(42, record_expiry_hours=2.5)
     assert changed.record_expiry_hours == 2.5
-    assert (await store.get_guild_settings(42)).record_expiry_hours == 2.5
-    assert (await store.get_guild_settings(42)).rule_options == {}
+    assert (await store.guilds.settings(42)).record_expiry_hours == 2.5
+    assert (await store.guilds.settings(42)).rule_options == {}
     for bad in (0, -1, 721, "3", True):
         with pytest.raises(ValueError):
-            await store.update_guild_settings(42, record_expiry_hours=bad)
+            await store.guilds.update_settings(42, record_expiry_hours=bad)
     assert (
-        await store.update_guild_settings(42, record_expiry_hours=None)
+        await store.guilds.update_settings(42, record_expiry_hours=None)
     ).record_expiry_hours is None
 
 
 async def test_alerts_threads_and_ai_pace(store: Store) -> None:
     """Issue 12: a player's turn alerts (on | claims | off), a server's ``thread`` and
     ``ai_pace``, a game's thread and the messages delivery keeps up to date."""
-    assert (await store.upsert_player(6, display_name="p")).alerts == "on"
-    assert (await store.upsert_player(6, alerts="claims")).alerts == "claims"
-    assert (await store.upsert_player(6, display_name="q")).alerts == "claims"  # kept
-    assert (await store.get_player(6)).alerts == "claims"  # type: ignore[union-attr]
+    assert (await store.players.upsert(6, display_name="p")).alerts == "on"
+    assert (await store.players.upsert(6, alerts="claims")).alerts == "claims"
+    assert (await store.players.upsert(6, display_name="q")).alerts == "claims"  # kept
+    assert (await store.players.get(6)).alerts == "claims"  # type: ignore[union-attr]
     with pytest.raises(ValueError):
-        await store.upsert_player(6, alerts="loud")
-    settings = await store.get_guild_settings(43)
+        await store.players.upsert(6, alerts="loud")
+    settings = await store.guilds.settings(43)
     assert (settings.thread, settings.ai_pace) == (True, None)
-    changed = await store.update_guild_settings(43, thread=False, ai_pace=0.5)
+    changed = await store.guilds.update_settings(43, thread=False, ai_pace=0.5)
     assert (changed.thread, changed.ai_pace) == (False, 0.5)
     for bad in (-0.1, 5.5, "1", True):
         with pytest.raises(ValueError):
-            await store.update_guild_settings(43, ai_pace=bad)
-    assert (await store.update_guild_settings(43, ai_pace=None)).ai_pace is None
-    game = await store.create_game(43, 2, "xinyu", seats=[{}])
+            await store.guilds.update_settings(43, ai_pace=bad)
+    assert (await store.guilds.update_settings(43, ai_pace=None)).ai_pace is None
+    game = await store.games.create(43, 2, "xinyu", seats=[{}])
     assert (game.thread_id, game.messages) == (None, {})
     refs = {"dm": {"5": [9, 10, 1]}, "table_at": [11, 1]}
-    updated = await store.update_game(game.id, thread_id=11, messages=refs)
+    updated = await store.games.update(game.id, thread_id=11, messages=refs)
     assert (updated.thread_id, updated.messages) == (11, refs)
-    assert (await store.load_game(game.id)).game.messages == refs
+    assert (await store.games.load(game.id)).game.messages == refs

@@ -22,12 +22,12 @@ def players(deltas: list[int], ai_last: bool = True) -> list[HandPlayer]:
 
 
 async def _count(store: Store, table) -> int:  # type: ignore[no-untyped-def]
-    async with store._engine.connect() as conn:
+    async with store.db.engine.connect() as conn:
         return (await conn.execute(select(func.count()).select_from(table))).scalar_one()
 
 
 async def test_record_online_hand(store: Store) -> None:
-    game = await store.create_game(7, 8, "shangrao", seats=SEATS, status="active")
+    game = await store.games.create(7, 8, "shangrao", seats=SEATS, status="active")
     hand = HandInput(
         guild_id=7,
         variant="shangrao",
@@ -41,19 +41,19 @@ async def test_record_online_hand(store: Store) -> None:
         items=[{"name": "清一色", "value": 4}, {"name": "门清", "value": 2}],
         seed_reveal={"seed": "00ff", "wall": [1, 2, 3]},
     )
-    recorded = await store.record_hand(hand)
+    recorded = await store.hands.record(hand)
     assert recorded.totals == [-10, 30, -10, -10]
-    assert (await store.get_game(game.id)).totals == [-10, 30, -10, -10]
+    assert (await store.games.get(game.id)).totals == [-10, 30, -10, -10]
     info = recorded.hand
     assert (info.winner_seats, info.winner_user_ids) == ([1], [12])
     assert (info.discarder_seat, info.discarder_user_id) == (0, 11)
     assert info.items == hand.items
     assert info.seed_reveal == {"seed": "00ff", "wall": [1, 2, 3]}
     assert info.season == 1
-    assert await store.game_hands(game.id) == [info]
-    assert await store.get_hand(info.id) == info
+    assert await store.hands.of_game(game.id) == [info]
+    assert await store.hands.get(info.id) == info
 
-    async with store._engine.connect() as conn:
+    async with store.db.engine.connect() as conn:
         rows = (await conn.execute(select(HandResult).order_by(HandResult.seat))).all()
     assert [(r.user_id, r.delta, r.won, r.self_draw, r.dealt_in, r.is_ai) for r in rows] == [
         (11, -10, False, False, True, False),
@@ -70,7 +70,7 @@ async def test_record_online_hand(store: Store) -> None:
     assert by_key[("shangrao", 12)].sigma < SIGMA
     assert await _count(store, RatingHistory.__table__) == 8
 
-    second = await store.record_hand(
+    second = await store.hands.record(
         HandInput(
             guild_id=7,
             variant="shangrao",
@@ -88,33 +88,33 @@ async def test_record_online_hand(store: Store) -> None:
 
 
 async def test_duplicate_hand_is_refused_and_changes_nothing(store: Store) -> None:
-    game = await store.create_game(7, 8, "xinyu", seats=SEATS)
+    game = await store.games.create(7, 8, "xinyu", seats=SEATS)
     hand = HandInput(
         guild_id=7, variant="xinyu", hand_no=1, game_id=game.id,
         players=players([9, -3, -3, -3]), how="self", winners=[0], points=3,
     )  # fmt: skip
-    await store.record_hand(hand)
-    async with store._engine.connect() as conn:
+    await store.hands.record(hand)
+    async with store.db.engine.connect() as conn:
         ratings_before = (await conn.execute(select(Rating.user_id, Rating.mu))).all()
     with pytest.raises(DuplicateHand):
-        await store.record_hand(hand)
-    assert (await store.get_game(game.id)).totals == [9, -3, -3, -3]
+        await store.hands.record(hand)
+    assert (await store.games.get(game.id)).totals == [9, -3, -3, -3]
     assert await _count(store, Hand.__table__) == 1
     assert await _count(store, HandResult.__table__) == 4
-    async with store._engine.connect() as conn:
+    async with store.db.engine.connect() as conn:
         assert (await conn.execute(select(Rating.user_id, Rating.mu))).all() == ratings_before
 
 
 async def test_failed_hand_writes_nothing(store: Store) -> None:
-    game = await store.create_game(7, 8, "xinyu", seats=SEATS)
+    game = await store.games.create(7, 8, "xinyu", seats=SEATS)
     wrong_server = HandInput(
         guild_id=99, variant="xinyu", hand_no=1, game_id=game.id,
         players=players([9, -3, -3, -3]), how="self", winners=[0],
     )  # fmt: skip
     with pytest.raises(ValueError):
-        await store.record_hand(wrong_server)
+        await store.hands.record(wrong_server)
     with pytest.raises(GameNotFound):
-        await store.record_hand(
+        await store.hands.record(
             HandInput(
                 guild_id=7,
                 variant="xinyu",
@@ -128,7 +128,7 @@ async def test_failed_hand_writes_nothing(store: Store) -> None:
     assert await _count(store, Hand.__table__) == 0
     assert await _count(store, HandResult.__table__) == 0
     assert await _count(store, Rating.__table__) == 0
-    assert (await store.get_game(game.id)).totals == [0, 0, 0, 0]
+    assert (await store.games.get(game.id)).totals == [0, 0, 0, 0]
 
 
 @pytest.mark.parametrize(
@@ -144,7 +144,7 @@ async def test_failed_hand_writes_nothing(store: Store) -> None:
 )
 async def test_impossible_hands_are_refused(store: Store, how, winners, discarder) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(ValueError):
-        await store.record_hand(
+        await store.hands.record(
             HandInput(
                 guild_id=7,
                 variant="xinyu",
@@ -162,7 +162,7 @@ async def test_impossible_hands_are_refused(store: Store, how, winners, discarde
 async def test_same_ai_id_twice_is_refused(store: Store) -> None:
     same = [HandPlayer(0, 11, 3), HandPlayer(1, -1, -1, True), HandPlayer(2, -1, -1, True)]
     with pytest.raises(ValueError):
-        await store.record_hand(
+        await store.hands.record(
             HandInput(
                 guild_id=7,
                 variant="xinyu",
@@ -176,8 +176,8 @@ async def test_same_ai_id_twice_is_refused(store: Store) -> None:
 
 
 async def test_drawn_hand_without_payments_leaves_ratings_alone(store: Store) -> None:
-    game = await store.create_game(7, 8, "jiujiang", seats=SEATS)
-    recorded = await store.record_hand(
+    game = await store.games.create(7, 8, "jiujiang", seats=SEATS)
+    recorded = await store.hands.record(
         HandInput(
             guild_id=7,
             variant="jiujiang",
@@ -193,7 +193,7 @@ async def test_drawn_hand_without_payments_leaves_ratings_alone(store: Store) ->
 
 
 async def test_double_win_and_explicit_season(store: Store) -> None:
-    recorded = await store.record_hand(
+    recorded = await store.hands.record(
         HandInput(
             guild_id=7,
             variant="shangrao",
@@ -215,7 +215,7 @@ async def test_double_win_and_explicit_season(store: Store) -> None:
 
 async def test_several_winners_are_each_credited_their_own_points(store: Store) -> None:
     """一炮多响: each winner's line holds their own hand's points, not the sum."""
-    await store.record_hand(
+    await store.hands.record(
         HandInput(
             guild_id=7,
             variant="xinyu",
@@ -229,7 +229,7 @@ async def test_several_winners_are_each_credited_their_own_points(store: Store) 
             winner_points=(6, 2),
         )
     )
-    stats = {u: await store.player_stats(7, u) for u in (11, 12, 13)}
+    stats = {u: await store.stats.player_stats(7, u) for u in (11, 12, 13)}
     assert stats[11].biggest_hand.points == 2 and stats[12].biggest_hand.points == 6
     assert stats[13].biggest_hand is None and stats[13].wins == 0
 
@@ -237,3 +237,47 @@ async def test_several_winners_are_each_credited_their_own_points(store: Store) 
 def test_ranks_from_deltas() -> None:
     assert ranks_from_deltas([5, 5, -15, 5]) == [1, 1, 4, 1]
     assert ranks_from_deltas([-10, 30, -20, 0]) == [3, 1, 4, 2]
+
+
+async def test_hands_sharing_players_recorded_at_once_all_land(store: Store) -> None:
+    """Twelve games of one server finish hands at the same moment, their three AI seats
+    (the same AI ids everywhere) and a shared human in a different seat order each time.
+    PostgreSQL writes them in parallel; rating rows are locked in one order, so none
+    deadlocks, none is lost, and every rating counts every hand."""
+    import asyncio
+
+    ids = [21, -1, -2, -3]
+    games = []
+    for n in range(12):
+        seats = [{"user_id": 21}, {"ai": "basic"}, {"ai": "basic"}, {"ai": "basic"}]
+        games.append(await store.games.create(7, 100 + n, "shangrao", seats=seats))
+
+    def hand_of(n: int, game_id: int) -> HandInput:
+        order = ids[n % 4 :] + ids[: n % 4]  # rotate who sits where
+        deltas = [30, -10, -10, -10] if n % 2 else [-30, 10, 10, 10]
+        return HandInput(
+            guild_id=7,
+            variant="shangrao",
+            hand_no=1,
+            game_id=game_id,
+            players=[
+                HandPlayer(seat=s, user_id=u, delta=d, is_ai=u < 0)
+                for s, (u, d) in enumerate(zip(order, deltas, strict=True))
+            ],
+            how="self",
+            winners=[deltas.index(max(deltas))],
+            points=10,
+        )
+
+    recorded = await asyncio.gather(
+        *(store.hands.record(hand_of(n, g.id)) for n, g in enumerate(games))
+    )
+    assert len(recorded) == 12
+    async with store.db.engine.connect() as conn:
+        rows = (
+            await conn.execute(
+                select(Rating.user_id, Rating.variant, Rating.hands).where(Rating.guild_id == 7)
+            )
+        ).all()
+    assert sorted(rows) == sorted((u, v, 12) for u in ids for v in ("shangrao", ALL_VARIANTS))
+    assert await _count(store, RatingHistory.__table__) == 12 * 8

@@ -23,24 +23,24 @@ def _diff(sync_conn):  # type: ignore[no-untyped-def]
 
 
 async def test_models_and_migrations_agree(store: Store) -> None:
-    async with store._engine.connect() as conn:
+    async with store.db.engine.connect() as conn:
         diff = await conn.run_sync(_diff)
     assert diff == []
 
 
 async def test_migrated_to_head_and_reopen_is_a_no_op(store: Store, db_url: str) -> None:
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
-    async with store._engine.connect() as conn:
+    async with store.db.engine.connect() as conn:
         current = await conn.run_sync(
             lambda c: MigrationContext.configure(c).get_current_revision()
         )
         tables = await conn.run_sync(lambda c: set(inspect(c).get_table_names()))
     assert current == head
     assert {"games", "actions", "snapshots", "hands", "hand_results", "ratings"} <= tables
-    game = await store.create_game(1, 2, "xinyu", seats=[{}, {}])
+    game = await store.games.create(1, 2, "xinyu", seats=[{}, {}])
     again = await Store.open(db_url)
     try:
-        assert (await again.get_game(game.id)) == game
+        assert (await again.games.get(game.id)) == game
     finally:
         await again.close()
 
@@ -57,10 +57,10 @@ async def test_downgrade_to_base_and_upgrade_again(db_url: str) -> None:
             command.upgrade(config, "head")
             return after_down
 
-        async with opened._engine.begin() as conn:
+        async with opened.db.engine.begin() as conn:
             left = await conn.run_sync(down_up)
         assert left == set()
-        async with opened._engine.connect() as conn:
+        async with opened.db.engine.connect() as conn:
             assert await conn.run_sync(_diff) == []
     finally:
         await opened.close()
@@ -74,7 +74,7 @@ async def test_sqlite_is_wal_with_foreign_keys(
     opened = await Store.open()  # the default URL: sqlite+aiosqlite:///data/mahjong.db
     try:
         assert (tmp_path / "data" / "mahjong.db").exists()
-        async with opened._engine.connect() as conn:
+        async with opened.db.engine.connect() as conn:
             assert (await conn.execute(text("PRAGMA journal_mode"))).scalar() == "wal"
             assert (await conn.execute(text("PRAGMA foreign_keys"))).scalar() == 1
             assert (await conn.execute(text("PRAGMA synchronous"))).scalar() == 2  # FULL
@@ -98,7 +98,7 @@ async def test_foreign_keys_are_enforced(store: Store) -> None:
     from db.models import Action
 
     with pytest.raises(IntegrityError):
-        async with store._engine.begin() as conn:
+        async with store.db.engine.begin() as conn:
             await conn.execute(
                 Action.__table__.insert().values(game_id=999, seq=1, seat=0, action={})
             )
@@ -109,9 +109,9 @@ async def test_processes_starting_together_all_migrate(db_url: str) -> None:
 
     stores = await asyncio.gather(*(Store.open(db_url) for _ in range(4)))
     try:
-        game = await stores[0].create_game(1, 2, "xinyu", seats=[{}])
+        game = await stores[0].games.create(1, 2, "xinyu", seats=[{}])
         for other in stores[1:]:
-            assert await other.get_game(game.id) == game
+            assert await other.games.get(game.id) == game
     finally:
         for opened in stores:
             await opened.close()
@@ -161,15 +161,15 @@ async def test_0002_moves_record_expiry_out_of_rule_options(db_url: str) -> None
                 )
         await upgrade(engine, "head")
         store = Store(engine)
-        one, two, three = [await store.get_guild_settings(g) for g in (1, 2, 3)]
+        one, two, three = [await store.guilds.settings(g) for g in (1, 2, 3)]
         assert (one.record_expiry_hours, one.rule_options) == (
             2.0,
             {"shangrao": {"preset": "xingchen"}},
         )
         assert (two.record_expiry_hours, two.rule_options) == (None, {"jiujiang": {"min_pao": 2}})
         assert (three.record_expiry_hours, three.rule_options) == (None, {})
-        await store.update_guild_settings(2, record_expiry_hours=5.5)
-        await store.create_game(1, 2, "xinyu", seats=[{}])  # a child row of guild 1
+        await store.guilds.update_settings(2, record_expiry_hours=5.5)
+        await store.games.create(1, 2, "xinyu", seats=[{}])  # a child row of guild 1
 
         def down(sync_conn):  # type: ignore[no-untyped-def]
             config = alembic_config()
@@ -222,11 +222,11 @@ async def test_0003_gives_existing_rows_the_defaults(db_url: str) -> None:
             )
         await upgrade(engine, "head")
         store = Store(engine)
-        player = await store.get_player(5)
+        player = await store.players.get(5)
         assert player is not None and player.alerts == "on"
-        settings = await store.get_guild_settings(7)
+        settings = await store.guilds.settings(7)
         assert (settings.thread, settings.ai_pace) == (True, None)
-        game = await store.create_game(7, 2, "xinyu", seats=[{}])
+        game = await store.games.create(7, 2, "xinyu", seats=[{}])
         assert (game.thread_id, game.messages) == (None, {})
     finally:
         await engine.dispose()

@@ -33,12 +33,12 @@ def real_hand() -> HandInput:
 
 
 async def _hands(store: Store) -> int:
-    async with store._engine.connect() as conn:
+    async with store.db.engine.connect() as conn:
         return (await conn.execute(select(func.count()).select_from(Hand))).scalar_one()
 
 
 async def test_counts_only_after_every_player_confirmed(store: Store) -> None:
-    record = await store.create_record(
+    record = await store.records.create(
         2, real_hand(), payload={"hand": "11223344556677万"}, now=NOW
     )
     assert record.status == "pending"
@@ -46,82 +46,82 @@ async def test_counts_only_after_every_player_confirmed(store: Store) -> None:
     assert record.player_ids == [1, 2, 3, 4]
     assert record.hand.source == "record"
     assert record.payload == {"hand": "11223344556677万"}
-    assert (await store.pending_records(GUILD))[0].id == record.id
+    assert (await store.records.pending(GUILD))[0].id == record.id
     for uid in (1, 3):
-        record = await store.confirm_record(record.id, uid, now=NOW)
+        record = await store.records.confirm(record.id, uid, now=NOW)
         assert record.status == "pending"
-        assert (await store.leaderboard(GUILD)).entries == []
-    record = await store.confirm_record(record.id, 3, now=NOW)  # again: no change
+        assert (await store.leaderboards.page(GUILD)).entries == []
+    record = await store.records.confirm(record.id, 3, now=NOW)  # again: no change
     assert sorted(record.confirmations) == [1, 2, 3]
     with pytest.raises(NotAPlayer):
-        await store.confirm_record(record.id, 99, now=NOW)
-    record = await store.confirm_record(record.id, 4, now=NOW)
+        await store.records.confirm(record.id, 99, now=NOW)
+    record = await store.records.confirm(record.id, 4, now=NOW)
     assert record.status == "confirmed"
     assert record.hand_id is not None
-    hand = await store.get_hand(record.hand_id)
+    hand = await store.hands.get(record.hand_id)
     assert (hand.source, hand.game_id, hand.items) == (
         "record",
         None,
         [{"name": "七对", "value": 2}],
     )
-    board = await store.leaderboard(GUILD)
+    board = await store.leaderboards.page(GUILD)
     assert next((e.user_id, e.points) for e in board.entries) == (1, 24)
     with pytest.raises(RecordClosed):
-        await store.confirm_record(record.id, 4, now=NOW)
+        await store.records.confirm(record.id, 4, now=NOW)
     assert await _hands(store) == 1
-    assert await store.pending_records(GUILD) == []
+    assert await store.records.pending(GUILD) == []
 
 
 async def test_last_confirmations_at_once_record_exactly_once(store: Store, db_url: str) -> None:
-    record = await store.create_record(9, real_hand(), now=NOW)
+    record = await store.records.create(9, real_hand(), now=NOW)
     assert record.confirmations == []
-    await store.confirm_record(record.id, 1, now=NOW)
-    await store.confirm_record(record.id, 2, now=NOW)
+    await store.records.confirm(record.id, 1, now=NOW)
+    await store.records.confirm(record.id, 2, now=NOW)
     other = await Store.open(db_url)
     try:
         results = await asyncio.gather(
-            store.confirm_record(record.id, 3, now=NOW),
-            other.confirm_record(record.id, 4, now=NOW),
+            store.records.confirm(record.id, 3, now=NOW),
+            other.records.confirm(record.id, 4, now=NOW),
         )
     finally:
         await other.close()
     assert sorted(r.status for r in results) == ["confirmed", "pending"]
-    final = await store.get_record(record.id)
+    final = await store.records.get(record.id)
     assert final.status == "confirmed"
     assert sorted(final.confirmations) == [1, 2, 3, 4]
     assert await _hands(store) == 1
 
 
 async def test_expired_record_never_counts(store: Store) -> None:
-    record = await store.create_record(1, real_hand(), expires_in=timedelta(hours=1), now=NOW)
-    assert await store.expire_records(now=NOW + timedelta(minutes=30)) == []
+    record = await store.records.create(1, real_hand(), expires_in=timedelta(hours=1), now=NOW)
+    assert await store.records.expire(now=NOW + timedelta(minutes=30)) == []
     with pytest.raises(RecordClosed):
-        await store.confirm_record(record.id, 2, now=NOW + timedelta(hours=2))
-    expired = await store.expire_records(now=NOW + timedelta(hours=2))
+        await store.records.confirm(record.id, 2, now=NOW + timedelta(hours=2))
+    expired = await store.records.expire(now=NOW + timedelta(hours=2))
     assert [r.id for r in expired] == [record.id]
     assert expired[0].status == "expired"
     with pytest.raises(RecordClosed):
-        await store.confirm_record(record.id, 2, now=NOW)
+        await store.records.confirm(record.id, 2, now=NOW)
     assert await _hands(store) == 0
 
 
 async def test_void_removes_a_confirmed_record(store: Store) -> None:
-    record = await store.create_record(1, real_hand(), now=NOW)
+    record = await store.records.create(1, real_hand(), now=NOW)
     for uid in (2, 3, 4):
-        record = await store.confirm_record(record.id, uid, now=NOW)
-    assert len((await store.leaderboard(GUILD)).entries) == 4
-    voided = await store.void_record(record.id)
+        record = await store.records.confirm(record.id, uid, now=NOW)
+    assert len((await store.leaderboards.page(GUILD)).entries) == 4
+    voided = await store.records.void(record.id)
     assert (voided.status, voided.hand_id) == ("void", None)
-    assert (await store.leaderboard(GUILD)).entries == []
-    assert (await store.player_stats(GUILD, 1)).hands == 0
+    assert (await store.leaderboards.page(GUILD)).entries == []
+    assert (await store.stats.player_stats(GUILD, 1)).hands == 0
     assert await _hands(store) == 0
     with pytest.raises(RecordClosed):
-        await store.void_record(record.id)
+        await store.records.void(record.id)
     with pytest.raises(RecordNotFound):
-        await store.void_record(record.id + 100)
+        await store.records.void(record.id + 100)
     with pytest.raises(RecordNotFound):
-        await store.confirm_record(record.id + 100, 1)
-    assert await store.get_record(record.id + 100) is None
+        await store.records.confirm(record.id + 100, 1)
+    assert await store.records.get(record.id + 100) is None
 
 
 async def test_bad_record_is_refused(store: Store) -> None:
@@ -130,8 +130,8 @@ async def test_bad_record_is_refused(store: Store) -> None:
         players=[HandPlayer(0, 1, 3), HandPlayer(1, 2, -3)],
     )  # fmt: skip
     with pytest.raises(ValueError):
-        await store.create_record(1, bad)
-    assert await store.pending_records() == []
+        await store.records.create(1, bad)
+    assert await store.records.pending() == []
 
 
 async def test_rebuild_ratings_after_void_matches_never_having_it(store: Store, tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -149,28 +149,28 @@ async def test_rebuild_ratings_after_void_matches_never_having_it(store: Store, 
         )  # fmt: skip
 
     for i in range(3):
-        await store.record_hand(nth(i))
-    record = await store.create_record(1, nth(3), now=NOW)
+        await store.hands.record(nth(i))
+    record = await store.records.create(1, nth(3), now=NOW)
     for uid in (2, 3, 4):
-        await store.confirm_record(record.id, uid, now=NOW + timedelta(minutes=3))
-    await store.record_hand(nth(4))
-    await store.void_record(record.id)
-    assert await store.rebuild_ratings(GUILD) == 4
+        await store.records.confirm(record.id, uid, now=NOW + timedelta(minutes=3))
+    await store.hands.record(nth(4))
+    await store.records.void(record.id)
+    assert await store.ratings.rebuild(GUILD) == 4
 
     clean = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'clean.db'}")
     try:
         for i in (0, 1, 2, 4):
-            await clean.record_hand(nth(i))
+            await clean.hands.record(nth(i))
         for variant in (None, "xinyu", "jiujiang"):
-            rebuilt = await store.leaderboard(GUILD, by="rating", variant=variant)
-            expected = await clean.leaderboard(GUILD, by="rating", variant=variant)
+            rebuilt = await store.leaderboards.page(GUILD, by="rating", variant=variant)
+            expected = await clean.leaderboards.page(GUILD, by="rating", variant=variant)
             assert [(e.user_id, e.hands) for e in rebuilt.entries] == [
                 (e.user_id, e.hands) for e in expected.entries
             ]
             for got, want in zip(rebuilt.entries, expected.entries, strict=True):
                 assert (got.mu, got.sigma) == pytest.approx((want.mu, want.sigma))
-        got = await store.player_stats(GUILD, 1)
-        want = await clean.player_stats(GUILD, 1)
+        got = await store.stats.player_stats(GUILD, 1)
+        want = await clean.stats.player_stats(GUILD, 1)
         assert (got.rating.mu, got.rating.sigma) == pytest.approx(
             (want.rating.mu, want.rating.sigma)
         )
@@ -193,7 +193,7 @@ def several_winners_hand(hand_no: int = 1, at: datetime | None = None) -> HandIn
 async def _lines(store: Store, hand_id: int) -> list[tuple[int, int, bool, bool, int]]:
     """(seat, delta, won, dealt_in, points) of each line of a hand."""
     table = HandResult.__table__
-    async with store._engine.connect() as conn:
+    async with store.db.engine.connect() as conn:
         rows = await conn.execute(
             select(table.c.seat, table.c.delta, table.c.won, table.c.dealt_in, table.c.points)
             .where(table.c.hand_id == hand_id)
@@ -203,7 +203,7 @@ async def _lines(store: Store, hand_id: int) -> list[tuple[int, int, bool, bool,
 
 
 async def _skills(store: Store) -> dict[int, tuple[float, float]]:
-    board = await store.leaderboard(GUILD, by="rating", min_hands=1, limit=50)
+    board = await store.leaderboards.page(GUILD, by="rating", min_hands=1, limit=50)
     return {e.user_id: (e.mu, e.sigma) for e in board.entries}
 
 
@@ -212,21 +212,21 @@ async def test_several_winners_count_once_and_void_cleanly(store: Store) -> None
     winner's line carries their own points, ratings rank the players by their change; a
     void leaves the ratings exactly as the earlier hand had left them."""
     earlier = replace(real_hand(), source="record", created_at=NOW - timedelta(hours=1))
-    await store.record_hand(earlier)
+    await store.hands.record(earlier)
     before = await _skills(store)
     with pytest.raises(ValueError):  # the points must name exactly the winners
-        await store.create_record(9, several_winners_hand(), winner_points={0: 2}, now=NOW)
-    record = await store.create_record(
+        await store.records.create(9, several_winners_hand(), winner_points={0: 2}, now=NOW)
+    record = await store.records.create(
         9, several_winners_hand(), winner_points={0: 2, 1: 1}, payload={"x": 1}, now=NOW
     )
     for uid in (1, 2, 3):
-        record = await store.confirm_record(record.id, uid, now=NOW)
+        record = await store.records.confirm(record.id, uid, now=NOW)
         assert record.status == "pending"
     assert await _hands(store) == 1
-    record = await store.confirm_record(record.id, 4, now=NOW)
+    record = await store.records.confirm(record.id, 4, now=NOW)
     assert record.status == "confirmed" and record.payload == {"x": 1}
     assert await _hands(store) == 2
-    hand = await store.get_hand(record.hand_id)
+    hand = await store.hands.get(record.hand_id)
     assert (hand.winner_seats, hand.winner_user_ids, hand.discarder_seat) == ([0, 1], [1, 2], 3)
     assert await _lines(store, record.hand_id) == [
         (0, 8, True, False, 2),
@@ -234,18 +234,18 @@ async def test_several_winners_count_once_and_void_cleanly(store: Store) -> None
         (2, -2, False, False, 0),
         (3, -5, False, True, 0),
     ]
-    assert (await store.player_stats(GUILD, 2)).wins == 1
+    assert (await store.stats.player_stats(GUILD, 2)).wins == 1
     after = await _skills(store)
     # ranked by the change in this hand: +8 > -1 > -2 > -5
     gained = {uid: after[uid][0] - before[uid][0] for uid in (1, 2, 3, 4)}
     assert gained[1] > gained[2] > gained[3] > gained[4]
 
-    voided = await store.void_record(record.id)
+    voided = await store.records.void(record.id)
     assert voided.status == "void"
     assert await _hands(store) == 1
     restored = await _skills(store)
     assert restored.keys() == before.keys()
     for uid, skill in before.items():
         assert restored[uid] == pytest.approx(skill)
-    assert (await store.player_stats(GUILD, 2)).wins == 0
-    assert len((await store.player_stats(GUILD, 1)).rating_history) == 1
+    assert (await store.stats.player_stats(GUILD, 2)).wins == 0
+    assert len((await store.stats.player_stats(GUILD, 1)).rating_history) == 1

@@ -71,7 +71,7 @@ def voided_hand(variant: str = "xinyu", *, draw: bool = False) -> HandInput:
 
 async def ratings(store: Store, guild: int = GUILD) -> dict[tuple, tuple]:
     rt = Rating.__table__
-    async with store._engine.connect() as conn:
+    async with store.db.engine.connect() as conn:
         rows = await conn.execute(select(rt).where(rt.c.guild_id == guild))
         return {(r.variant, r.user_id, r.is_ai): (r.mu, r.sigma, r.hands) for r in rows}
 
@@ -79,7 +79,7 @@ async def ratings(store: Store, guild: int = GUILD) -> dict[tuple, tuple]:
 async def history(store: Store, guild: int = GUILD) -> list[tuple]:
     """Every rating-history point as (time, scope, player, ai, mu, sigma), in a stable order."""
     rh = RatingHistory.__table__
-    async with store._engine.connect() as conn:
+    async with store.db.engine.connect() as conn:
         rows = await conn.execute(select(rh).where(rh.c.guild_id == guild))
         return sorted((r.created_at, r.variant, r.user_id, r.is_ai, r.mu, r.sigma) for r in rows)
 
@@ -98,9 +98,9 @@ def assert_same_history(got: list[tuple], want: list[tuple]) -> None:
 
 
 async def confirm_all(store: Store, hand: HandInput, at: datetime) -> int:
-    record = await store.create_record(hand.players[0].user_id, hand, now=at)
+    record = await store.records.create(hand.players[0].user_id, hand, now=at)
     for p in hand.players[1:]:
-        record = await store.confirm_record(record.id, p.user_id, now=at)
+        record = await store.records.confirm(record.id, p.user_id, now=at)
     assert record.status == "confirmed"
     return record.id
 
@@ -108,7 +108,7 @@ async def confirm_all(store: Store, hand: HandInput, at: datetime) -> int:
 async def clean_store(tmp_path: Path, hands: list[HandInput]) -> Store:
     clean = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'clean.db'}")
     for hand in hands:
-        await clean.record_hand(hand)
+        await clean.hands.record(hand)
     return clean
 
 
@@ -123,7 +123,7 @@ async def check_against_rebuild_and_clean(
         assert_same_history(history_after_void, await history(clean))
     finally:
         await clean.close()
-    assert await store.rebuild_ratings(GUILD) == sum(1 for _ in kept)
+    assert await store.ratings.rebuild(GUILD) == sum(1 for _ in kept)
     assert_same_ratings(await ratings(store), after_void)
 
 
@@ -131,22 +131,22 @@ async def check_against_rebuild_and_clean(
 async def test_void_equals_never_confirmed(store: Store, tmp_path: Path, position: int) -> None:
     hands = make_hands(24)
     for hand in hands[:position]:
-        await store.record_hand(hand)
+        await store.hands.record(hand)
     at = NOW + timedelta(minutes=position - 1, seconds=30)
     record_id = await confirm_all(store, voided_hand(), at)
     for hand in hands[position:]:
-        await store.record_hand(hand)
+        await store.hands.record(hand)
     other = make_hands(3, seed=9)  # another server's hands are left alone
     for hand in other:
-        await store.record_hand(replace(hand, guild_id=OTHER_GUILD))
+        await store.hands.record(replace(hand, guild_id=OTHER_GUILD))
     other_before = (await ratings(store, OTHER_GUILD), await history(store, OTHER_GUILD))
     assert any(key[1] == LONER for key in await ratings(store))
 
-    voided = await store.void_record(record_id)
+    voided = await store.records.void(record_id)
 
     assert (voided.status, voided.hand_id) == ("void", None)
     assert not any(key[1] == LONER for key in await ratings(store))
-    assert (await store.player_stats(GUILD, LONER)).rating_history == []
+    assert (await store.stats.player_stats(GUILD, LONER)).rating_history == []
     assert (await ratings(store, OTHER_GUILD), await history(store, OTHER_GUILD)) == other_before
     await check_against_rebuild_and_clean(store, tmp_path, hands)
 
@@ -155,13 +155,13 @@ async def test_two_voids_and_an_unrated_draw(store: Store, tmp_path: Path) -> No
     hands = make_hands(16, seed=3)
     ids = []
     for i, hand in enumerate(hands):
-        await store.record_hand(hand)
+        await store.hands.record(hand)
         if i in (4, 9):
             ids.append(await confirm_all(store, voided_hand("shangrao"), hand.created_at))
         if i == 6:
             ids.append(await confirm_all(store, voided_hand(draw=True), hand.created_at))
     for record_id in (ids[1], ids[0], ids[2]):  # the draw moved no rating
-        await store.void_record(record_id)
+        await store.records.void(record_id)
     await check_against_rebuild_and_clean(store, tmp_path, hands)
 
 
@@ -172,10 +172,10 @@ async def test_hands_recorded_between_plan_and_write(
     again, and the result still equals never having had the record."""
     hands = make_hands(12, seed=8)
     for hand in hands[:6]:
-        await store.record_hand(hand)
+        await store.hands.record(hand)
     record_id = await confirm_all(store, voided_hand(), NOW + timedelta(minutes=5, seconds=30))
     late = iter(hands[6:])
-    plan_void = store._plan_void
+    plan_void = store.records.plan_void
     plans = 0
 
     async def plan_then_record(rid: int) -> Any:
@@ -184,25 +184,25 @@ async def test_hands_recorded_between_plan_and_write(
         plan = await plan_void(rid)
         for hand in (next(late, None), next(late, None)):
             if hand is not None:
-                await store.record_hand(hand)  # another writer slips in
+                await store.hands.record(hand)  # another writer slips in
         return plan
 
-    monkeypatch.setattr(store, "_plan_void", plan_then_record)
-    await store.void_record(record_id, attempts=3)
+    monkeypatch.setattr(store.records, "plan_void", plan_then_record)
+    await store.records.void(record_id, attempts=3)
     assert plans == 3  # every snapshot plan went stale: the last one ran under the lock
     for hand in late:
-        await store.record_hand(hand)
+        await store.hands.record(hand)
     await check_against_rebuild_and_clean(store, tmp_path, hands)
 
 
 async def test_void_of_a_pending_or_expired_record_touches_no_rating(store: Store) -> None:
     for hand in make_hands(5):
-        await store.record_hand(hand)
+        await store.hands.record(hand)
     before = await ratings(store), await history(store)
-    record = await store.create_record(1, voided_hand(), now=NOW)
-    assert (await store.void_record(record.id)).status == "void"
+    record = await store.records.create(1, voided_hand(), now=NOW)
+    assert (await store.records.void(record.id)).status == "void"
     assert (await ratings(store), await history(store)) == before
-    async with store._engine.connect() as conn:
+    async with store.db.engine.connect() as conn:
         assert len((await conn.execute(select(Hand.__table__.c.id))).all()) == 5
 
 
@@ -236,16 +236,16 @@ async def test_void_while_another_process_records_hands(
     the record had never been there, whichever commits first."""
     hands = make_hands(20, seed=11)
     for hand in hands[:12]:
-        await store.record_hand(hand)
+        await store.hands.record(hand)
     record_id = await confirm_all(store, voided_hand(), NOW + timedelta(minutes=4, seconds=30))
     other = await Store.open(db_url)
 
     async def record_rest() -> None:
         for hand in hands[12:]:
-            await other.record_hand(hand)
+            await other.hands.record(hand)
 
     try:
-        await asyncio.gather(store.void_record(record_id), record_rest())
+        await asyncio.gather(store.records.void(record_id), record_rest())
     finally:
         await other.close()
     await check_against_rebuild_and_clean(store, tmp_path, hands)

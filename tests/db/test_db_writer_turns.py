@@ -9,19 +9,19 @@ from db.store import Store
 
 
 async def test_many_writers_at_once_all_commit(store: Store) -> None:
-    games = [await store.create_game(1, 100 + i, "shangrao") for i in range(20)]
+    games = [await store.games.create(1, 100 + i, "shangrao") for i in range(20)]
 
     async def moves(game_id: int) -> int:
         version = 0
         for n in range(10):
-            version = await store.append_action(game_id, version, 0, {"k": "act", "n": n})
+            version = await store.games.append_action(game_id, version, 0, {"k": "act", "n": n})
         return version
 
     async def lobbies() -> list[int]:
         made = []
         for i in range(10):
-            info = await store.create_game(1, 900 + i, "xinyu")
-            await store.update_game(info.id, seats=[{"name": "p", "user_id": 5}])
+            info = await store.games.create(1, 900 + i, "xinyu")
+            await store.games.update(info.id, seats=[{"name": "p", "user_id": 5}])
             made.append(info.id)
         return made
 
@@ -29,5 +29,5 @@ async def test_many_writers_at_once_all_commit(store: Store) -> None:
     assert results[:-1] == [10] * len(games)
     assert len(results[-1]) == 10
     for game in games:
-        loaded = await store.load_game(game.id)
+        loaded = await store.games.load(game.id)
         assert [a.seq for a in loaded.actions] == list(range(1, 11))

@@ -347,7 +347,7 @@ def check_privacy(fake: FakeDiscord) -> int:
 
 def log_of(proc: BotProcess, gid: int) -> list[tuple[int, int | None, dict[str, Any]]]:
     """The whole action log of a game, ``(seq, seat, entry)``, read from the bot's SQLite file
-    (the store's ``load_game`` gives only what follows the newest snapshot)."""
+    (the store's ``games.load`` gives only what follows the newest snapshot)."""
     import json
     import sqlite3
 

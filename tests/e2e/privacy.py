@@ -172,8 +172,8 @@ def _templates(players: Iterable[Player], *keys: str) -> list[re.Pattern[str]]:
     """Regexes of catalogue sentences (every language form), one group per placeholder: a
     name matches a player's name or mention, a tile a tile's name, a claim word a claim
     word, anything else any text."""
-    from cogs.text import CLAIM_WORDS, STRINGS, TIMEOUT_WORDS
-    from engine.tiles import en_name, zh_name
+    from engine.tiles import tile_str
+    from i18n.catalog import LOCALES, messages
 
     def alts(words: Iterable[str]) -> str:
         return (
@@ -181,21 +181,26 @@ def _templates(players: Iterable[Player], *keys: str) -> list[re.Pattern[str]]:
         )
 
     people = [p.name for p in players] + [f"<@{p.user_id}>" for p in players if p.user_id]
-    tiles = [zh_name(k) for k in range(34)] + [en_name(k) for k in range(34)] + ["?"]
+    tiles = [messages(lc)[f"common.tile.{tile_str(k)}"] for lc in LOCALES for k in range(34)]
+    tiles.append("?")
+    words = [
+        text
+        for lc in LOCALES
+        for key, text in messages(lc).items()
+        if key.startswith(("common.claim.", "common.timeout."))
+    ]
     slot = {
         "name": alts(people),
         "payer": alts(people),
         "dealer": alts(people),
         "mention": alts(people),
         "tile": alts(tiles),
-        "what": alts(
-            [w for pair in (*CLAIM_WORDS.values(), *TIMEOUT_WORDS.values()) for w in pair]
-        ),
+        "what": alts(words + [f"{zh} · {en}" for zh in words for en in words]),
     }
     out = []
     for key in keys:
-        zh, en = STRINGS[key]
-        for form in (zh, en, f"{zh} · {en}"):
+        zh, tw, en = (messages(lc)[key] for lc in LOCALES)
+        for form in (zh, tw, en, f"{zh} · {en}"):
             parts = re.split(r"(\{[a-z_]+\})", form)
             rx = "".join(
                 f"({slot.get(part[1:-1], '.+?')})" if part.startswith("{") else re.escape(part)
@@ -208,21 +213,21 @@ def _templates(players: Iterable[Player], *keys: str) -> list[re.Pattern[str]]:
 #: lines reporting something public (an action, a turn that timed out, 托管 switched by its
 #: player): they may name anyone, at any time (a pass is caught by :data:`PASS_RX` first)
 PUBLIC_ACTION_KEYS = (
-    "line_hand_started",
-    "line_dice",
-    "line_claimed",
-    "line_kong",
-    "line_concealed_kong",
-    "line_ready",
-    "line_flower",
-    "line_won_self",
-    "line_won_discard",
-    "line_won_rob",
-    "line_drawn",
-    "line_timeout",
-    "line_auto_on",
-    "line_auto_off",
-    "line_dm_closed",  # once per game, for everyone whose DMs are closed
+    "game.line_hand_started",
+    "game.line_dice",
+    "game.line_claimed",
+    "game.line_kong",
+    "game.line_concealed_kong",
+    "game.line_ready",
+    "game.line_flower",
+    "game.line_won_self",
+    "game.line_won_discard",
+    "game.line_won_rob",
+    "game.line_drawn",
+    "game.line_timeout",
+    "game.line_auto_on",
+    "game.line_auto_off",
+    "game.line_dm_closed",  # once per game, for everyone whose DMs are closed
 )
 PASS_RX = re.compile(r"自动过|(?<![超经通不])过(?![期去来])|\bauto-pass\b|\bpass(?:es|ed)?\b", re.I)
 
@@ -269,12 +274,12 @@ def find_claim_leaks(
     discard or who passed. ``windows`` (from the bot's log) adds the timing rule: lines
     posted while a window is open name nobody but the discarder, unless they report a
     public action."""
-    from cogs.text import STRINGS
+    from i18n.catalog import LOCALES, messages
 
     players = list(players)
     windows = list(windows)
-    turn_rx = _templates(players, "turn")
-    over = {STRINGS["hand_over"][0], STRINGS["hand_over"][1]}
+    turn_rx = _templates(players, "game.turn")
+    over = {messages(lc)["game.hand_over"] for lc in LOCALES}
     allowed = _templates(players, *PUBLIC_ACTION_KEYS)
     leaks: list[str] = []
     for at, msg, n, version in _public_versions(fake, ephemeral=True):

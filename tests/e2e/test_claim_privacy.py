@@ -15,6 +15,7 @@ import re
 import pytest
 
 from engine.game.rules import live_count, rules_of
+from services.action_codec import read_step
 
 from .fake_discord import FakeDiscord, FakeMessage, FakeUser
 from .game_driver import (
@@ -115,7 +116,7 @@ async def test_claim_windows_stay_secret(fake: FakeDiscord, bot_factory) -> None
     log = [entry for _seq, _seat, entry in log_of(proc, gid)]
     timed_out = [e for e in log if e.get("timeout")]
     assert len(held) == 2 and timed_out, log
-    assert all(e["kind"] == "pass" for e in timed_out)
+    assert all(e["a"] == {"type": "pass"} for e in timed_out)  # the engine's action JSON
     assert not [e for e in log if e.get("k") == "auto"]
     shown = [text for m in public_messages(fake) for text in versions_text(m)]
     assert not [s for s in shown if "超时" in s or "timed out" in s]
@@ -216,7 +217,8 @@ async def test_keep_drawing_is_never_announced(fake: FakeDiscord, bot_factory) -
     assert (await ix.wait_reply()).ephemeral
     result = await fake.wait_for(lambda: result_of(fake, gid), 30, what="the hand's result")
     steps = [s for _seq, _seat, e in log_of(proc, gid) for s in e.get("acts", e.get("ai", []))]
-    assert any(kind == "touji" for _seat, kind, _arg in steps), "the seed played no 偷机"
+    played = [read_step(step)[1] for step in steps]  # the engine's action JSON
+    assert any(a["type"] == "keep_drawing" for a in played), "the seed played no 偷机"
     # the result may list 偷机 among the winner's scoring items; nothing else says it
     said = [
         text

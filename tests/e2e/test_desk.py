@@ -17,9 +17,10 @@ from typing import Any
 import pytest
 
 from botcore.client import DEFAULT_EXTENSIONS
-from cogs.desk_text import item_line, t
+from cogs.desk_text import item_line
 from db.store import Store
 from engine.scoring import score_line
+from i18n import t
 
 from .fake_discord import MANAGE_GUILD, FakeDiscord, FakeMessage, FakeUser
 from .fake_discord.state import snowflake
@@ -76,18 +77,18 @@ def fields_of(message: FakeMessage) -> dict[str, str]:
 def answer_of(message: FakeMessage) -> dict[str, Any]:
     """What the reply says, in ``score_line`` terms: legal, points, item lines, reason."""
     fields = fields_of(message)
-    total = fields.get(t("total", "en"))
+    total = fields.get(t("desk.total", "en"))
     points = 0
     if total is not None:
         m = re.fullmatch(r"\*\*(\d+)\*\* \w+", total)
         assert m, total
         points = int(m.group(1))
-    items = fields[t("items", "en")]
+    items = fields[t("desk.items", "en")]
     return {
         "legal": total is not None,
         "points": points,
-        "items": [] if items == t("no_items", "en") else items.split("\n"),
-        "reason": fields.get(t("why", "en"), ""),
+        "items": [] if items == t("desk.no_items", "en") else items.split("\n"),
+        "reason": fields.get(t("desk.why", "en"), ""),
     }
 
 
@@ -180,7 +181,7 @@ async def test_indicator_and_server_default_variant(
         {"variant": "shangrao", "hand": "123m456m789p234s9s5p +9s", "bao": "5p", "win": "self"}
     )
     assert answer_of(reply)["points"] == expected["points"] > 0
-    payments = fields_of(reply)[t("payments", "en")]
+    payments = fields_of(reply)[t("desk.payments", "en")]
     assert payments.count(f"pays {expected['points']} points") == 3
 
 
@@ -217,7 +218,7 @@ async def test_full_payment_with_the_rest_of_the_table(
     }
     reply = await (await fake.slash(carol, "mahjong score", options)).wait_reply(timeout=15)
     assert answer_of(reply)["points"] == 3
-    payments = fields_of(reply)[t("payments", "en")].split("\n")
+    payments = fields_of(reply)[t("desk.payments", "en")].split("\n")
     assert payments == [
         "next player pays 24 points (3 pao + 3 eaten (吃兴家), ×4 per pao)",
         "player opposite pays 24 points (3 pao + 3 eaten (吃兴家), ×4 per pao)",
@@ -230,7 +231,9 @@ async def test_full_payment_with_the_rest_of_the_table(
     )
     reply = await refused.wait_reply()
     assert (
-        reply.ephemeral and "`streak`" in reply.content and "not a rule of xinyu" in reply.content
+        reply.ephemeral
+        and "`streak`" in reply.content
+        and "not a rule of Xinyu" in reply.content  # the variant's title, from the registry
     )
 
     ix = await fake.autocomplete(
@@ -244,7 +247,7 @@ async def test_full_payment_with_the_rest_of_the_table(
 async def _board(bot: BotProcess, guild_id: int) -> dict[int, int]:
     store = await Store.open(bot.database_url, migrate=False)
     try:
-        board = await store.leaderboard(guild_id, min_hands=1, limit=50)
+        board = await store.leaderboards.page(guild_id, min_hands=1, limit=50)
         return {e.user_id: e.points for e in board.entries}
     finally:
         await store.close()
@@ -359,7 +362,7 @@ async def test_record_expiry_is_a_server_setting(fake: FakeDiscord, desk_bot: Bo
     rid = int(msg.custom_ids()[0].split(":")[2])
     store = await Store.open(desk_bot.database_url, migrate=False)
     try:
-        record = await store.get_record(rid)
+        record = await store.records.get(rid)
     finally:
         await store.close()
     assert record.expires_at - record.created_at == timedelta(hours=2)
@@ -386,7 +389,7 @@ async def test_record_expires_uncounted(fake: FakeDiscord, bot_factory) -> None:
     )
     store = await Store.open(proc.database_url, migrate=False)
     try:
-        assert (await store.get_record(int(rid))).status == "expired"
+        assert (await store.records.get(int(rid))).status == "expired"
     finally:
         await store.close()
     assert await _board(proc, fake.guild_id) == {}
@@ -408,7 +411,7 @@ async def test_record_with_the_table_and_several_winners(
         carol, "mahjong score",
         {**table, "win": "discard", "discarder": "across", "others": "对家 发2; 上家 [9999m]"},
     )  # fmt: skip
-    shown = fields_of(await score.wait_reply(timeout=15))[t("payments", "en")].split("\n")
+    shown = fields_of(await score.wait_reply(timeout=15))[t("desk.payments", "en")].split("\n")
     assert shown[:3] == [
         "next player pays nothing",
         "player opposite pays 16 points (discarded the winning tile; 2 pao + 2 eaten (吃兴家), "
@@ -421,12 +424,12 @@ async def test_record_with_the_table_and_several_winners(
          "others": f"{alice.mention} 发2; 上家 [9999m]"},
     )  # fmt: skip
     msg = await ix.wait_reply(timeout=15)
-    players = fields_of(msg)[t("players", "zh")].split("\n")
+    players = fields_of(msg)[t("desk.players", "zh")].split("\n")
     assert [re.search(r"`([+-]\d+)`", line).group(1) for line in players] == [
         "-16", "+0", "+16", "+0",
     ]  # fmt: skip
     assert "含吃兴家 2炮" in players[0]
-    assert "每炮 ×4（黄庄, 跟庄）" in fields_of(msg)[f"{t('result', 'zh')} · 九江麻将"]
+    assert "每炮 ×4（黄庄, 跟庄）" in fields_of(msg)[f"{t('desk.result', 'zh')} · 九江麻将"]
 
     refused = await fake.slash(
         carol, "mahjong record",
@@ -447,13 +450,13 @@ async def test_record_with_the_table_and_several_winners(
     )  # fmt: skip
     msg = await ix.wait_reply(timeout=15)
     rid = msg.custom_ids()[0].split(":")[2]
-    players = fields_of(msg)[t("players", "zh")].split("\n")
+    players = fields_of(msg)[t("desk.players", "zh")].split("\n")
     assert [re.search(r"`([+-]\d+)`", line).group(1) for line in players] == [
         "+8", "-1", "+2", "-9",
     ]  # fmt: skip
     assert "杠钱 付 2" in players[3] and "杠钱 付 2" in players[1]
     assert "杠钱 得 6" in players[0]
-    result = fields_of(msg)[f"{t('result', 'zh')} · 新余麻将"]
+    result = fields_of(msg)[f"{t('desk.result', 'zh')} · 新余麻将"]
     assert f"{carol.mention} 胡牌（点炮）4分" in result
     for user in (bob, carol):
         await (await fake.click(user, msg, f"mj:rec:{rid}:confirm")).wait_ack()

@@ -187,11 +187,11 @@ async def test_history_shows_the_hash_published_when_the_hand_began(
             {"name": "bob", "user_id": bob.id, "ai": False},
             {"name": "carol", "user_id": carol.id, "ai": False},
         ]
-        game = await store.create_game(
+        game = await store.games.create(
             fake.guild_id, fake.channel.id, "xinyu", seats=seats, status="finished"
         )
         for no, published in ((1, digest), (2, other)):
-            await store.record_hand(
+            await store.hands.record(
                 HandInput(
                     guild_id=fake.guild_id,
                     variant="xinyu",

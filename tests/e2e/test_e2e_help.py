@@ -109,3 +109,31 @@ async def test_help_shows_this_servers_settings(fake: FakeDiscord, bot_factory) 
         what="page 2",
     )
     assert "97 s per turn" in text and "default variant Xinyu" in text
+
+
+async def test_help_and_commands_in_traditional_chinese(fake: FakeDiscord, bot_factory) -> None:
+    """A zh-TW user: 繁體 command names on sync, and the guide in 繁體."""
+    await start_bot(bot_factory)
+    [group] = [c for c in fake.synced_commands() if c["name"] == "mahjong"]
+    assert group["name_localizations"]["zh-TW"] == "麻將"
+    [sub] = [o for o in group["options"] if o["name"] == "help"]
+    assert sub["name_localizations"]["zh-TW"] == "幫助"
+    [autoplay] = [o for o in group["options"] if o["name"] == "autoplay"]
+    assert autoplay["name_localizations"] == {"zh-CN": "托管", "zh-TW": "託管"}
+
+    dave = fake.user("dave")
+    dave.locale = "zh-TW"
+    ix = await fake.slash(dave, "mahjong help")
+    msg = await ix.wait_reply()
+    text = msg.text()
+    assert "入門：怎麼開局" in text and "第 1/4 頁" in text and "開局" in text
+    assert "开局" not in text and "页" not in text
+    ix = await fake.slash(dave, "mahjong help", {"topic": "commands"})
+    text = (await ix.wait_reply()).text()
+    for name in ("`/麻將 新局", "`/麻將 幫助", "`/麻將 算分 <手牌>", "`/麻將 排行榜"):
+        assert name in text, name
+    # a variant's rule pages are 繁體 too (no longer 简体 for zh-TW readers)
+    ix = await fake.slash(dave, "mahjong help", {"topic": "shangrao"})
+    text = (await ix.wait_reply()).text()
+    assert "上饒麻將規則" in text and "寶牌" in text and "莊家" in text
+    assert "宝牌" not in text and "庄家" not in text

@@ -48,7 +48,7 @@ async def test_leaderboard_picture_names_players_known_only_from_records(
             players = [HandPlayer(0, winner.id, pts)] + [
                 HandPlayer(i, u.id, -pts // 3) for i, u in enumerate(losers, 1)
             ]
-            await store.record_hand(
+            await store.hands.record(
                 HandInput(
                     guild_id=fake.guild_id,
                     variant="xinyu",

@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from services.action_codec import read_step
+
 from .fake_discord import CREATE_PUBLIC_THREADS, FakeDiscord, FakeMessage, FakeUser
 from .game_driver import (
     check_privacy,
@@ -60,7 +62,7 @@ def decisions(proc: BotProcess, gid: int) -> dict[int, list[dict[str, Any]]]:
 
     A change is one log entry and the AI entries that follow it (what the bot shows at
     once); only a decision still open when a change is shown counts."""
-    from services.model import ActionKey
+    from services.action_codec import entry_action, read_step
     from services.real_engine import RealEngine
 
     engine = RealEngine()
@@ -113,11 +115,11 @@ def decisions(proc: BotProcess, gid: int) -> dict[int, list[dict[str, Any]]]:
                 state, _ = engine.next_hand(state, entry["seed"])
                 stepped(True, deal)
                 continue
-            acts = entry.get("acts", []) if k == "ai" else []
+            acts = [read_step(a) for a in entry.get("acts", [])] if k == "ai" else []
             if k == "act":
-                acts = [[seat, entry["kind"], entry.get("arg")], *entry.get("ai", [])]
-            for s, kind, arg in acts:
-                state, _ = engine.apply(state, s, ActionKey(kind, arg))
+                acts = [(seat, entry_action(entry)), *map(read_step, entry.get("ai", []))]
+            for s, logged in acts:
+                state, _ = engine.apply_logged(state, s, logged)
                 stepped(False, deal)
         pending = pending_now()
         for s, (asked, episode) in shown.items():
@@ -391,7 +393,7 @@ async def test_ai_moves_are_shown_at_a_readable_pace(fake: FakeDiscord, bot_fact
     # written at once: the AI replies are in the log before anything more is shown
     assert stored_version(proc, gid) > before
     logged = [e for _q, _s, e in log_of(proc, gid)][-1]
-    ai_discards = [a for a in logged.get("ai", []) if a[1] == "discard"]
+    ai_discards = [a for a in logged.get("ai", []) if read_step(a)[1]["type"] == "discard"]
     # the answer shows her hand right after her discard, without buttons
     assert choose(fake.messages[dm.id]) is None or not ai_discards
     await fake.wait_for(

@@ -9,6 +9,7 @@ import pytest
 
 from cogs.text import t
 from db.store import Store
+from services.action_codec import ActionKey, entry_key
 
 from .fake_discord import FakeDiscord
 from .game_driver import (
@@ -50,7 +51,7 @@ def keep_pairs(msg) -> str | None:
 async def game_log(url: str, gid: int):
     store = await Store.open(url)
     try:
-        return await store.load_game(gid)
+        return await store.games.load(gid)
     finally:
         await store.close()
 
@@ -71,7 +72,9 @@ async def test_closed_dms_use_the_ephemeral_path(fake: FakeDiscord, bot_factory)
     await play_hand(fake, [alice, bob], gid, ephemeral=frozenset({bob.id}))
     # only one notice (the other mentions of bob are his turn alerts), and no hand of bob's
     # in the channel or the game's thread
-    notices = {t("line_dm_closed", lang, mention=bob.mention) for lang in ("zh", "en", "zh+en")}
+    notices = {
+        t("game.line_dm_closed", lang, mention=bob.mention) for lang in ("zh", "en", "zh+en")
+    }
     assert len([m for m in fake.guild_messages() if m.content in notices]) == 1
     turns = [m for m in fake.guild_messages(include_deleted=True) if bob.mention in m.content]
     assert all(m.content in notices or "🀄" in m.content for m in turns)
@@ -235,8 +238,9 @@ async def test_two_players_claim_the_same_discard_at_once(fake: FakeDiscord, bot
     applied = {}
     for seat, cid in ((seat1, c1), (seat2, c2)):
         _gid, kind, arg = parse_id(cid)
+        key = ActionKey(kind, arg)
         same = [
-            a for a in new if a[1] == seat and a[2].get("kind") == kind and a[2].get("arg") == arg
+            a for a in new if a[1] == seat and a[2].get("k") == "act" and entry_key(a[2]) == key
         ]
         assert len(same) <= 1, (seat, cid, [a[2] for a in new])
         applied[cid] = len(same)

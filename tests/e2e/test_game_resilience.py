@@ -43,7 +43,7 @@ WEBHOOK_EDIT = r"webhooks/\d+/(?P<token>[^/]+)/messages/@original$"
 async def game_now(store: Store, gid: int) -> tuple[str, tuple[int, ...], int, int]:
     """``(phase, seats of humans whose decision is awaited, hand no, version)`` from the
     bot's database (the action log is committed before the bot answers)."""
-    loaded = await store.load_game(gid)
+    loaded = await store.games.load(gid)
     live = LiveGame.from_info(loaded.game)
     replay(ENGINE, live, loaded)
     if live.state is None:
@@ -56,7 +56,9 @@ async def game_now(store: Store, gid: int) -> tuple[str, tuple[int, ...], int, i
 def is_ping(msg: FakeMessage, user: FakeUser) -> bool:
     """The "your turn" alert for ``user`` (``alert_turn_public``) in any public language."""
     heads = {
-        t("alert_turn_public", lang, mention=user.mention, hand="", deadline="").split(" · ")[0]
+        t("game.alert_turn_public", lang, mention=user.mention, hand="", deadline="").split(" · ")[
+            0
+        ]
         for lang in ("zh", "en", "zh+en")
     }
     return any(msg.content.startswith(head) for head in heads) and "🀄" in msg.content

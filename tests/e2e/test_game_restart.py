@@ -29,7 +29,7 @@ pytestmark = pytest.mark.e2e
 async def human_actions(url: str, gid: int) -> tuple[int, list[tuple[int, dict]]]:
     store = await Store.open(url)
     try:
-        loaded = await store.load_game(gid)
+        loaded = await store.games.load(gid)
         return loaded.game.version, [(a.seat, a.action) for a in loaded.actions]
     finally:
         await store.close()

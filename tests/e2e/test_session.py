@@ -374,7 +374,7 @@ async def test_showdown_lays_every_hand_open_only_at_the_end(
             concealed = list(revealed.concealed)
             if result.winners and revealed.seat == result.winners[0]:
                 concealed.remove(result.winning_tile)
-            notation = hand_notation(tuple(concealed), result.bao)
+            notation = hand_notation(tuple(concealed), result.wildcards)
             assert f"`{notation}`" in text, (hand, revealed.seat, notation, text)
             shown.append(notation)
         # every payment's seat change adds up to the deltas shown

@@ -59,7 +59,7 @@ def _extensions() -> dict[str, str] | None:
 
 
 async def _record(store: Store, seeded: Seeded, hand: HandInput) -> None:
-    await store.record_hand(hand)
+    await store.hands.record(hand)
     for p in hand.players:
         if not p.is_ai:
             seeded.points[p.user_id] += p.delta
@@ -90,7 +90,7 @@ async def seed(fake: FakeDiscord, bot: BotProcess) -> Seeded:
     try:
         gid = fake.guild_id
         for uid, name in seeded.names.items():
-            await store.upsert_player(uid, display_name=name)
+            await store.players.upsert(uid, display_name=name)
         no = 0
         for k, uid in enumerate(EXTRAS):  # each extra wins 5(k+1) off alice
             no += 1
@@ -116,7 +116,7 @@ async def seed(fake: FakeDiscord, bot: BotProcess) -> Seeded:
             (dave.id, 0, False),
         ]
         await _record(store, seeded, _win(no + 2, seats, "discard", 0, guild_id=gid, discarder=1, points=33, source="record", variant="xinyu"))  # fmt: skip
-        game = await store.create_game(
+        game = await store.games.create(
             gid,
             fake.channel.id,
             "shangrao",
@@ -402,15 +402,15 @@ async def _more_games(proc: BotProcess, fake: FakeDiscord, count: int) -> list[i
                 {"name": "bob", "user_id": bob.id, "ai": False},
                 {"name": "carol", "user_id": carol.id, "ai": False},
             ]
-            game = await store.create_game(
+            game = await store.games.create(
                 fake.guild_id, fake.channel.id, "jiujiang", seats=seats, status="finished"
             )
             players = [(bob.id, k + 1, False), (carol.id, -(k + 1), False)]
             hand = _win(1, players, "discard", 0, guild_id=fake.guild_id, discarder=1)
-            await store.record_hand(
+            await store.hands.record(
                 replace(hand, variant="jiujiang", game_id=game.id, points=k + 1)
             )
-        games = await store.recent_games(fake.guild_id, limit=100)
+        games = await store.stats.recent_games(fake.guild_id, limit=100)
     finally:
         await store.close()
     return [g.game.id for g in games]
@@ -505,7 +505,7 @@ async def test_a_played_hand_reaches_leaderboard_stats_and_history(
     try:
 
         async def recorded() -> list:
-            return await store.game_hands(gid)
+            return await store.hands.of_game(gid)
 
         hands: list = []
         deadline = asyncio.get_running_loop().time() + fake.scaled(30)
@@ -514,7 +514,7 @@ async def test_a_played_hand_reaches_leaderboard_stats_and_history(
             if not hands:
                 assert asyncio.get_running_loop().time() < deadline, "the hand was not recorded"
                 await asyncio.sleep(0.05)
-        game = await store.get_game(gid)
+        game = await store.games.get(gid)
     finally:
         await store.close()
     [hand] = hands

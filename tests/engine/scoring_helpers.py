@@ -25,7 +25,7 @@ def make_ctx(
         options=make_options(variant, options or {}),
         hand=parse_hand(hand, finished=True),
         win=win,  # type: ignore[arg-type]
-        bao=None if bao is None else kind_of(bao),
+        wildcards=frozenset() if bao is None else frozenset({kind_of(bao)}),
         flags=frozenset(flags),
         **kw,
     )

@@ -23,7 +23,7 @@ from engine.decompose import (
 )
 from engine.notation import Hand
 from engine.scoring.bench import _with_bao, random_hand
-from engine.scoring.shangrao import _flags_for
+from engine.variants.shangrao.scoring import _flags_for
 
 SHAPES = {SEQ: 0, TRIPLET: 1, PAIR: 2}
 WILD_WEIGHTS = (10, 20, 25, 25, 20)  # 0–4 宝

@@ -5,7 +5,7 @@ from __future__ import annotations
 from scoring_helpers import names, sc, values
 
 from engine.notation import parse_hand
-from engine.scoring.jiujiang import waits
+from engine.variants.jiujiang.scoring import waits
 
 
 def jj(hand: str, win: str = "self", **kw):

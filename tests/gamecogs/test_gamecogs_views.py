@@ -7,8 +7,9 @@ import re
 import pytest
 
 from cogs.game import parse_options
-from cogs.text import STRINGS, hand_lines, t, table_lines
+from cogs.text import hand_lines, t, table_lines
 from cogs.views import CUSTOM_ID, error_text, hand_message, result_message, seen_version
+from i18n import LOCALES
 from services import errors
 from services.delivery import GameSummary, PrivateUpdate
 from services.model import (
@@ -63,7 +64,7 @@ def test_hand_message_has_a_button_per_distinct_discard_and_claims():
         ActionKey("touji", "1m"),
         ActionKey("touji", "2m"),
     )
-    hand = HandView(0, concealed, 26, (), legal, waits=(3,), bao=None)
+    hand = HandView(0, concealed, 26, (), legal, waits=(3,), wildcards=frozenset())
     embed, view = hand_message(game(), PrivateUpdate(0, 100, hand, ((3, 2),)), "zh")
     ids = [item.custom_id for item in view.children]
     assert len(ids) <= 25
@@ -95,7 +96,9 @@ def test_table_text_shows_counts_not_tiles():
         PublicSeat(2, 13, dealer=True),
         PublicSeat(3, 13),
     )
-    table = TableView(1, "turn", 2, 1, 80, seats, bao_indicator=3, bao=4, commitment="ab" * 32)
+    table = TableView(
+        1, "turn", 2, 1, 80, seats, bao_indicator=3, wildcards=frozenset({4}), commitment="ab" * 32
+    )
     text = "\n".join(
         table_lines(table, ["a", "b", "c", "d"], (0, 1, 2, 3), [False] * 4, "zh", deadline=1e9)
     )
@@ -129,13 +132,13 @@ def test_hand_lines_private_and_result_lists_every_item():
     assert "8" in embed.description and "自摸" in embed.description  # the payment line
 
 
-def test_every_error_has_a_text_in_both_languages():
+def test_every_error_has_a_text_in_every_language():
     for cls in (getattr(errors, n) for n in dir(errors)):
         if isinstance(cls, type) and issubclass(cls, errors.ServiceError):
-            assert cls.key in STRINGS
-            for lang in ("zh", "en"):
+            for lang in LOCALES:
+                assert t(cls.key, lang, detail="x"), (cls, lang)  # KeyError if missing
                 assert error_text(cls("why"), lang)
-    assert t("illegal", "en", detail="x").endswith("x")
+    assert t("errors.illegal", "en", detail="x").endswith("x")
 
 
 def test_parse_options():

@@ -14,9 +14,10 @@ from pathlib import Path
 import discord
 import pytest
 from discord import app_commands
+from discord.app_commands import locale_str
 
 from botcore.client import DEFAULT_EXTENSIONS
-from botcore.translator import ZhTranslator
+from botcore.translator import CatalogueTranslator, command_key
 from cogs.group import mahjong
 from cogs.help import (
     MENU_ID,
@@ -29,16 +30,20 @@ from cogs.help import (
     topic_pages,
 )
 from cogs.help_text import (
-    NOTATION_EXAMPLES,
-    SCORING_ROWS,
+    NOTATION_EXAMPLE_COUNT,
     TOPICS,
+    notation_examples,
     scoring_names,
+    scoring_rows,
     static_pages,
+    topic_name,
 )
+from engine import variants
 from engine.notation import parse_hand
 from engine.options import VARIANTS, describe_options, make_options
 from engine.scoring import context_from_dict, score
-from engine.scoring.shangrao import CLASSIC
+from engine.variants.shangrao.scoring import CLASSIC
+from i18n import LOCALES, t
 
 for _module in DEFAULT_EXTENSIONS:  # registers every /mahjong subcommand on the shared group
     importlib.import_module(_module)
@@ -51,7 +56,7 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 async def tree() -> app_commands.CommandTree:
     client = discord.Client(intents=discord.Intents.none())
     tree = app_commands.CommandTree(client)
-    await tree.set_translator(ZhTranslator())
+    await tree.set_translator(CatalogueTranslator())
     if tree.get_command("mahjong") is None:
         tree.add_command(mahjong)
     return tree
@@ -61,7 +66,7 @@ def page_count(topic: str, lang: str) -> int:
     return len(static_pages(topic, lang)) if topic != "commands" else 1
 
 
-@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lang", (*LANGS, "zh-TW"))
 @pytest.mark.parametrize("topic", TOPICS)
 async def test_every_page_fits_discord_limits(tree, topic: str, lang: str) -> None:
     pages = await topic_pages(topic, lang, tree)
@@ -104,10 +109,42 @@ async def test_languages_differ_and_chinese_is_chinese(tree, topic: str) -> None
         assert len(CJK.findall(a.body)) > len(CJK.findall(b.body))
 
 
-def test_topic_choices_have_chinese_names() -> None:
+@pytest.mark.parametrize("topic", ["overview", "notation", "commands"])
+async def test_taiwan_readers_get_the_guide_in_traditional_chinese(tree, topic: str) -> None:
+    """zh-TW: the same pages as 简体, converted (繁體 words, none of the 简体 ones)."""
+    zh = await topic_pages(topic, "zh", tree)
+    tw = await topic_pages(topic, "zh-TW", tree)
+    assert len(zh) == len(tw)
+    for a, b in zip(zh, tw, strict=True):
+        assert a.body != b.body and len(CJK.findall(b.body)) > 0
+    text = "\n".join(p.title + p.body for p in tw)
+    words = {
+        "overview": ("託管", "準備", "解散", "伺服器"),
+        "notation": ("暗槓", "萬", "寶"),
+        "commands": ("`/麻將 新局", "`/麻將 幫助"),
+    }[topic]
+    for word in words:
+        assert word in text, word
+    for simplified in ("托管", "准备", "服务器", "杠", "宝", "麻将"):
+        assert simplified not in text, simplified
+    embed, view = await render_help(topic, 0, "zh-TW", tree)
+    assert embed.title.startswith("幫助 · ") and "頁" in embed.footer.text
+    menu = next(getattr(c, "item", c) for c in view.children if "help" in (c.custom_id or ""))
+    labels = [o.label for o in menu.options]
+    assert "上饒麻將規則" in labels and "入門：怎麼開局" in labels
+
+
+async def test_topic_choices_have_chinese_names() -> None:
     assert [c.value for c in TOPIC_CHOICES] == list(TOPICS)
+    translator = CatalogueTranslator()
     for choice in TOPIC_CHOICES:
-        assert CJK.search(choice._locale_name.extras["zh"])
+        ctx = app_commands.TranslationContext(
+            app_commands.TranslationContextLocation.choice_name, choice
+        )
+        zh = await translator.translate(choice._locale_name, discord.Locale.chinese, ctx)
+        tw = await translator.translate(choice._locale_name, discord.Locale.taiwan_chinese, ctx)
+        assert zh == topic_name(choice.value, "zh") and CJK.search(zh)
+        assert tw == topic_name(choice.value, "zh-TW") and CJK.search(tw)
 
 
 async def test_out_of_range_page_and_unknown_topic_fall_back(tree) -> None:
@@ -143,9 +180,11 @@ async def test_commands_page_lists_every_registered_subcommand(tree) -> None:
         path = cmd.qualified_name  # e.g. "mahjong season new"
         assert f"`/{path}" in en, path
         assert cmd.description in en, path
-        zh_desc = cmd._locale_description.extras.get("zh") if cmd._locale_description else None
-        if zh_desc:
-            assert zh_desc in zh, path
+        where = app_commands.TranslationContext(
+            app_commands.TranslationContextLocation.command_description, cmd
+        )
+        key = command_key(locale_str(cmd.description), where)
+        assert key is not None and t(key, "zh") in zh, path
     assert "`/麻将 新局" in zh and "`/麻将 帮助" in zh
     lines = await command_lines(tree, "en")
     assert len(lines) == len(leaves)
@@ -153,7 +192,25 @@ async def test_commands_page_lists_every_registered_subcommand(tree) -> None:
     assert any(line.startswith("`/mahjong score <hand>") for line in lines)
 
 
-@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_taiwan_readers_get_the_variant_pages_in_traditional_chinese(variant: str) -> None:
+    """zh-TW: every rule page, scoring row and option explanation in 繁體 (issue 16 item 1)."""
+    zh = static_pages(variant, "zh")
+    tw = static_pages(variant, "zh-TW")
+    assert len(zh) == len(tw)
+    for a, b in zip(zh, tw, strict=True):
+        assert a.body != b.body and CJK.search(b.body)
+        assert len(a.fields) == len(b.fields)
+    text = "\n".join([p.title + p.body for p in tw] + [n + v for p in tw for n, v in p.fields])
+    for word in ("槓", "莊"):
+        assert word in text, word
+    for simplified in ("杠", "宝", "麻将", "庄", "听", "门", "对", "选项", "默认"):
+        assert simplified not in text, simplified
+    for _name, _value, info in describe_options(make_options(variant), "zh-TW"):
+        assert info and not set(info) & set("杠宝对庄听门许认选项"), info
+
+
+@pytest.mark.parametrize("lang", LOCALES)
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_variant_pages_list_every_option_with_its_default(variant: str, lang: str) -> None:
     text = "\n".join(p.body for p in static_pages(variant, lang))
@@ -174,8 +231,8 @@ def test_shangrao_pages_show_the_classic_table_from_the_engine(lang: str) -> Non
         assert ("✗" in line) == (not legal)
         if diao is not None:
             assert f"宝吊 {diao}" in line
-    for row in SCORING_ROWS["shangrao/xingchen"]:
-        assert f"**{row[0]}** {row[3]}" in text
+    for row in scoring_rows()["shangrao/xingchen"]:
+        assert f"**{row.item.zh}** {row.value}" in text
 
 
 # ---------------------------------------------------------------------------- engine items
@@ -279,7 +336,8 @@ def test_every_item_the_engine_scores_is_in_the_help_summary() -> None:
         assert not missing, f"{key}: the help does not explain {sorted(missing)}"
     # fixed values written in the summaries agree with what the engine gives
     for key in ("xinyu", "shangrao/xingchen"):
-        for name, _zh, _en, value in SCORING_ROWS[key]:
+        for row in scoring_rows()[key]:
+            name, value = row.item.zh, row.value
             got = {v for v in values[key].get(name, set()) if "未计" not in v}
             if "ⁿ" not in value and got and name not in ("天胡", "地胡", "接宝", "四个宝"):
                 assert got == {value}, (key, name, got)
@@ -288,32 +346,51 @@ def test_every_item_the_engine_scores_is_in_the_help_summary() -> None:
 
 
 def test_every_summary_row_names_an_item_the_engine_can_give() -> None:
-    from engine.scoring import jiujiang, shangrao, xinyu
-
-    sources = {
-        "shangrao/xingchen": inspect.getsource(shangrao),
-        "xinyu": inspect.getsource(xinyu),
-        "jiujiang/small": inspect.getsource(jiujiang),
-        "jiujiang/big": inspect.getsource(jiujiang),
-    }
-    for key, source in sources.items():
-        for name, *_ in SCORING_ROWS[key]:
+    rows = scoring_rows()
+    assert {
+        "shangrao/classic",
+        "shangrao/xingchen",
+        "xinyu",
+        "jiujiang/small",
+        "jiujiang/big",
+    } <= set(rows)
+    for key in ("shangrao/xingchen", "xinyu", "jiujiang/small", "jiujiang/big"):
+        # the variant's scorer, found through the registry
+        scorer = variants.get(key.partition("/")[0]).score
+        source = inspect.getsource(importlib.import_module(scorer.__module__))
+        for row in rows[key]:
+            name = row.item.zh
             # names the engine composes (碰碰胡 + 宝吊无宝, 七星 + 十三浪 + 有宝) by their core
             core = name.removeprefix("碰碰胡") or name
             core = core.removeprefix("七星").removesuffix("有宝")
             assert any(f'"{n}' in source or f'{n}"' in source for n in (name, core)), (key, name)
 
 
-@pytest.mark.parametrize("hand", NOTATION_EXAMPLES)
-def test_notation_examples_are_finished_hands(hand: str) -> None:
-    parsed = parse_hand(hand, finished=True)
+@pytest.mark.parametrize("lang", LOCALES)
+@pytest.mark.parametrize("n", range(NOTATION_EXAMPLE_COUNT))
+def test_notation_examples_are_finished_hands(n: int, lang: str) -> None:
+    parsed = parse_hand(notation_examples(lang)[n], finished=True)
     assert parsed.winning is not None
+    assert parsed == parse_hand(notation_examples("zh")[n], finished=True)
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_notation_pages_show_every_example_and_chinese_words(lang: str) -> None:
     text = "\n".join(p.body for p in static_pages("notation", lang))
-    for hand in NOTATION_EXAMPLES:
+    for hand in notation_examples(lang):
         assert f"`{hand}`" in text
     for w in ("五万", "一饼", "红中", "白板", "[555p]", "(1111z)", "+"):
         assert w in text
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_rules_command_explains_options_in_the_readers_language(variant: str, lang: str) -> None:
+    """``/mahjong rules``: each option's explanation in the reader's locale (繁體 for zh-TW)."""
+    from cogs.views import rules_text
+
+    text = rules_text(variant, {}, lang)
+    for name, _value, info in describe_options(make_options(variant), lang):
+        assert f"`{name}`" in text and info in text
+    if lang == "zh-TW":
+        assert "默认" not in text and "預設" in text

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from cogs.session import rematch_view, session_buttons, vote_parts
+from cogs.session import rematch_view, vote_parts
 from cogs.session_text import (
     dealer_choice_line,
     hand_notation,
@@ -16,8 +16,8 @@ from cogs.session_text import (
     standings_title,
     vote_text,
 )
-from cogs.text import STRINGS, t, table_lines
-from cogs.views import lobby_message, table_message
+from cogs.text import t, table_lines
+from cogs.views import lobby_message, session_buttons, table_message
 from engine.game import new_game
 from services.delivery import GameSummary
 from services.real_engine import RealEngine
@@ -79,7 +79,7 @@ def test_lobby_shows_seat_winds_length_and_the_first_dealer():
     seats = embed.fields[0].value
     assert "1. 东 <@101>" in seats and "2. 南 <@102>" in seats and "4. 北 <@103>" in seats
     assert "掷" in seats  # Shangrao: dice choose the first dealer
-    length = next(f.value for f in embed.fields if f.name == t("length_field", "zh"))
+    length = next(f.value for f in embed.fields if f.name == t("session.length_field", "zh"))
     assert "16局" in length and "#4" in length
     assert view is not None
 
@@ -162,12 +162,15 @@ def test_standings_text_and_rematch():
 
 
 def test_hand_notation_sets_the_wildcards_apart():
-    assert hand_notation((0, 0, 1, 9, 10, 31, 13, 13), bao=13) == "112m 12p 5z 宝5p×2"
-    assert hand_notation((), None) == "—"
+    assert hand_notation((0, 0, 1, 9, 10, 31, 13, 13), frozenset({13})) == "112m 12p 5z 宝5p×2"
+    assert hand_notation((), frozenset()) == "—"
 
 
-def test_every_session_sentence_has_both_languages():
-    from cogs.session_strings import SESSION_STRINGS
+def test_every_session_sentence_has_every_language():
+    from i18n.catalog import LOCALES, read_domain
 
-    for key, (zh, en) in SESSION_STRINGS.items():
-        assert zh and en and STRINGS[key] == (zh, en), key
+    keys = set(read_domain("zh", "session"))
+    assert {"session.ready_button", "session.vote_title", "session.standings_line"} <= keys
+    for lang in LOCALES:
+        texts = read_domain(lang, "session")
+        assert all(texts.get(key) for key in keys), lang

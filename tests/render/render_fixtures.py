@@ -84,7 +84,7 @@ def table_state() -> TablePicture:
         hand_number=3,
         round_label="上饶",
         bao_indicator=4,
-        bao=5,
+        wildcards=frozenset({5}),
         last_discard=0,
         countdown="25秒",
     )
@@ -120,7 +120,7 @@ def hand_state() -> HandPicture:
     return HandPicture(
         concealed=(0, 1, 2, 10, 11, 12, 20, 20, 5, 27, 31, 5, 14),
         drawn=14,
-        bao=5,
+        wildcards=frozenset({5}),
         title="小明 · 第3局",
         labels=True,
     )
@@ -140,7 +140,7 @@ def result_state() -> ResultPicture:
         ),
         total="48分",
         win_mode="自摸",
-        bao=5,
+        wildcards=frozenset({5}),
         changes=(
             SeatChange("小明", 144, 156, winner=True, dealer=True),
             SeatChange("Alice", -48, -52),
@@ -211,7 +211,7 @@ def fed_table() -> TablePicture:
         hand_number=3,
         round_label="上饶",
         bao_indicator=4,
-        bao=5,
+        wildcards=frozenset({5}),
         last_discard=0,
         countdown="25秒",
     )
@@ -228,7 +228,7 @@ def fed_hand() -> HandPicture:
             MeldView("pong", (13, 13, 13), fed_from=DUIJIA),
             MeldView("kong", (31, 31, 31, 31), fed_from=XIAJIA, added=True),
         ),
-        bao=13,
+        wildcards=frozenset({13}),
         title="小明 · 第3局",
     )
 

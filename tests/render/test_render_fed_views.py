@@ -15,6 +15,7 @@ from render import table as table_mod
 from render.table import table_image
 from services.delivery import GameSummary
 from services.model import MeldInfo, Seat
+from services.pictures import meld_views
 from services.real_engine import RealEngine, meld_info
 
 
@@ -35,7 +36,7 @@ def test_meld_info_uses_the_engines_claimed_tile_and_added_flag() -> None:
     # an added kong whose 4th tile sorts last: the flag, not the order, tells it
     added = meld_info(MeldRec("kong", (20, 21, 22, 23), 1, claimed=21, added=True))
     assert added.added and added.claimed == 5
-    view = pictures._melds((chi,), owner=0)[0]
+    view = meld_views((chi,), owner=0)[0]
     assert view.claimed == 2 and view.fed_from == SHANGJIA
 
 
@@ -46,12 +47,12 @@ def test_pictures_turn_seat_numbers_into_directions() -> None:
         MeldInfo("kong", (9,) * 4, 2, added=True),
         MeldInfo("pong", (7, 7, 7)),  # an old saved game: no feeder
     )
-    views = pictures._melds(melds, owner=2)
+    views = meld_views(melds, owner=2)
     assert [v.fed_from for v in views] == [XIAJIA, SHANGJIA, None, None]
     assert views[2].added  # fed by itself: nonsense, drawn upright
-    views = pictures._melds(melds, owner=0)
+    views = meld_views(melds, owner=0)
     assert [v.fed_from for v in views] == [SHANGJIA, XIAJIA, DUIJIA, None]
-    assert [v.fed_from for v in pictures._melds(melds)] == [None] * 4  # no owner known
+    assert [v.fed_from for v in meld_views(melds)] == [None] * 4  # no owner known
 
 
 def _claim_something(engine: RealEngine, seed: str):
@@ -105,9 +106,7 @@ def test_a_real_claim_reaches_the_table_picture() -> None:
     # the same seats drawn without the 宝 mark: the claimed tile lies sideways in the
     # owner's panel (seen from seat 0); its exact place is tested in test_render_fed.py
     seats = tuple(
-        SeatView(
-            name=f"P{i}", concealed_count=ps.concealed_count, melds=pictures._melds(ps.melds, i)
-        )
+        SeatView(name=f"P{i}", concealed_count=ps.concealed_count, melds=meld_views(ps.melds, i))
         for i, ps in enumerate(table.seats)
     )
     view_meld = seats[owner].melds[-1]
@@ -117,9 +116,7 @@ def test_a_real_claim_reaches_the_table_picture() -> None:
     assert find(img, tiles.sideways(view_meld.tiles[0], size), table_mod.INFO_BOX[owner])
     plain = TablePicture(
         seats=tuple(  # type: ignore[arg-type]
-            SeatView(
-                name=s.name, concealed_count=s.concealed_count, melds=pictures._melds(ps.melds)
-            )
+            SeatView(name=s.name, concealed_count=s.concealed_count, melds=meld_views(ps.melds))
             for s, ps in zip(seats, table.seats, strict=True)
         )
     )

@@ -101,7 +101,7 @@ def _seats(**changes) -> tuple[SeatView, ...]:
     "changed",
     [
         lambda v: replace(v, last_discard=None),
-        lambda v: replace(v, bao=None),
+        lambda v: replace(v, wildcards=frozenset()),
         lambda v: replace(v, bao_indicator=None),
         lambda v: replace(v, turn=2),
         lambda v: replace(v, wall_left=36),
@@ -189,17 +189,17 @@ seat_views = st.builds(
     seats=st.tuples(seat_views, seat_views, seat_views, seat_views),
     viewer=st.integers(0, 3),
     turn=st.none() | st.integers(0, 3),
-    bao=st.none() | kinds,
+    wildcards=st.frozensets(kinds, max_size=2),
     indicator=st.none() | kinds,
     last=st.none() | st.integers(0, 3),
 )
-def test_any_table_renders(seats, viewer, turn, bao, indicator, last) -> None:
+def test_any_table_renders(seats, viewer, turn, wildcards, indicator, last) -> None:
     view = TablePicture(
         seats=seats,
         viewer=viewer,
         turn=turn,
         wall_left=50,
-        bao=bao,
+        wildcards=wildcards,
         bao_indicator=indicator,
         last_discard=last,
         countdown="10秒",
@@ -229,15 +229,17 @@ def test_hand_size_follows_the_tiles() -> None:
 
 
 def test_hand_is_sorted_with_bao_first() -> None:
-    shuffled = HandPicture(concealed=(27, 3, 5, 0, 18, 9, 5), bao=5)
-    ordered = HandPicture(concealed=(5, 5, 0, 3, 9, 18, 27), bao=5, sort=False)
+    shuffled = HandPicture(concealed=(27, 3, 5, 0, 18, 9, 5), wildcards=frozenset({5}))
+    ordered = HandPicture(concealed=(5, 5, 0, 3, 9, 18, 27), wildcards=frozenset({5}), sort=False)
     assert _same(hand_image(shuffled), hand_image(ordered))
-    assert hand_mod.hand_order((27, 3, 5, 0), None) == [0, 3, 5, 27]
+    assert hand_mod.hand_order((27, 3, 5, 0), frozenset()) == [0, 3, 5, 27]
+    # two wildcard kinds (正精/副精): both come first, in kind order
+    assert hand_mod.hand_order((27, 3, 5, 0, 3), frozenset({5, 3})) == [3, 3, 5, 0, 27]
 
 
 def test_hand_marks_bao_and_concealed_kong() -> None:
     base = hand_state()
-    assert not _same(hand_image(base), hand_image(replace(base, bao=None)))
+    assert not _same(hand_image(base), hand_image(replace(base, wildcards=frozenset())))
     open_kong = HandPicture(concealed=(0,), melds=(MeldView("kong", (9, 9, 9, 9)),))
     hidden = HandPicture(concealed=(0,), melds=(MeldView("concealed_kong", (9, 9, 9, 9)),))
     a, b = hand_image(open_kong), hand_image(hidden)
@@ -298,13 +300,13 @@ meld_views = st.builds(
     concealed=st.lists(kinds, max_size=14).map(tuple),
     drawn=st.none() | kinds,
     melds=st.lists(meld_views, max_size=4).map(tuple),
-    bao=st.none() | kinds,
+    wildcards=st.frozensets(kinds, max_size=2),
     flowers=st.integers(0, 8),
     title=st.none() | st.text(max_size=80),
     labels=st.booleans(),
 )
-def test_any_hand_renders(concealed, drawn, melds, bao, flowers, title, labels) -> None:
-    view = HandPicture(concealed, drawn, melds, bao, flowers, title, labels)
+def test_any_hand_renders(concealed, drawn, melds, wildcards, flowers, title, labels) -> None:
+    view = HandPicture(concealed, drawn, melds, wildcards, flowers, title, labels)
     img = hand_image(view)
     assert img.height >= tiles.L.h + 2 * hand_mod.PAD
     assert img.width >= hand_mod.PAD * 2 + d_row(len(concealed))

@@ -39,7 +39,7 @@ def test_every_hand_is_drawn_with_its_change() -> None:
         headline="bob 胡 · 点炮",
         items=(ScoreItem("清一色", "×4"),),
         total="8",
-        bao=18,
+        wildcards=frozenset({18}),
         payments=("alice → bob 8 · 点炮",),
         title="第1局 · 摊牌",
     )

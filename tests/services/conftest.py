@@ -1,22 +1,45 @@
-"""Fixtures: a real SQLite store in a temp folder, the real engine, a recording delivery."""
+"""Fixtures: a real store — every test runs on SQLite (a file in a temp folder) and on
+PostgreSQL (``TEST_POSTGRES_URL``, a fresh database each) — the real engine, a recording
+delivery."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+import asyncio
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import svc_postgres
 from svc_helpers import RecordingDelivery
+from svc_postgres import drop_templates, fresh_postgres
 
 from db.store import Store
 from services.game import GameService
 from services.real_engine import RealEngine
 
+BACKENDS = [
+    pytest.param("sqlite", id="sqlite"),
+    pytest.param("postgres", id="postgres", marks=pytest.mark.postgres),
+]
 
-@pytest.fixture
-def db_url(tmp_path: Path) -> str:
-    return f"sqlite+aiosqlite:///{tmp_path / 'mahjong.db'}"
+
+@pytest.fixture(params=BACKENDS)
+async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    """A database of its own for the test: a SQLite file, or a fresh PostgreSQL database
+    (``TEST_POSTGRES_URL``; see :mod:`svc_postgres`)."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'mahjong.db'}"
+        return
+    async for url in fresh_postgres():
+        yield url
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _drop_postgres_templates() -> Iterator[None]:
+    yield
+    if svc_postgres.made_templates():
+        asyncio.run(drop_templates())
 
 
 @pytest.fixture

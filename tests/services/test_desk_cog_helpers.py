@@ -48,7 +48,7 @@ def test_hand_picture_sets_the_winning_tile_apart() -> None:
     assert picture.drawn == answer.context.hand.winning
     assert len(picture.concealed) == len(answer.context.hand.concealed) - 1
     assert [m.kind for m in picture.melds] == ["pong"]
-    assert picture.bao == answer.context.bao
+    assert picture.wildcards == answer.context.wildcards == frozenset({13})
 
 
 def test_answer_embed_lists_items_total_and_payments() -> None:
@@ -58,6 +58,17 @@ def test_answer_embed_lists_items_total_and_payments() -> None:
     assert fields["计分项"].split("\n") == [item_line(i) for i in answer.items]
     assert fields["合计"] == f"**{answer.points}** 分"
     assert fields["谁付多少"].count(f"付 {answer.points}分") == 3
+
+
+def test_a_taiwan_reader_gets_the_answer_in_traditional_chinese() -> None:
+    answer = score_desk(DeskQuery(hand="11m44m77m22p88p33s66s +6s", variant="xinyu"))
+    embed = answer_embed(answer, "zh-TW")
+    assert embed.title.startswith("新餘麻將 · 胡牌")
+    fields = {f.name: f.value for f in embed.fields}
+    assert set(fields) == {"計分項", "合計", "誰付多少"}
+    assert fields["誰付多少"].count(f"付 {answer.points}分") == 3
+    assert "下家" in fields["誰付多少"] and "對家" in fields["誰付多少"]
+    assert "胡法：自摸" in (embed.description or "")
 
 
 def test_error_text_marks_the_bad_part() -> None:

@@ -10,8 +10,10 @@ from hypothesis import strategies as st
 
 from cogs.desk_answer import answer_embed
 from cogs.desk_choices import others_choices, streak_choices
-from cogs.desk_text import input_error_text, payment_lines
+from cogs.desk_text import input_error_text, payment_lines, raise_names
 from engine.notation import MeldKind
+from engine.settle import PAO_RAISES
+from i18n import LOCALES
 from services.desk import DeskQuery, TableInputError, score_desk
 from services.desk_table import parse_others, parse_seat, parse_streak
 
@@ -330,3 +332,13 @@ def test_others_and_streak_autocomplete() -> None:
     assert read.name.startswith("✓ 每炮 ×4")
     [refused] = streak_choices("xinyu", "黄庄")
     assert refused.name.startswith("⚠") and "Jiujiang" in refused.name
+
+
+def test_every_raise_of_the_value_per_pao_is_named_in_every_locale() -> None:
+    """跟庄 / 黄庄 raises (:data:`engine.settle.PAO_RAISES`) as the answers name them."""
+    for code in PAO_RAISES:
+        names = [raise_names([code], lang) for lang in LOCALES]
+        assert all(names) and len(set(names)) == len(names), (code, names)
+    assert raise_names(["draw", "follow"], "zh") == "黄庄, 跟庄"
+    assert raise_names(["draw", "follow"], "zh-TW") == "黃莊, 跟莊"
+    assert raise_names(["draw", "follow"], "en") == "drawn hand, followed"

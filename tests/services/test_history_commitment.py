@@ -18,11 +18,11 @@ async def test_each_recorded_hand_keeps_the_hash_published_at_its_start(make_ser
     svc = make_service(new_seed=lambda: next(seeds))
     gid = await lobby_with(svc, 1, variant="xinyu")
     await svc.start(gid, USERS[0])
-    first = (await store.get_game(gid)).seed_commitment
+    first = (await store.games.get(gid)).seed_commitment
     await play_until_over(svc, gid, USERS[:1])
     await settle(svc)
     await svc.next_hand(gid, USERS[0])
-    second = (await store.get_game(gid)).seed_commitment
+    second = (await store.games.get(gid)).seed_commitment
     assert first and second and first != second
     # a restart in the middle of hand 2: the hash published for it comes back from the store
     await svc.close()
@@ -30,7 +30,7 @@ async def test_each_recorded_hand_keeps_the_hash_published_at_its_start(make_ser
     await fresh.resume_all()
     await play_until_over(fresh, gid, USERS[:1])
     await settle(fresh)
-    hands = await store.game_hands(gid)
+    hands = await store.hands.of_game(gid)
     assert [h.hand_no for h in hands] == [1, 2]
     assert [h.seed_reveal["commitment"] for h in hands] == [first, second]
     for hand in hands:  # and the reveal matches what was published

@@ -28,12 +28,12 @@ REPORTER = 99  # a scorekeeper who did not play
 
 
 async def board_points(store: Store) -> dict[int, int]:
-    board = await store.leaderboard(GUILD, min_hands=1, limit=50)
+    board = await store.leaderboards.page(GUILD, min_hands=1, limit=50)
     return {e.user_id: e.points for e in board.entries}
 
 
 async def hands_of(store: Store, user: int) -> int:
-    return (await store.player_stats(GUILD, user)).hands
+    return (await store.stats.player_stats(GUILD, user)).hands
 
 
 def shangrao_self_draw(**kw) -> RecordReport:
@@ -63,7 +63,7 @@ async def test_counts_only_after_every_player_confirmed(store: Store) -> None:
     outcome = await svc.confirm(record.id, D)
     assert outcome.counted_now and outcome.record.status == "confirmed"
     assert await board_points(store) == {A: -4, B: 12, C: -4, D: -4}
-    hand = await store.get_hand(outcome.record.hand_id)
+    hand = await store.hands.get(outcome.record.hand_id)
     assert hand is not None and hand.source == "record" and hand.how == "self"
     assert [i["name"] for i in hand.items] == [i.name for i in prepared.answer.items]
 
@@ -128,13 +128,13 @@ async def test_admin_voids_a_counted_record(store: Store) -> None:
     with pytest.raises(NotAdmin):
         await svc.void(record.id, is_admin=False)
     assert await board_points(store) != {}
-    assert len((await store.leaderboard(GUILD, by="rating", min_hands=1)).entries) == 4
+    assert len((await store.leaderboards.page(GUILD, by="rating", min_hands=1)).entries) == 4
     voided = await svc.void(record.id, is_admin=True)
     assert voided.status == "void"
     assert await board_points(store) == {}
     # ... and its ratings and rating history left with it, in the same call
-    assert (await store.leaderboard(GUILD, by="rating", min_hands=1)).entries == []
-    after = await store.player_stats(GUILD, B)
+    assert (await store.leaderboards.page(GUILD, by="rating", min_hands=1)).entries == []
+    after = await store.stats.player_stats(GUILD, B)
     assert (after.rating, after.rating_history) == (None, [])
     with pytest.raises(RecordNotPending):
         await svc.void(record.id, is_admin=True)
@@ -172,7 +172,7 @@ async def test_a_draw_records_nobody_winning(store: Store) -> None:
 
 
 async def test_server_default_variant_is_used(store: Store) -> None:
-    await store.update_guild_settings(GUILD, default_variant="xinyu")
+    await store.guilds.update_settings(GUILD, default_variant="xinyu")
     svc = RecordService(store)
     report = RecordReport(
         guild_id=GUILD, reporter_id=A, players=PLAYERS, winner=B, how="自摸",
@@ -209,7 +209,7 @@ async def test_bad_reports_are_refused_and_store_nothing(store: Store, changes, 
     with pytest.raises(BadReport) as info:
         await svc.report(report)
     assert info.value.field == field
-    assert await store.pending_records(GUILD) == []
+    assert await store.records.pending(GUILD) == []
 
 
 async def test_illegal_hand_report_says_why(store: Store) -> None:
@@ -228,20 +228,20 @@ async def test_illegal_hand_report_says_why(store: Store) -> None:
 
 
 async def test_expiry_is_a_server_setting(store: Store) -> None:
-    await store.update_guild_settings(GUILD, rule_options={"shangrao": {"scoring": "xingchen"}})
+    await store.guilds.update_settings(GUILD, rule_options={"shangrao": {"scoring": "xingchen"}})
     svc = RecordService(store, default_expiry=timedelta(hours=24))
     assert await svc.expiry_for(GUILD) == timedelta(hours=24)
     assert await svc.set_expiry(GUILD, 2) == timedelta(hours=2)
     start = utcnow()
     record, _ = await svc.report(shangrao_self_draw(), now=start)
     assert record.expires_at - start == timedelta(hours=2)
-    settings = await store.get_guild_settings(GUILD)
+    settings = await store.guilds.settings(GUILD)
     assert settings.rule_options == {"shangrao": {"scoring": "xingchen"}}  # house rules kept
     assert settings.record_expiry_hours == 2  # a column of its own, not in rule_options
     other = RecordService(store, default_expiry=timedelta(hours=6))
     assert await other.expiry_for(GUILD) == timedelta(hours=2)  # the server's beats the bot's
     assert await svc.set_expiry(GUILD, None) == timedelta(hours=24)
-    assert (await store.get_guild_settings(GUILD)).record_expiry_hours is None
+    assert (await store.guilds.settings(GUILD)).record_expiry_hours is None
     assert await other.expiry_for(GUILD) == timedelta(hours=6)
     with pytest.raises(BadReport):
         await svc.set_expiry(GUILD, 0)
@@ -518,11 +518,11 @@ async def test_several_winners_count_once_then_void(store: Store) -> None:
     outcome = await svc.confirm(record.id, D)
     assert outcome.counted_now
     assert await board_points(store) == {A: 8, B: -1, C: 2, D: -9}
-    stats = await store.player_stats(GUILD, C)
+    stats = await store.stats.player_stats(GUILD, C)
     assert stats.wins == 1 and stats.biggest_hand is not None and stats.biggest_hand.delta == 2
     await svc.void(record.id, is_admin=True)
     assert await board_points(store) == {}
-    assert (await store.leaderboard(GUILD, by="rating", min_hands=1)).entries == []
+    assert (await store.leaderboards.page(GUILD, by="rating", min_hands=1)).entries == []
 
 
 def test_record_message_lists_each_seats_change_and_the_table() -> None:

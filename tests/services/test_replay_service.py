@@ -17,8 +17,10 @@ from db.models import Hand
 from engine.logformat import loads
 from engine.replay import replay_log
 from engine.verify import verify_log
+from render.words import ZH_WORDS
+from services.picture_words import picture_words
 from services.replay import ALL, ReplayRefused, ReplayService, frame, move_lines
-from services.replay_text import parse_code
+from services.replay_text import parse_code, picture_lang, result_text, tile_word, who
 
 
 async def finished_game(make_service, variant: str = "jiujiang", hands: int = 1):
@@ -94,6 +96,11 @@ async def test_frames_move_list_and_pictures(make_service, store):
     assert "配牌" in first.caption
     every = frame(rh, rh.steps, ALL, "en")
     assert len(every.hands) == 4 and "step" in every.caption
+    # the picture's own words in the reader's language: 简体 by default, 繁體 for zh-TW
+    assert first.table.words == ZH_WORDS and first.hands[0][1].words == ZH_WORDS
+    tw = frame(rh, 0, 0, "zh-TW")
+    assert tw.table.words == picture_words("zh-TW") and tw.table.words.dealer == "莊"
+    assert tw.hands[0][1].words.honors[0] == "東" and every.table.words.dealer == "Dealer"
     assert frame(rh, 10_000, ALL, "zh").caption == frame(rh, rh.steps, ALL, "zh").caption
     lines = move_lines(rh, 12, 0, "zh")
     numbers = [n for n, _ in lines]
@@ -138,7 +145,7 @@ async def test_a_hand_that_does_not_replay_to_its_record_is_refused_and_logged(
     make_service, store, caplog
 ):
     _svc, gid = await finished_game(make_service)
-    async with store._write() as conn:
+    async with store.db.write() as conn:
         await conn.execute(
             update(Hand.__table__)
             .where(Hand.__table__.c.game_id == gid, Hand.__table__.c.hand_no == 1)
@@ -212,12 +219,12 @@ async def test_a_log_the_engine_refuses_is_refused_and_logged(make_service, stor
     from db.models import Action
 
     table = Action.__table__
-    async with store._write() as conn:
+    async with store.db.write() as conn:
         rows = await conn.execute(
             table.select().where(table.c.game_id == gid).order_by(table.c.seq)
         )
         first_act = next(r for r in rows if r.action.get("k") == "act")
-        broken = {**first_act.action, "kind": "discard", "arg": "9z"}  # no such tile
+        broken = {**first_act.action, "a": {"type": "discard", "tile": 34}}  # no such tile
         await conn.execute(
             update(table)
             .where(table.c.game_id == gid, table.c.seq == first_act.seq)
@@ -232,3 +239,24 @@ async def test_a_log_the_engine_refuses_is_refused_and_logged(make_service, stor
     assert refused.value.key == "mismatch"
     assert any("stops replaying" in r.message for r in caplog.records)
     assert any("not in the rebuilt log" in r.message for r in caplog.records)
+
+
+def test_move_words_follow_the_reader_in_three_locales() -> None:
+    """简体, 繁體 and English move-list words; pictures stay 简体 (the font has no 繁體)."""
+    assert [tile_word(0, lang) for lang in ("zh", "zh-TW", "en")] == [
+        "一万",
+        "一萬",
+        "1 Characters",
+    ]
+    assert [tile_word(27, lang) for lang in ("zh", "zh-TW", "en")] == ["东风", "東風", "East"]
+    names = ["a", "b", "c", "d"]
+    assert who(names, 3, 0, "zh-TW") == "上家 d" and who(names, 3, 0, "en") == "d (left)"
+    assert who(names, 2, 0, "zh") == "对家 c" and who(names, 0, 0, "zh-TW") == "a"
+    won = {"how": "rob_kong", "winners": [{"seat": 1, "points": 12}]}
+    assert result_text(won, names, "zh") == "b 抢杠 12 分"
+    assert result_text(won, names, "zh-TW") == "b 搶槓 12 分"
+    assert result_text(won, names, "en") == "b robbing a kong, 12 points"
+    assert result_text({"how": "draw"}, names, "zh-TW") == "流局"
+    refused = ReplayRefused("in_play", code="#1-2")
+    assert "還在進行中" in refused.text("zh-TW") and "还在进行中" in refused.text("zh")
+    assert [picture_lang(x) for x in ("zh", "zh-TW", "en", "zh+en")] == ["zh", "zh-TW", "en", "zh"]

@@ -23,7 +23,7 @@ import pytest
 from sqlalchemy.engine import make_url
 
 from db.store import Store
-from db.types import HandInput, HandPlayer
+from db.types import HandInput, HandPlayer, Leaderboard
 from services.stats import (
     BOARD_ID,
     GAME_ID,
@@ -177,20 +177,20 @@ def make_hand(rng: random.Random, no: int, when: datetime, season: int) -> HandI
 async def played(stats_store: Store) -> Played:
     """48 hands: 30 in season 1 (weeks ago), then a new season, 18 more (this week)."""
     for uid, name in NAMES.items():
-        await stats_store.upsert_player(uid, display_name=name)
+        await stats_store.players.upsert(uid, display_name=name)
     rng = random.Random(7)
     hands = []
     for no in range(1, 31):
         hands.append(make_hand(rng, no, NOW - timedelta(days=40) + timedelta(hours=no), 1))
     for hand in hands:
-        await stats_store.record_hand(hand)
-    await stats_store.start_season(GUILD, now=NOW - timedelta(days=3))
+        await stats_store.hands.record(hand)
+    await stats_store.guilds.start_season(GUILD, now=NOW - timedelta(days=3))
     later = [
         make_hand(rng, no, NOW - timedelta(days=2) + timedelta(hours=no - 30), 2)
         for no in range(31, 49)
     ]
     for hand in later:
-        await stats_store.record_hand(hand)
+        await stats_store.hands.record(hand)
     return Played(hands + later)
 
 
@@ -333,13 +333,13 @@ async def _game_with_hands(store: Store, count: int, guild: int = GUILD) -> tupl
         {"name": "Cy", "user_id": 503, "ai": False},
         {"name": "电脑1", "user_id": None, "ai": True},
     ]
-    game = await store.create_game(guild, 9, "shangrao", seats=seats, status="active")
+    game = await store.games.create(guild, 9, "shangrao", seats=seats, status="active")
     reveals = []
     for no in range(1, count + 1):
         seed = hashlib.sha256(f"seed{no}".encode()).hexdigest()
         wall = list(range(no, no + 20))
         reveals.append((seed, wall))
-        await store.record_hand(
+        await store.hands.record(
             HandInput(
                 guild_id=guild,
                 variant="shangrao",
@@ -403,19 +403,30 @@ async def test_language_follows_user_then_server(stats_store: Store) -> None:
     service = StatsService(stats_store)
     assert await service.language(GUILD, "zh-CN") == "zh"
     assert await service.language(GUILD, "en-US") == "zh+en"
-    await stats_store.update_guild_settings(GUILD, language="en")
+    await stats_store.guilds.update_settings(GUILD, language="en")
     assert await service.language(GUILD, "en-GB") == "en"
-    assert await service.language(GUILD, "zh-TW") == "zh"
+    assert await service.language(GUILD, "zh-TW") == "zh-TW"  # 繁體 for Taiwan's Chinese
+
+
+def test_a_taiwan_reader_gets_traditional_text() -> None:
+    """zh-TW cards are 繁體 (the same sentences as 简体, converted)."""
+    board = Leaderboard(GUILD, None, "all", "points", None, None, 0, 0, [], None)
+    zh = format_leaderboard(board, lang="zh")
+    tw = format_leaderboard(board, lang="zh-TW")
+    assert zh.title.startswith("排行榜") and tw.title.startswith("排行榜")
+    assert "总榜" in zh.title and "總榜" in tw.title
+    assert "这段时间还没有记录的对局" in zh.description
+    assert "這段時間還沒有記錄的對局" in tw.description
 
 
 async def test_remember_writes_only_changed_names(stats_store: Store) -> None:
     service = StatsService(stats_store)
     await service.remember(1, "Ann")
-    first = await stats_store.get_player(1)
+    first = await stats_store.players.get(1)
     await service.remember(1, "Ann")
-    assert await stats_store.get_player(1) == first
+    assert await stats_store.players.get(1) == first
     await service.remember(1, "Annie")
-    renamed = await stats_store.get_player(1)
+    renamed = await stats_store.players.get(1)
     assert renamed is not None and renamed.display_name == "Annie"
 
 
@@ -578,9 +589,9 @@ async def _games(store: Store, count: int, player: int = 501) -> list[int]:
         seats = [{"name": "Ann", "user_id": player, "ai": False}] + [
             {"name": f"电脑{i}", "user_id": None, "ai": True} for i in range(1, 4)
         ]
-        game = await store.create_game(GUILD, 9, "xinyu", seats=seats, status="finished")
+        game = await store.games.create(GUILD, 9, "xinyu", seats=seats, status="finished")
         if k % 2 == 0:
-            await store.record_hand(
+            await store.hands.record(
                 HandInput(
                     guild_id=GUILD,
                     variant="xinyu",
@@ -594,7 +605,7 @@ async def _games(store: Store, count: int, player: int = 501) -> list[int]:
                 )
             )
         ids.append(game.id)
-    infos = [await store.get_game(i) for i in ids]
+    infos = [await store.games.get(i) for i in ids]
     order = sorted(infos, key=lambda g: (g.updated_at, g.id), reverse=True)  # type: ignore[union-attr]
     return [g.id for g in order]  # type: ignore[union-attr]
 
@@ -622,7 +633,7 @@ async def test_history_pages_through_every_game_once(stats_store: Store, played:
 
 async def test_history_pages_of_one_player_and_their_stored_name(stats_store: Store) -> None:
     latest_first = await _games(stats_store, 11)
-    await stats_store.upsert_player(501, display_name="Ann")
+    await stats_store.players.upsert(501, display_name="Ann")
     service = StatsService(stats_store, history_limit=4)
     first = await service.history(GUILD, user_id=501)
     assert "Ann" in first.card.title  # no name given: the stored one
@@ -640,7 +651,7 @@ async def test_pictures_follow_the_players_choice(stats_store: Store, played: Pl
     uid = HUMANS[0]
     assert await service.wants_pictures(uid)  # on unless turned off
     assert await service.wants_pictures(4242)  # a stranger: the default
-    await stats_store.upsert_player(uid, prefers_images=False)
+    await stats_store.players.upsert(uid, prefers_images=False)
     assert not await service.wants_pictures(uid)
     with_chart = await service.stats(GUILD, uid, name="x", now=NOW)
     text_only = await service.stats(GUILD, uid, name="x", now=NOW, picture=False)

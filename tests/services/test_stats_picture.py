@@ -13,6 +13,7 @@ from PIL import Image
 
 from db.store import Store
 from db.types import HandInput, HandPlayer, Leaderboard, LeaderboardEntry
+from i18n.catalog import read_domain
 from render.fonts import covered
 from render.leaderboard import layout
 from services.stats import BoardPage, BoardQuery, StatsService
@@ -24,7 +25,14 @@ from services.stats_picture import (
     drawable,
     say,
 )
-from services.stats_text import STRINGS, Card, format_leaderboard
+from services.stats_text import Card, format_leaderboard
+
+#: The stats sentences (not the picture's stand-ins) as ``{name: (zh, en)}``.
+ZH, EN = read_domain("zh", "stats"), read_domain("en", "stats")
+ZH_TW = read_domain("zh-TW", "stats")
+STRINGS = {
+    k.removeprefix("stats."): (ZH[k], EN[k]) for k in ZH if not k.startswith("stats.picture.")
+}
 
 GUILD = 5
 
@@ -91,7 +99,7 @@ def test_an_unranked_asker_is_told_why(by: str) -> None:
         assert "7" in view.own.detail  # 10 − 3 hands still to play
         assert "10" in view.footer  # the minimum
     else:
-        assert view.own.detail == say("short_unrated", "zh")
+        assert view.own.detail == say("stats.short_unrated", "zh")
 
 
 def test_rating_and_win_rate_values_lead_their_rows() -> None:
@@ -102,6 +110,16 @@ def test_rating_and_win_rate_values_lead_their_rows() -> None:
     assert all(r.value.endswith("33.3%") for r in rate.rows)
 
 
+def test_a_taiwan_picture_is_traditional_where_the_font_draws_it() -> None:
+    """zh-TW words the shipped font draws stay 繁體; the others fall back to English."""
+    view = board_picture(page(ranked(2), None, lang="zh-TW", variant="xinyu", asker=None))
+    assert view.subtitle.split(" · ")[0] in ("新餘麻將", "Xinyu")
+    for key in ("board_word", "you"):
+        tw = say(f"stats.{key}", "zh-TW")
+        assert tw in (ZH_TW[f"stats.{key}"], EN[f"stats.{key}"])
+        assert drawable(tw)
+
+
 def test_english_picture() -> None:
     view = board_picture(page(ranked(2), None, lang="en", variant="xinyu", asker=None))
     assert view.title == "Leaderboard"
@@ -109,7 +127,7 @@ def test_english_picture() -> None:
     assert view.rows[0].value == "+40 pts" and "page 2/3" in view.footer
 
 
-@pytest.mark.parametrize("lang", ["zh", "zh+en", "en"])
+@pytest.mark.parametrize("lang", ["zh", "zh-TW", "zh+en", "en"])
 @pytest.mark.parametrize("by", ["points", "rating", "winrate"])
 @pytest.mark.parametrize("variant", [None, "shangrao", "jiujiang"])
 def test_the_pictures_own_words_are_all_drawable(lang: str, by: str, variant: str | None) -> None:
@@ -131,22 +149,22 @@ def test_say_falls_back_to_english_only_for_words_the_font_lacks() -> None:
             zh_text, en_text = zh.format(**params), en.format(**params)
         except KeyError:
             continue
-        other = PICTURE_WORDS.get(key, "").format(**params)
+        other = ZH[f"stats.picture.{key}"].format(**params) if key in PICTURE_WORDS else ""
         expected = en_text
         if all(c in have or c.isspace() for c in zh_text):
             expected = zh_text
         elif other and all(c in have or c.isspace() for c in other):
             expected = other
-        assert say(key, "zh", **params) == expected, key
-        assert say(key, "en", **params) == en_text
+        assert say(f"stats.{key}", "zh", **params) == expected, key
+        assert say(f"stats.{key}", "en", **params) == en_text
 
 
 def test_the_picture_words_are_drawable_today() -> None:
     """The stand-in words keep the picture Chinese with today's font subset (if the font
     lost characters, the English fallback would still keep ``?`` out of the picture)."""
-    for key, words in PICTURE_WORDS.items():
+    for key in PICTURE_WORDS:
         assert key in STRINGS
-        assert drawable(words), key
+        assert drawable(ZH[f"stats.picture.{key}"]), key
 
 
 def test_alt_text_names_the_board() -> None:
@@ -168,12 +186,12 @@ async def test_a_page_from_the_store_as_a_picture(store: Store) -> None:
     people = list(range(2001, 2016))
     names = {uid: f"名{uid - 2000}" if uid % 2 else f"𝓟𝓵𝓪𝔂𝓮𝓻{uid}" for uid in people}
     for uid, name in names.items():
-        await store.upsert_player(uid, display_name=name)
+        await store.players.upsert(uid, display_name=name)
     start = datetime(2026, 11, 1, tzinfo=UTC)
     for no in range(40):
         seated = rng.sample(people, 4)
         pts = rng.randrange(1, 20)
-        await store.record_hand(
+        await store.hands.record(
             HandInput(
                 guild_id=GUILD,
                 variant="shangrao",

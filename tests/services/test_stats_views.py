@@ -151,20 +151,20 @@ async def test_the_board_picture_goes_into_the_embed_or_is_left_out_when_it_fail
 ) -> None:
     import discord
 
-    from cogs import stats as stats_cog
+    from cogs import stats_views
 
     shown = page(0, 1)
     embed = discord.Embed(title="t")
-    [file] = await stats_cog.board_files(shown, embed)
+    [file] = await stats_views.board_files(shown, embed)
     assert file.filename == "leaderboard.png" and file.description
     assert embed.image.url == "attachment://leaderboard.png"
 
     def broken(_: BoardPage) -> bytes:
         raise OSError("font file unreadable")
 
-    monkeypatch.setattr(stats_cog, "board_png", broken)
+    monkeypatch.setattr(stats_views, "board_png", broken)
     plain = discord.Embed(title="t")
-    assert await stats_cog.board_files(shown, plain) == []
+    assert await stats_views.board_files(shown, plain) == []
     assert plain.image.url is None  # no link to a missing attachment
     assert "leaderboard picture failed" in caplog.text
 
@@ -183,8 +183,7 @@ class _Prefs:
 async def test_pictures_need_the_bot_switch_and_the_players_choice(
     monkeypatch: pytest.MonkeyPatch, switch: bool, player: bool, expected: bool
 ) -> None:
-    from cogs import pictures
-    from cogs import stats as stats_cog
+    from cogs import pictures, stats_views
 
     monkeypatch.setattr(pictures, "ENABLED", switch)
-    assert await stats_cog.wants_pictures(_Prefs(player), 1) is expected  # type: ignore[arg-type]
+    assert await stats_views.wants_pictures(_Prefs(player), 1) is expected  # type: ignore[arg-type]

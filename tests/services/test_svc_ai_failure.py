@@ -9,10 +9,12 @@ from typing import Any
 from svc_helpers import USERS, RecordingDelivery, lobby_with, settle, simple_choice
 
 from db.store import Store
+from engine.game import action_from_json
 from engine.tiles import tile_str
+from services.action_codec import entry_action, read_step
 from services.game import GameService
 from services.model import ActionKey
-from services.real_engine import RealEngine
+from services.real_engine import RealEngine, key_of
 
 
 class BrokenAI(RealEngine):
@@ -87,7 +89,7 @@ async def test_a_failing_ai_plays_the_safe_default_and_the_hand_ends(store, capl
     assert failed and all(f"game {gid}:" in r.getMessage() for r in failed)
 
     # the robots' moves are in the log, and each is the safe default of its moment
-    loaded = await store.load_game(gid)
+    loaded = await store.games.load(gid)
     assert loaded.game.version >= max(acked)
     plain = RealEngine()
     state = None
@@ -97,17 +99,17 @@ async def test_a_failing_ai_plays_the_safe_default_and_the_hand_ends(store, capl
         if entry["k"] == "start":
             state, _ = plain.new_game("shangrao", loaded.game.options, entry["seed"])
             continue
-        steps: list[list[Any]] = []
+        steps: list[tuple[int, Any, bool]] = []
         if entry["k"] == "act":
-            steps = [[record.seat, entry["kind"], entry.get("arg")], *entry.get("ai", [])]
-            robots = entry.get("ai", [])
+            steps = [(record.seat, entry_action(entry), False)]
+            steps += [(*read_step(step), True) for step in entry.get("ai", [])]
         elif entry["k"] == "ai":
-            steps = robots = entry["acts"]
+            steps = [(*read_step(step), True) for step in entry["acts"]]
         else:
             continue
-        for seat, kind, arg in steps:
-            key = ActionKey(kind, arg)
-            if [seat, kind, arg] in robots and seat != 0:
+        for seat, logged, robot in steps:
+            key = key_of(action_from_json(logged), state)
+            if robot and seat != 0:
                 assert_safe_default(plain, state, seat, key)
                 robot_moves += 1
             state, _ = plain.apply(state, seat, key)
@@ -137,7 +139,7 @@ async def test_one_failure_mid_game_costs_one_safe_move(store, caplog):
         f"game {gid}:" in r.getMessage() and "safe default" in r.getMessage()
         for r in caplog.records
     )
-    loaded = await store.load_game(gid)
+    loaded = await store.games.load(gid)
     assert [v for v in acked if v > loaded.game.version] == []
     human = [a for a in loaded.actions if a.seat == 0 and a.action["k"] == "act"]
     assert len(human) == len(acked)  # every acknowledged press is in the log

@@ -126,8 +126,9 @@ async def test_a_claim_that_times_out_passes_quietly(make_service, store, delive
     await settle(svc)
     game = await svc.summary(gid)
     assert not game.seats[0].auto  # a claim timeout does not put the seat on 托管
-    entries = [a.action for a in (await store.load_game(gid)).actions if a.seq > before]
-    assert entries[0] == {"k": "act", "kind": "pass", "arg": None, "timeout": True}
+    entries = [a.action for a in (await store.games.load(gid)).actions if a.seq > before]
+    # the log holds the engine's own action JSON
+    assert entries[0] == {"k": "act", "a": {"type": "pass"}, "timeout": True}
     assert {"k": "auto", "on": True} not in entries
     public = [e for _g, _t, evs in delivery.named("table") for e in evs]
     assert not [e for e in public if e.kind in ("timeout", "auto")]

@@ -56,7 +56,7 @@ async def test_hints_follow_the_server_option(store, delivery, make_service):
     await svc.abandon(gid, USERS[0])
     await settle(svc)
 
-    await store.update_guild_settings(1000, hints=False)
+    await store.guilds.update_settings(1000, hints=False)
     gid = await lobby_with(svc, 1)
     await svc.start(gid, USERS[0])
     assert (await svc.private_view(gid, USERS[0])).hints == ()

@@ -26,7 +26,7 @@ async def test_create_join_and_lobby_delivery(make_service, delivery, store):
     lobbies = delivery.named("lobby")
     assert len(lobbies) == 3  # created + two joins
     assert len(lobbies[-1][0].seats) == 3
-    stored = await store.get_game(gid)
+    stored = await store.games.get(gid)
     assert [s["user_id"] for s in stored.seats] == list(USERS[:3])
 
 
@@ -85,7 +85,7 @@ async def test_leave_moves_host_and_last_leaving_closes(make_service, delivery):
 
 
 async def test_options_from_server_defaults_and_overrides(make_service, store):
-    await store.update_guild_settings(
+    await store.guilds.update_settings(
         GUILD, default_variant="xinyu", rule_options={"xinyu": {"draw_dealer": "stay"}}
     )
     svc = make_service()
@@ -111,10 +111,12 @@ async def test_start_fills_ai_and_deals(make_service, store, delivery):
     assert game.status == "active"
     assert [s.ai for s in game.seats] == [False, False, True, True]
     assert game.phase in ("turn", "claim", "hand_over")
-    stored = await store.load_game(gid)
+    stored = await store.games.load(gid)
     assert stored.game.status == "active"
-    # the lobby's session (its length, by default the server's 8 hands), then the deal
-    assert [a.action["k"] for a in stored.actions[:2]] == ["setup", "start"]
+    # the lobby's session (its length, by default the server's 8 hands), the seat taken
+    # (a versioned ``seats`` entry), then the deal
+    assert [a.action["k"] for a in stored.actions[:3]] == ["setup", "seats", "start"]
+    assert stored.actions[1].action["why"] == "join"
     assert stored.actions[0].action["length"] == "8"
     assert stored.game.seed_commitment  # the fairness hash is kept
     with pytest.raises(WrongPhase):

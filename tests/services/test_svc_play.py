@@ -7,6 +7,7 @@ import asyncio
 import pytest
 from svc_helpers import USERS, lobby_with, settle, simple_choice
 
+from services.action_codec import entry_key
 from services.errors import IllegalMove, NotInGame, NotYourTurn, StaleButton
 from services.game import GameService
 from services.model import ActionKey
@@ -40,9 +41,9 @@ async def test_act_commits_before_returning(make_service, store):
     await svc.start(gid, USERS[0])
     view = await svc.private_view(gid, USERS[0])
     assert view.hand.legal, "with three AI seats the game waits for the human"
-    before = (await store.get_game(gid)).version
+    before = (await store.games.get(gid)).version
     result = await svc.act(gid, USERS[0], simple_choice(view.hand.legal, None))
-    stored = await store.load_game(gid)
+    stored = await store.games.load(gid)
     assert stored.game.version >= before + 1
     assert stored.game.version == result.game.version
     human_entries = [a for a in stored.actions if a.seat == 0 and a.action["k"] == "act"]
@@ -53,7 +54,7 @@ async def test_illegal_and_out_of_turn_change_nothing(make_service, store):
     svc = make_service()
     gid = await lobby_with(svc, 2)
     await svc.start(gid, USERS[0])
-    version = (await store.get_game(gid)).version
+    version = (await store.games.get(gid)).version
     waiting = [u for u in USERS[:2] if (await svc.private_view(gid, u)).hand.legal]
     idle = [u for u in USERS[:2] if u not in waiting]
     assert waiting
@@ -66,7 +67,7 @@ async def test_illegal_and_out_of_turn_change_nothing(make_service, store):
     for uid in idle:
         with pytest.raises(NotYourTurn):
             await svc.act(gid, uid, ActionKey("pass"))
-    assert (await store.get_game(gid)).version == version
+    assert (await store.games.get(gid)).version == version
 
 
 async def test_stale_button_is_refused(make_service):
@@ -97,7 +98,7 @@ async def test_whole_hand_with_three_ai(make_service, store, delivery, variant):
     assert result.seed_reveal and result.seed_reveal["seed"]
     if result.how != "draw":
         assert result.items and result.points > 0
-    stored = await store.get_game(gid)
+    stored = await store.games.get(gid)
     assert list(stored.totals) == list(result.deltas)
     # the next hand is dealt on request, then the game can be ended between hands
     with pytest.raises(NotInGame):
@@ -106,7 +107,7 @@ async def test_whole_hand_with_three_ai(make_service, store, delivery, variant):
     assert (await svc.summary(gid)).hand_no == 2
     await play_until_over(svc, gid, USERS[:1])
     await svc.end_game(gid, USERS[0])
-    assert (await store.get_game(gid)).status == "finished"
+    assert (await store.games.get(gid)).status == "finished"
     assert svc.game_of_player(game.guild_id, USERS[0]) is None
 
 
@@ -133,7 +134,7 @@ async def test_double_click_applies_once(make_service, store):
     await svc.start(gid, USERS[0])
     view = await svc.private_view(gid, USERS[0])
     key = simple_choice(view.hand.legal, None)
-    version = (await store.get_game(gid)).version
+    version = (await store.games.get(gid)).version
     outcomes = await asyncio.gather(
         svc.act(gid, USERS[0], key), svc.act(gid, USERS[0], key), return_exceptions=True
     )
@@ -143,7 +144,7 @@ async def test_double_click_applies_once(make_service, store):
     # the second click found the decision gone (or, rarely, a new identical one: then
     # it must have been a legal action of the new turn, not a repeat of the old)
     assert all(isinstance(e, NotYourTurn | IllegalMove | StaleButton) for e in errors)
-    stored = await store.load_game(gid)
+    stored = await store.games.load(gid)
     mine = [a for a in stored.actions if a.seq > version and a.seat == 0 and a.action["k"] == "act"]
     assert len(mine) == 1
 
@@ -157,13 +158,13 @@ async def test_two_processes_one_database_exactly_once(make_service, store, deli
     await second.resume_all()
     view = await first.private_view(gid, USERS[0])
     key = simple_choice(view.hand.legal, None)
-    version = (await store.get_game(gid)).version
+    version = (await store.games.get(gid)).version
     outcomes = await asyncio.gather(
         first.act(gid, USERS[0], key), second.act(gid, USERS[0], key), return_exceptions=True
     )
     ok = [o for o in outcomes if not isinstance(o, BaseException)]
     assert len(ok) >= 1
-    stored = await store.load_game(gid)
+    stored = await store.games.load(gid)
     mine = [a for a in stored.actions if a.seq > version and a.seat == 0]
     # the same button pressed through both processes is applied once (the loser reloads and
     # finds the decision taken)
@@ -172,8 +173,8 @@ async def test_two_processes_one_database_exactly_once(make_service, store, deli
             [
                 a
                 for a in mine
-                if a.action.get("kind") == key.kind
-                and a.action.get("arg") == key.arg
+                if a.action.get("k") == "act"
+                and entry_key(a.action) == key
                 and a.seq == version + 1
             ]
         )
@@ -191,5 +192,5 @@ async def test_delivery_failure_keeps_the_action(make_service, store, delivery):
     view = await svc.private_view(gid, USERS[0])
     result = await svc.act(gid, USERS[0], simple_choice(view.hand.legal, None))
     await settle(svc)
-    assert (await store.get_game(gid)).version == result.game.version
+    assert (await store.games.get(gid)).version == result.game.version
     delivery.fail = False

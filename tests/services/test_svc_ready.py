@@ -7,6 +7,7 @@ import pytest
 from svc_helpers import USERS, lobby_with, settle
 
 from cogs.views import hand_message, picker_message
+from services.action_codec import entry_key
 from services.autoplay import run_robots
 from services.model import ActionKey, Seat
 from services.real_engine import RealEngine
@@ -41,8 +42,9 @@ async def test_declare_ready_from_the_picker(make_service, store, delivery):
     await settle(svc)
     table = await svc.table(gid)
     assert table.seats[0].ready
-    log = (await store.load_game(gid)).actions
-    assert any(a.action.get("kind") == "ready" and a.action.get("arg") == keys[0].arg for a in log)
+    log = (await store.games.load(gid)).actions
+    acts = [a.action for a in log if a.action.get("k") == "act"]
+    assert any(entry_key(entry) == keys[0] for entry in acts)
 
 
 def _seat0_counts(engine: RealEngine, state) -> list[int]:
@@ -80,8 +82,8 @@ def seed_with_a_locked_chance(options: dict, limit: int = 3000) -> str:
         counts = _seat0_counts(engine, state)
         for _ in range(200):
             run = run_robots(engine, seats, state, 0)
-            for seat, kind, arg in run.steps:
-                state, _ = engine.apply(state, seat, ActionKey(kind, arg))
+            for seat, logged in run.steps:  # [seat, the engine's action JSON]
+                state, _ = engine.apply_logged(state, seat, logged)
             if any(_a_chance(e, counts, options) for e in run.events):
                 return seed
             if engine.phase(state) not in ("turn", "claim") or 0 not in engine.pending_seats(state):

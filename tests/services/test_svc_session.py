@@ -90,10 +90,10 @@ async def test_a_four_hand_game_ends_by_itself_with_standings(
         mine = [r.winner_points[r.winners.index(s.seat)] for r in results if s.seat in r.winners]
         assert s.biggest == max(mine, default=0)
         assert s.rank == 1 + sum(1 for o in board if o.total > s.total)
-    loaded = await store.load_game(gid)
+    loaded = await store.games.load(gid)
     assert log_kinds(loaded)[-1] == "end" and loaded.actions[-1].action["why"] == "length"
-    assert (await store.get_game(gid)).status == "finished"
-    assert len(await store.game_hands(gid)) == 4
+    assert (await store.games.get(gid)).status == "finished"
+    assert len(await store.hands.of_game(gid)) == 4
     # nothing deals a fifth hand
     with pytest.raises(Exception):  # noqa: B017 - the game is over (WrongPhase)
         await svc.ready(gid, USERS[0])
@@ -183,7 +183,7 @@ async def test_ready_check_waits_for_every_human_once(make_service, store, deliv
     # a press for hand 1 now is stale
     with pytest.raises(StaleButton):
         await svc.ready(gid, USERS[0])
-    loaded = await store.load_game(gid)
+    loaded = await store.games.load(gid)
     assert [(a.seat, a.action["hand"]) for a in loaded.actions if a.action["k"] == "rdy"] == [
         (0, 1),
         (1, 1),
@@ -273,7 +273,7 @@ async def test_dissolve_refused_then_agreed(make_service, store, delivery):
     await settle(svc)
     [(ended, _reason)] = delivery.named("ended")
     assert ended.session.ended_by == "vote"
-    loaded = await store.load_game(gid)
+    loaded = await store.games.load(gid)
     votes = [(a.seat, a.action["op"]) for a in loaded.actions if a.action["k"] == "vote"]
     assert votes == [
         (0, "propose"),
@@ -308,7 +308,7 @@ async def test_silence_agrees_when_the_vote_times_out(make_service, store):
     gid = await open_game(svc, 2, length="8")
     await svc.propose_dissolve(gid, USERS[1])
     await wait_for(lambda: svc._games[gid].status != "active")
-    loaded = await store.load_game(gid)
+    loaded = await store.games.load(gid)
     assert loaded.actions[-1].action["why"] == "vote" and loaded.actions[-1].action["expired"]
 
 
@@ -347,7 +347,7 @@ async def test_a_manager_ends_at_once_the_host_asks_for_a_vote(make_service, sto
     assert game.status == "active" and game.session.vote.by == 0
     game = await svc.abandon(gid, 555, admin=True)
     assert game.status == "abandoned" and game.session.ended_by == "admin"
-    loaded = await store.load_game(gid)
+    loaded = await store.games.load(gid)
     assert loaded.actions[-1].action == {"k": "end", "why": "admin", "by": 555}
 
 
@@ -499,17 +499,17 @@ def test_an_info_without_a_store_row():
 
 
 async def test_the_server_chooses_the_default_length_and_timeouts(make_service, store):
-    settings = await store.update_guild_settings(
+    settings = await store.guilds.update_settings(
         GUILD, length="2圈", ready_timeout=30, vote_timeout=60
     )
     assert (settings.length, settings.ready_timeout, settings.vote_timeout) == ("2圈", 30, 60)
     for bad in ({"length": "5"}, {"ready_timeout": 0}, {"vote_timeout": 99999}):
         with pytest.raises(ValueError):
-            await store.update_guild_settings(GUILD, **bad)
+            await store.guilds.update_settings(GUILD, **bad)
     svc = make_service()
     game = await svc.create_game(GUILD, CHANNEL, USERS[0], "host", "jiujiang")
     assert game.session.length == "2圈"
-    loaded = await store.load_game(game.id)
+    loaded = await store.games.load(game.id)
     # the server's own 准备 timeout is kept; its vote timeout is the built-in one (the bot's)
     assert loaded.actions[0].action == {"k": "setup", "length": "2圈", "ready_timeout": 30}
     with pytest.raises(Exception, match="length"):

@@ -32,11 +32,11 @@ async def test_timeout_plays_safe_and_sets_autoplay(make_service, store, deliver
     await wait_for(over)
     game = await svc.summary(gid)
     assert game.seats[0].auto
-    stored = await store.load_game(gid)
+    stored = await store.games.load(gid)
     entries = [a.action for a in stored.actions if a.seat == 0]
     timeouts = [e for e in entries if e.get("timeout")]
     assert len(timeouts) == 1
-    assert timeouts[0]["kind"] in ("pass", "discard")
+    assert timeouts[0]["a"]["type"] in ("pass", "discard")
     assert {"k": "auto", "on": True} in entries
     await settle(svc)
     assert any(e.kind == "timeout" for _g, _t, evs in delivery.named("table") for e in evs)
@@ -63,10 +63,11 @@ async def test_turn_timeout_discards_the_drawn_tile(make_service, store):
         return (await svc.summary(gid)).seats[0].auto
 
     await wait_for(timed_out)
-    stored = await store.load_game(gid)
+    stored = await store.games.load(gid)
     first = next(a for a in stored.actions if a.seq == version + 1)
     if any(k.kind == "discard" and k.arg == drawn for k in view.hand.legal):
-        assert first.action == {"k": "act", "kind": "discard", "arg": drawn, "timeout": True}
+        tile = view.hand.drawn
+        assert first.action == {"k": "act", "a": {"type": "discard", "tile": tile}, "timeout": True}
 
 
 async def test_pressing_a_button_or_autoplay_off_ends_autoplay(make_service, store):
@@ -82,7 +83,7 @@ async def test_pressing_a_button_or_autoplay_off_ends_autoplay(make_service, sto
     with pytest.raises(Exception):  # noqa: B017 - any refusal; the press still ends 托管
         await svc.act(gid, USERS[1], ActionKey("discard", "9z"))
     assert not (await svc.summary(gid)).seats[1].auto
-    stored = await store.load_game(gid)
+    stored = await store.games.load(gid)
     autos = [a.action["on"] for a in stored.actions if a.action["k"] == "auto"]
     assert autos == [True, False, True, False]
 
@@ -118,14 +119,14 @@ async def test_resume_rebuilds_state_and_redelivers(make_service, store, deliver
     assert {u.user_id for _g, u in delivery.named("hand")} >= {USERS[0], USERS[1]}
     assert any(args[0].id == lobby.id for args in delivery.named("lobby"))
     # a snapshot was used: the log after it is shorter than the whole log
-    loaded = await store.load_game(gid)
+    loaded = await store.games.load(gid)
     assert loaded.snapshot is not None and loaded.snapshot.seq > 0
     # and play goes on where it stopped
     view = await fresh.private_view(gid, USERS[0])
     if after.phase != "hand_over":
         assert view.hand.legal
         await fresh.act(gid, USERS[0], simple_choice(view.hand.legal, None))
-        assert (await store.get_game(gid)).version > before.version
+        assert (await store.games.get(gid)).version > before.version
 
 
 async def test_resume_rearms_timer_from_stored_time(make_service, store):

@@ -7,6 +7,7 @@ from svc_helpers import USERS, lobby_with, settle
 
 from cogs.delivery import DiscordDelivery
 from engine.options import make_options, options_to_dict
+from services.action_codec import read_step
 from services.autoplay import run_robots
 from services.model import Seat
 from services.real_engine import RealEngine
@@ -37,9 +38,10 @@ async def test_keep_drawing_is_never_announced(make_service, store, delivery):
     await svc.start(gid, USERS[0])
     await svc.set_autoplay(gid, USERS[0], True)  # the AI plays every seat: the 偷机 comes
     await settle(svc)
-    log = [a.action for a in (await store.load_game(gid)).actions]
+    log = [a.action for a in (await store.games.load(gid)).actions]
     steps = [step for entry in log for step in entry.get("acts", entry.get("ai", []))]
-    assert any(kind == "touji" for _seat, kind, _arg in steps), "the seed played no 偷机"
+    played = [read_step(step)[1] for step in steps]
+    assert any(action["type"] == "keep_drawing" for action in played), "the seed played no 偷机"
     game = await svc.summary(gid)
     public = [e for _g, _t, events in delivery.named("table") for e in events]
     assert public and not [e for e in public if e.kind == "touji"]

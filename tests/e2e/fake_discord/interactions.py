@@ -45,6 +45,8 @@ class FakeInteraction:
     original: FakeMessage | None = None
     followups: list[FakeMessage] = field(default_factory=list)
     rejected_late: bool = False
+    #: the shard whose gateway session it was dispatched to (DMs: 0)
+    shard: int | None = None
     _acked: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property

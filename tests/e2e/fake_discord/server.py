@@ -25,6 +25,7 @@ from aiohttp import web
 
 from . import validate
 from .budget import OldMessageEdits
+from .faults import Fault, Faults
 from .gateway import DIRECT_MESSAGES, GUILD_MEMBERS, GUILD_MESSAGES, MESSAGE_CONTENT, Gateway
 from .interactions import (
     FakeInteraction,
@@ -64,6 +65,7 @@ from .state import (
     clock,
     now_iso,
     snowflake,
+    snowflake_on_shard,
 )
 from .threads import ThreadsMixin
 
@@ -109,6 +111,8 @@ class FakeDiscord(ThreadsMixin):
         ack_deadline: float = 3.0,
         privileged_intents_allowed: bool = False,
         timeout_scale: float | None = None,
+        shard_count: int = 1,
+        guild_shard: int = 0,
     ) -> None:
         clock.reset()  # one fake Discord per test: its clock starts at real time
         self.token = token
@@ -126,7 +130,10 @@ class FakeDiscord(ThreadsMixin):
         self.bot_user = FakeUser(id=self.application_id, name="MahjongBot", bot=True)
         self.users: list[FakeUser] = [FakeUser(id=snowflake(), name=n) for n in user_names]
         self.owner = self.users[0] if self.users else self.bot_user
-        self.guild_id = snowflake()
+        #: what ``GET /gateway/bot`` recommends; the guild's id puts it on ``guild_shard``
+        #: of that many shards (its events go to that shard's session, DMs to shard 0's)
+        self.shard_count = shard_count
+        self.guild_id = snowflake_on_shard(guild_shard, shard_count)
         self.guild_name = "Mahjong Club"
         self.channel = FakeChannel(
             id=snowflake(), type=0, name="mahjong", guild_id=self.guild_id, position=0
@@ -158,6 +165,8 @@ class FakeDiscord(ThreadsMixin):
         self.roles: dict[int, FakeRole] = {r.id: r for r in (self.everyone_role, self.bot_role)}
         self.member_roles: dict[int, list[int]] = {self.bot_user.id: [self.bot_role.id]}
         self.ratelimits = RateLimits()
+        #: 5xx on demand (see ``faults.py``)
+        self.faults = Faults()
         #: Who was notified of what (only new messages notify; see ``notifications.py``).
         self.notifications = Notifications()
         #: The edit budget of messages older than an hour (30046; see ``budget.py``).
@@ -446,6 +455,9 @@ class FakeDiscord(ThreadsMixin):
         )
         ix._fake = self
         self.interactions[ix.id] = ix
+        guild = payload.get("guild_id")
+        session = self.gateway.session_for(int(guild) if guild else None)
+        ix.shard = session.shard[0] if session is not None else None
         ix.sent_at = time.monotonic()
         if not await self.gateway.dispatch("INTERACTION_CREATE", payload):
             raise RuntimeError("no bot is connected to the fake gateway")
@@ -751,6 +763,20 @@ class FakeDiscord(ThreadsMixin):
             method, path, count, retry_after=retry_after, is_global=is_global
         )
 
+    def break_next(
+        self,
+        method: str,
+        path: str,
+        count: int | None = 1,
+        *,
+        status: int = 500,
+        match: Callable[[RestCall], bool] | None = None,
+    ) -> Fault:
+        """The next ``count`` ``method`` requests whose path matches the regex ``path`` (and
+        that ``match`` accepts) get a ``status`` server error and change nothing
+        (``count=None``: until ``heal()``). See ``faults.py``."""
+        return self.faults.add(method, path, count, status, match)
+
     def limit_route(self, method: str, path: str, per: int, window: float = 1.0) -> RouteLimit:
         """Matching requests may be made ``per`` times per ``window`` seconds per bucket
         (route + channel/guild/webhook), with ``X-RateLimit-*`` headers on every answer."""
@@ -873,6 +899,12 @@ class FakeDiscord(ThreadsMixin):
         call = RestCall(request.method, "/" + tail, dict(request.query), body, files)
         self.calls.append(call)
         limited = None
+        fault = self.faults.take(call)
+        if fault is not None:  # a server error on demand: nothing is done
+            call.response = fault.body()
+            call.status = fault.status
+            self.notify()
+            return json_response(fault.body(), fault.status)
         try:
             for method, rx, handler, template in self._routes:
                 m = rx.match(tail)
@@ -954,7 +986,7 @@ class FakeDiscord(ThreadsMixin):
         return json_response(
             {
                 "url": self.gateway_url,
-                "shards": 1,
+                "shards": self.shard_count,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 999,

@@ -48,6 +48,17 @@ def snowflake() -> int:
     return (ms << 22) | (next(_counter) & 0x3FFFFF)
 
 
+def snowflake_on_shard(shard_id: int, shard_count: int) -> int:
+    """A fresh snowflake that, as a server id, lands on shard ``shard_id`` of
+    ``shard_count`` (``(id >> 22) % count``): its time is moved at most ``count - 1`` ms on."""
+    if not 0 <= shard_id < shard_count:
+        raise ValueError(f"shard {shard_id} is not among {shard_count} shards")
+    flake = snowflake()
+    ms = flake >> 22
+    ms += (shard_id - ms) % shard_count
+    return (ms << 22) | (flake & 0x3FFFFF)
+
+
 def now_iso() -> str:
     return dt.datetime.fromtimestamp(clock.now(), dt.UTC).isoformat()
 

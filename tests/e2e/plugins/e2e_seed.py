@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import os
 
-from discord.ext import commands
+from botcore.client import MahjongBot
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: MahjongBot) -> None:
     """Extension entry point: replace the game service's seed source."""
     seeds = [s.strip() for s in os.environ.get("E2E_SEEDS", "").split(",") if s.strip()]
     if not seeds:
         return
-    service = bot.game_service  # type: ignore[attr-defined]
+    service = bot.game_service
     queue = list(seeds)
 
     def next_seed() -> str:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from game_helpers import check_conservation, rig
 
-from engine.game import Discard, Pass, Pong, apply, danger, legal_actions, new_game
+from engine import variants
+from engine.game import Discard, Pass, Pong, apply, legal_actions, new_game
 from engine.game.ai import choose_action
 from engine.game.danger import (
     Sight,
@@ -33,9 +36,15 @@ DEFENDED = [
 
 
 @pytest.fixture
-def shangrao_defends(monkeypatch):
+def shangrao_defends():
     """Switch the 上饶 threat on, so the defence code runs with a 宝 in play."""
-    monkeypatch.setitem(danger._SCALE, "shangrao", 1.0)
+    real = variants.get("shangrao")
+    tuned = dataclasses.replace(real, ai=dataclasses.replace(real.ai, threat_scale=1.0))
+    variants.register(tuned, replace=True)
+    try:
+        yield
+    finally:
+        variants.register(real, replace=True)
 
 
 def K(text: str) -> int:
@@ -137,7 +146,7 @@ def blank_sight(**kw) -> Sight:
         "flowers": ((), (), (), ()),
         "ready": (False, False, False, False),
         "indicator": None,
-        "bao": None,
+        "wildcards": frozenset(),
         "wall_left": 60,
     }
     base.update(kw)

@@ -25,11 +25,11 @@ from engine.decompose import (
     standard_readings,
 )
 from engine.notation import Hand
-from engine.options import ShangraoOptions
 from engine.scoring.common import NOT_COMPLETE, Best, Candidate, best, result, times
 from engine.scoring.types import ScoreItem, ScoreResult, WinContext
 from engine.special import QIXING_SHISANLAN, JiuYao, jiuyao, shisanlan
 from engine.tiles import is_terminal_or_honor, suit_of
+from engine.variants.shangrao.options import ShangraoOptions
 
 _SUIT = tuple(suit_of(k) for k in range(34))
 YAO = frozenset(k for k in range(34) if is_terminal_or_honor(k))

@@ -7,9 +7,9 @@ from typing import cast
 
 from engine.decompose import readings
 from engine.notation import MeldKind
-from engine.options import XinyuOptions
 from engine.scoring.common import NOT_COMPLETE, Candidate, best, colour, result, times
 from engine.scoring.types import ScoreItem, ScoreResult, WinContext
+from engine.variants.xinyu.options import XinyuOptions
 
 
 def score_xinyu(ctx: WinContext) -> ScoreResult:
@@ -26,7 +26,7 @@ def score_xinyu(ctx: WinContext) -> ScoreResult:
         )
     tiles = hand.all_tiles()
     col = colour(tiles)
-    rs = readings(hand)
+    rs = readings(hand, ctx.wildcards)
     # 全风向: a concealed all-honours hand wins whatever its shape (§4.2).
     free_shape = col == "honours" and not hand.melds
     if not rs and not free_shape:

@@ -1,0 +1,232 @@
+"""What one variant knows, as one typed object (RULES §3–§5).
+
+A :class:`Variant` bundles a variant's rule options (a frozen dataclass deriving from
+:class:`RuleOptions`), its table-flow rules (:class:`TableRules`), the RULES §6 flags its
+scorer reads, the scorer, its settlement (结算) specifics, shape-free winning hands, wildcard
+(宝 / 精) choice, AI tuning, and the texts shown for it. Everything else in the project asks
+:mod:`engine.variants` for a variant by name and calls these hooks; it never names one.
+
+It builds on the low modules only (:mod:`engine.text`, :mod:`engine.rule_options`; the
+scoring types, payments and catalogue for type checking), never on the registry, and
+re-exports :class:`Text`, :class:`OptionError`, :class:`OptionInfo` and :class:`RuleOptions`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from engine.rule_options import OptionError, OptionInfo, RuleOptions
+from engine.text import Text
+
+if TYPE_CHECKING:
+    from engine.payments import Payment
+    from engine.scoring.types import ScoreResult, WinContext, WinKind
+    from engine.variants.catalogue import ScoringItem
+
+__all__ = [
+    "AiTuning",
+    "DeskFields",
+    "HelpFacts",
+    "HelpSection",
+    "OptionError",
+    "OptionInfo",
+    "PayRequest",
+    "RuleOptions",
+    "RulePage",
+    "ScoringRow",
+    "TableRow",
+    "TableRules",
+    "Text",
+    "Variant",
+]
+
+
+@dataclass(frozen=True)
+class TableRules:
+    """What the table flow of one variant (with its options) allows."""
+
+    variant: str
+    kinds: tuple[int, ...]  # tile kinds in the set (four copies each)
+    chi: bool  # 吃 allowed (下家 only)
+    discard_win: bool  # any discard may be won (else only the variant's special cases)
+    rob_kong: bool  # 抢杠
+    multi_win: bool  # 一炮多响: every claimer wins (else first in play order from discarder)
+    reserve: int  # tiles that stay in the wall at the live-wall end (新余 16)
+    indicator: bool  # 上饶 跌宝牌 / 宝
+    flowers: tuple[int, ...]  # kinds laid open and replaced (九江 发)
+    missed_win: bool  # 九江 rule 3: passing a winnable discard blocks discard wins until next draw
+    kong_after_pong: bool  # 九江 rule 1: the drawn 4th tile of a pong must be konged (or won)
+    declare_ready: bool  # 九江 报听
+    kong_money: bool  # 新余 杠钱 at declaration
+    dealer_dice: int  # dice the dealer rolls to start the deal (narrated)
+    last_tile_discard: bool = (
+        False  # 九江 海底放炮: who draws the last tile and can't win discards it
+    )
+    earth_self_draw: bool = False  # 九江 地胡 also on a non-dealer's self-draw at its first draw
+    roll_for_first_dealer: bool = False  # 上饶: every seat rolls, the highest sum deals first
+    earth_on_discard: bool = False  # 上饶 地胡: the dealer's first discard may be won
+    sanbao: bool = False  # 上饶 叁包: the feeder of a third claimed set pays for all
+    pao_value: bool = False  # 九江 跟庄 / 黄庄 raise the value per 炮; 吃兴家 extras
+    dealer_stays_after_draw: bool = False  # 荒牌 keeps the dealer (else the 下家 deals)
+
+
+@dataclass(frozen=True)
+class AiTuning:
+    """How the AI players adapt to a variant (engine/game/ai.py, danger.py)."""
+
+    pace: int = 3  # discards before a seat's readiness starts to rise
+    threat_scale: float = 1.0  # weight of reading other seats' danger (0: never defend)
+    #: Whether a winnable self-draw is worth declining for 偷机 (KeepDrawing) under options.
+    keeps_drawing: Callable[[RuleOptions], bool] = field(default=lambda _o: False)
+
+
+@dataclass(frozen=True)
+class DeskFields:
+    """The scoring desk (``/mahjong score``) fields that apply to a variant."""
+
+    wildcard: bool = False  # a 宝 is given (field ``bao``)
+    feeder: bool = False  # 叁包 feeder (field ``feeder``)
+    others: bool = True  # the other players' melds (field ``others``), for 杠钱 / 吃兴家
+    streak: bool = False  # 跟庄 / 黄庄 streak (field ``streak``)
+    flowers: bool = False  # 发 flowers count
+    others_example: tuple[str, ...] = ()  # autocomplete examples of ``others``
+
+
+@dataclass(frozen=True)
+class ScoringRow:
+    """One line of a help page's scoring summary (计分): a scoring item (its catalogue name,
+    :data:`engine.variants.catalogue.NAMES`), what it means under this variant, its value
+    (``×2``, ``+1炮``, ``16分``)."""
+
+    item: Text
+    note: Text
+    value: str
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """One row of a points table (上饶 ``classic``): the item, its ``(column, points)`` cells,
+    and whether the last cell alone is a legal win (起胡; the page marks it ✗ when not)."""
+
+    item: Text
+    cells: tuple[tuple[Text, int], ...]
+    legal: bool = True
+
+
+@dataclass(frozen=True)
+class HelpSection:
+    """One paragraph of a rule page: a text, then its scoring rows or its points table; or
+    (``options``) the variant's rule options with their defaults, generated by the bot.
+    ``preset`` names the scoring preset the rows belong to (``classic``, ``small``…)."""
+
+    text: Text | None = None
+    rows: tuple[ScoringRow, ...] = ()
+    table: tuple[TableRow, ...] = ()
+    options: bool = False
+    preset: str = ""
+
+
+@dataclass(frozen=True)
+class RulePage:
+    """One page of a variant's rules in ``/mahjong help``: its title, its paragraphs and its
+    embed fields (a field is a section: its text is the field's name, its rows the value)."""
+
+    title: Text
+    sections: tuple[HelpSection, ...]
+    fields: tuple[HelpSection, ...] = ()
+
+
+@dataclass(frozen=True)
+class HelpFacts:
+    """A variant's help-page facts (``/mahjong help``): the title, the one-line summary and
+    the rule pages (``engine/variants/<name>/help.py``)."""
+
+    title: Text
+    summary: Text
+    pages: tuple[RulePage, ...] = ()
+
+    def texts(self) -> tuple[Text, ...]:
+        """Every text of the help facts: title, summary, page titles, paragraphs, scoring
+        notes, item names and table columns."""
+        out: list[Text] = [self.title, self.summary]
+        for page in self.pages:
+            out.append(page.title)
+            for section in (*page.sections, *page.fields):
+                if section.text is not None:
+                    out.append(section.text)
+                for row in section.rows:
+                    out += (row.item, row.note)
+                for trow in section.table:
+                    out.append(trow.item)
+                    out += (col for col, _ in trow.cells)
+        return tuple(out)
+
+
+def _no_special(counts: Sequence[int], wilds: int, meld_kinds: Sequence[int]) -> bool:
+    return False
+
+
+@dataclass(frozen=True)
+class Variant:
+    """Everything one variant knows, behind the hooks the rest of the project calls.
+
+    - ``options_class``: its rule options (RULES §3–§5 house rules);
+    - ``table_rules(options)``: the table-flow preset;
+    - ``flags``: the RULES §6 flags its scorer reads (the game passes only these);
+    - ``score(ctx)``: its scorer (after the shared checks of :func:`engine.scoring.score`);
+    - ``maybe_special(counts, wilds, meld_kinds)``: a shape-free hand (十三烂, 全风向…) might
+      win although the standard shape test fails;
+    - ``pay_win(...)``: the payments of one winner (结算);
+    - ``wildcards_of(indicator_kind)``: the wildcard kinds (宝 / 精) an indicator makes;
+    - ``ai``, ``desk``, ``help``: AI tuning, desk fields, help facts;
+    - ``items``: the scoring items it scores (:mod:`engine.variants.catalogue`).
+    """
+
+    name: str
+    order: int  # position in command choices (the first is the default variant)
+    title: Text  # 上饶麻将 / Shangrao
+    short: Text  # 上饶 / Shangrao (table headers, desk)
+    aliases: tuple[str, ...]  # other names the desk accepts (上饶, sr…)
+    options_class: type[RuleOptions]
+    table_rules: Callable[[Any], TableRules]
+    flags: frozenset[str]
+    score: Callable[[WinContext], ScoreResult]
+    pay_win: Callable[[PayRequest], list[Payment]]
+    maybe_special: Callable[[Sequence[int], int, Sequence[int]], bool] = _no_special
+    wildcards_of: Callable[[int], frozenset[int]] | None = None
+    needs_wildcards: bool = False  # a scoring request must name the wildcard (宝)
+    indicator_kongs: bool = False  # the 3-tile indicator kong (XXX) exists
+    menqing: bool = False  # its scoring has 门清: a claim gives it up (review hints)
+    unit: Text = field(default_factory=lambda: Text("unit.points", "分", "分", "points"))
+    ai: AiTuning = field(default_factory=AiTuning)
+    desk: DeskFields = field(default_factory=DeskFields)
+    help: HelpFacts | None = None
+    items: tuple[ScoringItem, ...] = ()  # the scoring items it scores (the catalogue)
+    _rules: dict[RuleOptions, TableRules] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
+
+    def rules(self, options: RuleOptions) -> TableRules:
+        """The table rules under ``options`` (built once per options value)."""
+        r = self._rules.get(options)
+        if r is None:
+            r = self._rules[options] = self.table_rules(options)
+        return r
+
+
+@dataclass(frozen=True)
+class PayRequest:
+    """What a variant's settlement needs for one winner (see :func:`engine.settle.settle_win`)."""
+
+    options: RuleOptions | None
+    winner: int
+    result: ScoreResult
+    win: WinKind
+    payer: int | None
+    dealer: int
+    points: int  # the winner's points × value per 炮
+    sanbao_feeder: int | None = None
+    loser_extras: Sequence[int] = (0, 0, 0, 0)
+    value_per_pao: int = 1

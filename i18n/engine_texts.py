@@ -1,0 +1,83 @@
+"""Texts the engine owns, reached through :func:`i18n.t` as ``engine.<id>``.
+
+Variant names, scoring-item names, variant help facts and impossible-hand refusal reasons
+are data in :mod:`engine` — :class:`engine.variants.Text` values with a stable ``id`` and
+the three locales ``zh``, ``zh_TW``, ``en``. This module indexes them by id: every ``Text``
+reachable from a registered variant (its title, help facts, …), and every ``Text`` the
+engine lists itself through an ``engine.variants.texts()`` function when it has one (the
+scoring-item catalogue, refusal reasons). ``t("engine.variant.xinyu", "zh-TW")`` → 新餘麻將.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Iterator
+
+from engine import variants
+from engine.variants import Text
+
+ENGINE_PREFIX = "engine."
+
+_index: dict[str, Text] = {}
+_by_zh: dict[str, Text] = {}
+
+
+def _texts_in(value: object, depth: int = 0) -> Iterator[Text]:
+    """Every :class:`Text` inside a variant's data (dataclass fields, tuples, dict values)."""
+    if isinstance(value, Text):
+        yield value
+    elif depth > 4 or isinstance(value, str | bytes | int | float | type):
+        return
+    elif dataclasses.is_dataclass(value):
+        for f in dataclasses.fields(value):
+            yield from _texts_in(getattr(value, f.name, None), depth + 1)
+    elif isinstance(value, tuple | list | frozenset | set):
+        for item in value:
+            yield from _texts_in(item, depth + 1)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _texts_in(item, depth + 1)
+
+
+def _all_texts() -> Iterable[Text]:
+    listed = getattr(variants, "texts", None)
+    if callable(listed):
+        yield from listed()
+    for variant in variants.all():
+        yield from _texts_in(variant)
+
+
+def _rebuild() -> None:
+    _index.clear()
+    _by_zh.clear()
+    for text in _all_texts():
+        _index.setdefault(text.id, text)
+        _by_zh.setdefault(text.zh, text)
+
+
+def engine_text(text_id: str, locale: str) -> str:
+    """The engine's text ``text_id`` in ``locale`` (``zh``, ``zh-TW`` or ``en``)."""
+    text = _index.get(text_id)
+    if text is None:
+        _rebuild()  # a variant registered since (a plug-in, a test's toy variant)
+        text = _index.get(text_id)
+        if text is None:
+            raise KeyError(f"no engine text {text_id!r}")
+    if locale not in ("zh", "zh-TW", "en"):
+        raise KeyError(f"no locale {locale!r} for engine text {text_id!r}")
+    return text.pick(locale)
+
+
+def engine_text_by_zh(zh: str, locale: str) -> str:
+    """An engine text found by its 简体 wording (a scoring item named in a stored result,
+    ``清一色``) in ``locale``; the wording itself when the engine has no such text."""
+    if not _index:
+        _rebuild()
+    text = _by_zh.get(zh)
+    return zh if text is None else text.pick(locale)
+
+
+def engine_text_ids() -> tuple[str, ...]:
+    """Every engine text id known now (for the catalogue tests)."""
+    _rebuild()
+    return tuple(sorted(_index))

@@ -1,0 +1,108 @@
+"""Stored deadlines (db/deadlines.py): written forward only, claimed once, swept with SKIP
+LOCKED; and the PostgreSQL notice of every game change (db/notify.py)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from db.deadlines import DeadlineBook, DeadlineChange
+from db.notify import listen_games, parse_notice
+from db.store import Store
+
+
+async def _game(store: Store) -> int:
+    return (await store.games.create(1, 2, "shangrao")).id
+
+
+async def test_a_deadline_moves_forward_only(store: Store) -> None:
+    book = DeadlineBook(store)
+    gid = await _game(store)
+    await book.write([DeadlineChange(gid, "play", 5, 100.0)], "p1")
+    await book.write([DeadlineChange(gid, "play", 4, 50.0)], "p2")  # older: ignored
+    assert [(d.version, d.due_at) for d in await book.pending(gid)] == [(5, 100.0)]
+    await book.write([DeadlineChange(gid, "play", 6, 120.0)], "p2")
+    assert [(d.version, d.due_at) for d in await book.pending(gid)] == [(6, 120.0)]
+    await book.write([DeadlineChange(gid, "play", 5, None)], "p1")  # clears up to 5 only
+    assert [d.version for d in await book.pending(gid)] == [6]
+    await book.write([DeadlineChange(gid, "play", 6, None)], "p1")
+    assert await book.pending(gid) == []
+
+
+async def test_a_deadline_is_claimed_by_one_process(store: Store) -> None:
+    book = DeadlineBook(store)
+    gid = await _game(store)
+    await book.write([DeadlineChange(gid, "play", 3, 10.0)], "p1")
+    assert await book.claim(gid, "play", 3, "p1", now=11.0, lease=30.0)
+    assert not await book.claim(gid, "play", 3, "p2", now=12.0, lease=30.0)
+    assert await book.claim(gid, "play", 3, "p2", now=45.0, lease=30.0)  # the lease ran out
+    # a deadline not stored (yet) or stored at another version does not stop the caller
+    assert await book.claim(gid, "session", 3, "p2", now=12.0, lease=30.0)
+    assert await book.claim(gid, "play", 9, "p2", now=12.0, lease=30.0)
+
+
+async def test_overdue_deadlines_are_swept_once(store: Store) -> None:
+    book = DeadlineBook(store)
+    games = [await _game(store) for _ in range(6)]
+    await book.write([DeadlineChange(g, "play", 1, 100.0 + i) for i, g in enumerate(games)], "x")
+    await book.write([DeadlineChange(games[0], "session", 1, 200.0)], "x")
+
+    # not overdue by the grace period yet: nothing
+    assert await book.claim_overdue("a", now=101.0, grace=3.0, lease=30.0) == []
+    first, second = await asyncio.gather(
+        book.claim_overdue("a", now=110.0, grace=3.0, lease=30.0, limit=4),
+        book.claim_overdue("b", now=110.0, grace=3.0, lease=30.0, limit=4),
+    )
+    claimed = [(d.game_id, d.kind) for d in first + second]
+    assert sorted(claimed) == sorted((g, "play") for g in games)  # each once, none twice
+    assert first[0].due_at <= first[-1].due_at
+    # leased: a third sweep finds nothing until the lease runs out
+    assert await book.claim_overdue("c", now=120.0, grace=3.0, lease=30.0) == []
+    again = await book.claim_overdue("c", now=210.0, grace=3.0, lease=30.0, limit=10)
+    assert len(again) == 7
+    await book.drop(games[0], "session", 1)
+    assert [d.kind for d in await book.pending(games[0])] == ["play"]
+
+
+def test_notices_are_parsed() -> None:
+    assert parse_notice("12:40:active") == (12, 40, "active")
+    assert parse_notice("12:x:active") is None
+    assert parse_notice("12") is None
+
+
+async def test_every_game_change_is_heard_on_postgres(store: Store) -> None:
+    heard: list[tuple[int | None, int, str]] = []
+    notices = await listen_games(store, lambda g, v, s: heard.append((g, v, s)))
+    if store.dialect != "postgresql":
+        assert notices is None  # one process: nothing to hear
+        return
+    assert notices is not None
+    try:
+        gid = await _game(store)
+        await store.games.append_action(gid, 0, None, {"k": "setup"})
+        await store.games.update(gid, status="abandoned")
+        for _ in range(100):
+            if len(heard) >= 2:
+                break
+            await asyncio.sleep(0.02)
+        assert heard == [(gid, 1, "lobby"), (gid, 1, "abandoned")]
+    finally:
+        await notices.close()
+
+
+@pytest.mark.parametrize("changes", [{"seats": [{"name": "a"}]}, {"status": "active"}])
+async def test_game_columns_change_with_the_version(store: Store, changes: dict) -> None:
+    from db.types import VersionConflict
+
+    gid = await _game(store)
+    assert await store.games.append_action(gid, 0, None, {"k": "seats"}, changes=changes) == 1
+    stored = await store.games.get(gid)
+    assert stored is not None
+    for name, value in changes.items():
+        assert getattr(stored, name) == value
+    with pytest.raises(VersionConflict):  # a stale writer changes nothing
+        await store.games.append_action(gid, 0, None, {"k": "seats"}, changes={"seats": []})
+    assert (await store.games.get(gid)).seats == stored.seats  # type: ignore[union-attr]
+    with pytest.raises(ValueError):
+        await store.games.append_action(gid, 1, None, {"k": "x"}, changes={"version": 9})

@@ -1,0 +1,156 @@
+"""SQLite group commit (issue 15, cheaper commits): writes arriving together share one
+transaction, each is durable when its call returns, and a failing one fails alone."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import update
+
+from db.models import Guild
+from db.store import Store
+from db.types import VersionConflict
+
+GUILDS = Guild.__table__
+
+
+def _committed_seqs(path: Path, game_id: int) -> list[int]:
+    """The game's actions as another connection sees them (only what was committed)."""
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute(
+            "SELECT seq FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+        ).fetchall()
+    return [seq for (seq,) in rows]
+
+
+@pytest.fixture
+async def sqlite_store(tmp_path: Path) -> AsyncIterator[tuple[Store, Path]]:
+    path = tmp_path / "group.db"
+    store = await Store.open(f"sqlite+aiosqlite:///{path}")
+    yield store, path
+    await store.close()
+
+
+async def test_writes_arriving_together_share_commits_and_each_is_durable_on_return(
+    sqlite_store: tuple[Store, Path],
+) -> None:
+    store, path = sqlite_store
+    games = [await store.games.create(1, 100 + i, "shangrao") for i in range(16)]
+    commits, writes = store.db.commits, store.db.writes
+    seen_on_return: dict[int, list[int]] = {}
+
+    async def press(game_id: int) -> None:
+        version = await store.games.append_action(game_id, 0, 0, {"k": "act"})
+        # the caller's await returned: the write must already be committed
+        seen_on_return[game_id] = await asyncio.to_thread(_committed_seqs, path, game_id)
+        assert version == 1
+
+    await asyncio.gather(*(press(g.id) for g in games))
+    assert seen_on_return == {g.id: [1] for g in games}
+    assert store.db.writes - writes == len(games)
+    # presses that waited for a turn joined an open batch: fewer commits than writes
+    assert store.db.commits - commits < len(games)
+
+
+async def test_a_failing_write_leaves_the_others_of_its_batch_in(
+    sqlite_store: tuple[Store, Path],
+) -> None:
+    store, path = sqlite_store
+    games = [await store.games.create(1, 200 + i, "xinyu") for i in range(8)]
+    stale = games[3].id
+    await store.games.append_action(stale, 0, 0, {"k": "first"})
+    commits = store.db.commits
+
+    async def press(game_id: int) -> int:
+        return await store.games.append_action(game_id, 0, 1, {"k": "act"})
+
+    results = await asyncio.gather(*(press(g.id) for g in games), return_exceptions=True)
+    assert isinstance(results[3], VersionConflict)
+    assert [r for i, r in enumerate(results) if i != 3] == [1] * 7
+    assert store.db.commits - commits < 7  # they were batched, and the batch committed
+    for game in games:
+        assert await asyncio.to_thread(_committed_seqs, path, game.id) == [1]
+    loaded = await store.games.load(stale)
+    assert [a.action for a in loaded.actions] == [{"k": "first"}]
+
+
+async def test_a_write_that_raises_inside_a_batch_is_rolled_back_alone(
+    sqlite_store: tuple[Store, Path],
+) -> None:
+    """A write block that raises after its statements ran (its savepoint is rolled back)
+    while other writers share the transaction."""
+    store, _ = sqlite_store
+    games = [await store.games.create(1, 300 + i, "jiujiang") for i in range(6)]
+    before = await store.guilds.settings(1)
+
+    async def broken_write() -> None:
+        async with store.db.write() as conn:
+            await conn.execute(update(GUILDS).where(GUILDS.c.id == 1).values(language="en"))
+            await asyncio.sleep(0)  # let the others queue behind this write
+            raise RuntimeError("the caller's own failure")
+
+    async def press(game_id: int) -> int:
+        return await store.games.append_action(game_id, 0, 0, {"k": "act"})
+
+    first = asyncio.create_task(press(games[0].id))
+    await asyncio.sleep(0)
+    results = await asyncio.gather(
+        broken_write(), *(press(g.id) for g in games[1:]), return_exceptions=True
+    )
+    assert await first == 1
+    assert isinstance(results[0], RuntimeError)
+    assert results[1:] == [1] * 5
+    assert (await store.guilds.settings(1)).language == before.language
+    for game in games:
+        assert (await store.games.get(game.id)).version == 1
+
+
+async def test_a_lone_writer_commits_at_once(sqlite_store: tuple[Store, Path]) -> None:
+    store, path = sqlite_store
+    game = await store.games.create(1, 400, "shangrao")
+    commits = store.db.commits
+    for n in range(3):
+        await store.games.append_action(game.id, n, 0, {"n": n})
+        assert await asyncio.to_thread(_committed_seqs, path, game.id) == list(range(1, n + 2))
+    assert store.db.commits - commits == 3
+
+
+async def test_a_writer_cancelled_while_waiting_does_not_strand_the_open_batch(
+    sqlite_store: tuple[Store, Path],
+) -> None:
+    """The batch was left open for the next writer, which is cancelled before its turn:
+    the batch is still committed and its writer returns."""
+    store, path = sqlite_store
+    game = await store.games.create(1, 500, "shangrao")
+    gate = asyncio.Event()
+
+    async def first() -> int:
+        async with store.db.write() as conn:
+            await conn.execute(update(GUILDS).where(GUILDS.c.id == 1).values(language="en"))
+            await gate.wait()
+        return await asyncio.to_thread(lambda: len(_committed_seqs(path, game.id)))
+
+    holder = asyncio.create_task(first())
+    await asyncio.sleep(0.05)  # the first writer holds the turn, its batch open
+    waiter = asyncio.create_task(store.games.append_action(game.id, 0, 0, {"k": "act"}))
+    await asyncio.sleep(0.05)  # the second one waits for its turn
+    assert store.db._group is not None
+    turns = store.db._group._for_loop()
+    release = turns.lock.release
+
+    def release_then_cancel_the_waiter() -> None:
+        release()  # the batch is left open for the waiter …
+        turns.lock.release = release  # type: ignore[method-assign]
+        waiter.cancel()  # … which gives up before its turn comes
+
+    turns.lock.release = release_then_cancel_the_waiter  # type: ignore[method-assign]
+    gate.set()
+    assert await asyncio.wait_for(holder, timeout=30) == 0
+    with pytest.raises(asyncio.CancelledError):
+        await waiter
+    assert (await store.guilds.settings(1)).language == "en"  # the batch was committed
+    assert await store.games.append_action(game.id, 0, 0, {"k": "act"}) == 1

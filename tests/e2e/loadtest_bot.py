@@ -1,0 +1,330 @@
+"""Load test through the real bot: ``bot.py`` (cogs, service, pictures, delivery) against the
+fake Discord at the HTTP boundary (prints figures, asserts nothing; issue 15).
+
+``python -m tests.e2e.loadtest_bot --tree PATH --tables 100 [--seconds 120] [--think 3]``
+
+``--tables`` tables of one human and three AI seats, each in its own channel, are opened
+with ``/mahjong new`` and Start. Then each human presses what a simple player would (win,
+pass, else discard the drawn tile; 准备 after a hand) every ``--think`` seconds on average
+(uniformly 0.5–1.5×), or as soon as their hand DM offers a choice with ``--think 0`` (flat
+out), for ``--seconds``. ``--tree``: the bot to run (its ``bot.py``, with ``PYTHONPATH``
+set to it), so an older release runs under the same script and the same fake in the same
+run: ``git worktree add /tmp/base 9c936b7`` then ``--tree /tmp/base``.
+
+Figures (a table, then one JSON line): ``presses`` answered, ``presses_per_s``, ``p50_ms`` /
+``p99_ms`` / ``max_ms`` press → answered (the fake's clock: interaction sent → callback),
+``late`` (answered past 3 s, or never), ``table_lag_max_s`` / ``table_lag_p99_s`` (an
+acknowledged move → the next edit of that hand's table message; edits are coalesced to one
+per 2 s per table), ``tables_open``, ``cores`` and ``load_avg``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from .fake_discord import FakeDiscord
+from .fake_discord.state import FakeChannel, FakeMessage, FakeUser, snowflake
+from .game_driver import choose, parse_id
+from .harness import PLUGINS_DIR, BotProcess
+
+ACK_DEADLINE = 3.0
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * (len(ordered) - 1)))]
+
+
+class ByChannel(dict):
+    """The fake's message store, also indexed by channel (scanning every message per look
+    would make the driver, not the bot, the bottleneck)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.channel: dict[int, list[FakeMessage]] = {}
+
+    def __setitem__(self, key: int, msg: FakeMessage) -> None:
+        if key not in self:
+            self.channel.setdefault(msg.channel_id, []).append(msg)
+        super().__setitem__(key, msg)
+
+
+class TreeBot(BotProcess):
+    """``bot.py`` of another tree (an older release), with only that tree on the path."""
+
+    def __init__(self, fake: FakeDiscord, workdir: Path, tree: Path, env: dict[str, Any]) -> None:
+        super().__init__(fake, workdir, env=env)
+        self.tree = tree
+
+    def environment(self) -> dict[str, str]:
+        env = super().environment()
+        env["PYTHONPATH"] = os.pathsep.join([str(self.tree), str(PLUGINS_DIR)])
+        return env
+
+    async def start(self) -> None:
+        from . import harness
+
+        saved = harness.BOT_SCRIPT
+        harness.BOT_SCRIPT = self.tree / "bot.py"
+        try:
+            await super().start()
+        finally:
+            harness.BOT_SCRIPT = saved
+
+
+class Table:
+    """One table: its human, channel, game, and what the human last pressed."""
+
+    def __init__(self, user: FakeUser, channel: FakeChannel) -> None:
+        self.user = user
+        self.channel = channel
+        self.gid = 0
+        self.lobby: FakeMessage | None = None
+        self.last: str = ""
+        self.presses = 0
+
+
+class Load:
+    def __init__(self, fake: FakeDiscord, messages: ByChannel, args: argparse.Namespace) -> None:
+        self.fake = fake
+        self.messages = messages
+        self.args = args
+        self.latencies: list[float] = []
+        self.late = 0
+        self.moves: list[tuple[int, float]] = []  # (game, when the move was acknowledged)
+        self.errors = 0
+        self.late_opening = 0  # /mahjong new or Start answered late (or never)
+        self.stop_at = 0.0
+
+    # -- finding messages (through the channel index)
+
+    def in_channel(self, channel_id: int) -> list[FakeMessage]:
+        return self.messages.channel.get(channel_id, [])
+
+    def hand_dm(self, table: Table) -> FakeMessage | None:
+        dm = self.fake.dm_channel_of(table.user)
+        if dm is None:
+            return None
+        tag = f"#{table.gid}"
+        for msg in reversed(self.in_channel(dm.id)):
+            if msg.deleted:
+                continue
+            for embed in msg.embeds:
+                footer = (embed.get("footer") or {}).get("text", "")
+                if footer == tag or footer.startswith(tag + " "):
+                    return msg
+        return None
+
+    def play_messages(self, table: Table) -> list[FakeMessage]:
+        """Messages where the game plays: its thread (on the lobby), else the channel."""
+        thread = self.fake.thread_on(table.lobby) if table.lobby is not None else None
+        where = thread.id if thread is not None else table.channel.id
+        return self.in_channel(where)
+
+    def ready_button(self, table: Table) -> tuple[FakeMessage, str] | None:
+        """准备 on the newest result of the game, if it is offered."""
+        for msg in reversed(self.play_messages(table)):
+            ids = msg.custom_ids()
+            if f"mj:{table.gid}:hand" in ids:
+                continue
+            for cid in ids:
+                if cid.startswith(f"mj:{table.gid}:next:"):
+                    return msg, cid
+        return None
+
+    def table_edits(self, table: Table) -> list[float]:
+        """When each table message of the game was edited (fake monotonic clock)."""
+        out: list[float] = []
+        for msg in self.play_messages(table):
+            if any(
+                f"mj:{table.gid}:hand"
+                in FakeMessage(0, 0, msg.author, components=v["components"]).custom_ids()
+                for v in msg.versions()
+            ):
+                out += msg.edit_times
+        return sorted(out)
+
+    # -- opening tables
+
+    async def open(self, table: Table) -> None:
+        """``/mahjong new`` in the table's channel, then Start (empty seats take AI). A late
+        answer (Discord's 10062) is counted, not waited for: the lobby still opens."""
+        fake = self.fake
+        ix = await fake.slash(
+            table.user, "mahjong new", {"variant": "shangrao"}, channel=table.channel
+        )
+
+        def lobby() -> FakeMessage | None:
+            for msg in self.in_channel(table.channel.id):
+                for cid in msg.custom_ids():
+                    if cid.endswith(":start"):
+                        return msg
+            return None
+
+        table.lobby = await fake.wait_for(lobby, 60, what="a lobby")
+        table.gid = parse_id(next(c for c in table.lobby.custom_ids() if c.endswith(":start")))[0]
+        start = await fake.click(table.user, table.lobby, f"mj:{table.gid}:start")
+        for done in (ix, start):
+            with contextlib.suppress(TimeoutError):
+                await done.wait_ack(ACK_DEADLINE * 2 / fake.timeout_scale)
+            if not done.acknowledged or done.rejected_late:
+                self.late_opening += 1
+
+    # -- playing
+
+    async def press(self, table: Table, msg: FakeMessage, cid: str) -> None:
+        ix = await self.fake.click(table.user, msg, cid, force=True)
+        with contextlib.suppress(TimeoutError):
+            await ix.wait_ack(ACK_DEADLINE * 4 / self.fake.timeout_scale)
+        latency = ix.ack_latency
+        if latency is None or ix.rejected_late or latency > ACK_DEADLINE:
+            self.late += 1
+        if latency is not None:
+            self.latencies.append(latency)
+            table.presses += 1
+            if ix.response_type == 7 and parse_id(cid)[1] != "next":
+                self.moves.append((table.gid, ix.acked_at or time.monotonic()))
+
+    async def play(self, table: Table) -> None:
+        fake = self.fake
+        think = self.args.think
+        if think > 0:
+            await asyncio.sleep(random.uniform(0, think))
+        while time.monotonic() < self.stop_at:
+            mark = fake.changes
+            pressed = False
+            try:
+                msg = self.hand_dm(table)
+                cid = choose(fake.messages[msg.id]) if msg is not None else None
+                target = fake.messages[msg.id] if msg is not None else None
+                if cid is None:
+                    ready = self.ready_button(table)
+                    if ready is not None:
+                        target, cid = ready
+                if cid is not None and target is not None:
+                    stamp = f"{target.id}:{len(target.history)}:{cid}"
+                    if stamp != table.last:
+                        table.last = stamp
+                        await self.press(table, target, cid)
+                        pressed = True
+            except Exception:
+                self.errors += 1
+            if pressed and think > 0:
+                await asyncio.sleep(think * random.uniform(0.5, 1.5))
+            elif not pressed:
+                await fake.wait_change(mark, 0.5)
+
+
+def machine() -> dict[str, Any]:
+    return {"cores": os.cpu_count(), "load_avg": [round(x, 2) for x in os.getloadavg()]}
+
+
+def tree_commit(tree: Path) -> str:
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(tree), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return out.stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "?"
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    tree = Path(args.tree).resolve()
+    names = [f"p{i}" for i in range(args.tables)]
+    fake = FakeDiscord(user_names=names, ack_deadline=ACK_DEADLINE, timeout_scale=6)
+    messages = ByChannel()
+    fake.messages = messages  # type: ignore[assignment]
+    tables = []
+    for i, user in enumerate(fake.users):
+        channel = FakeChannel(
+            id=snowflake(), type=0, name=f"table-{i}", guild_id=fake.guild_id, position=i + 1
+        )
+        fake.channels[channel.id] = channel
+        tables.append(Table(user, channel))
+    await fake.start()
+    work = Path(tempfile.mkdtemp(prefix="mj-loadbot-"))
+    env = {"AI_PACE_SECONDS": "0"}
+    if args.workers is not None:
+        env["PICTURE_WORKERS"] = str(args.workers)
+    bot = TreeBot(fake, work, tree, env)
+    load = Load(fake, messages, args)
+    try:
+        await bot.start_ready(60)
+        started = time.monotonic()
+        for i in range(0, len(tables), 10):
+            await asyncio.gather(*(load.open(t) for t in tables[i : i + 10]))
+        opened = time.monotonic() - started
+        print(f"{len(tables)} tables open in {opened:.1f} s", file=sys.stderr)
+        load.latencies.clear()
+        load.late = 0
+        began = time.monotonic()
+        load.stop_at = began + args.seconds
+        await asyncio.gather(*(load.play(t) for t in tables))
+        elapsed = time.monotonic() - began
+        await asyncio.sleep(3)  # the last table edits
+        lags = []
+        edits = {t.gid: load.table_edits(t) for t in tables}
+        for gid, at in load.moves:
+            if at > load.stop_at - 12:
+                continue  # too close to the end to see its edit
+            later = [e for e in edits.get(gid, []) if e >= at]
+            if later:
+                lags.append(later[0] - at)
+        return {
+            "tree": str(tree),
+            "commit": tree_commit(tree),
+            "tables": len(tables),
+            "think_s": args.think,
+            "seconds": round(elapsed, 1),
+            "presses": len(load.latencies),
+            "presses_per_s": round(len(load.latencies) / elapsed, 1),
+            "p50_ms": round(pct(load.latencies, 0.5) * 1000, 1),
+            "p99_ms": round(pct(load.latencies, 0.99) * 1000, 1),
+            "max_ms": round(max(load.latencies, default=0) * 1000, 1),
+            "late": load.late,
+            "table_lag_p99_s": round(pct(lags, 0.99), 2),
+            "table_lag_max_s": round(max(lags, default=0.0), 2),
+            "late_opening": load.late_opening,
+            "driver_errors": load.errors,
+            "tracebacks": len(bot.unexpected_tracebacks()),
+            **machine(),
+        }
+    finally:
+        await bot.stop(30)
+        await fake.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tree", default=str(Path(__file__).resolve().parents[2]))
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=120.0)
+    parser.add_argument("--think", type=float, default=3.0, help="0: flat out")
+    parser.add_argument("--workers", type=int, default=None, help="PICTURE_WORKERS")
+    args = parser.parse_args(argv)
+    figures = asyncio.run(run(args))
+    for key, value in figures.items():
+        print(f"{key:>18}: {value}")
+    print(json.dumps(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

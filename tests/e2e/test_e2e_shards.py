@@ -1,0 +1,189 @@
+"""End-to-end: the bot sharded over two ``bot.py`` processes sharing one PostgreSQL.
+
+Shard 0 and shard 1 of 2 run in two processes against the fake Discord; the server belongs to
+shard 1, so its slash commands and channel buttons reach the shard-1 process, while every DM
+button (the players' hands) reaches the shard-0 process, which applies the press to a game it
+does not own (the database decides, compare-and-set). The shard-1 process is then SIGKILLed
+mid-hand and the shard-0 process finishes the hand alone. After a restart each process resumes
+only its own servers' games.
+
+PostgreSQL only: ``TEST_POSTGRES_URL`` names the server (a database is made for the test and
+dropped after); without it the test skips, unless ``REQUIRE_POSTGRES=1``, where it fails.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from collections.abc import AsyncIterator
+
+import asyncpg
+import pytest
+import pytest_asyncio
+from sqlalchemy.engine import make_url
+
+from .conftest import recognisable_token
+from .fake_discord import FakeDiscord, FakeMessage, FakeUser
+from .game_driver import (
+    check_privacy,
+    choose,
+    click_ok,
+    game_env,
+    hand_message,
+    open_game,
+    play_hand,
+    table_messages,
+)
+from .harness import BotProcess
+
+pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
+
+#: the shard the fake's server is on, of two
+GUILD_SHARD = 1
+SHARDS = 2
+
+
+def _postgres_server() -> str:
+    url = os.environ.get("TEST_POSTGRES_URL")
+    if not url:
+        message = "TEST_POSTGRES_URL is not set"
+        if os.environ.get("REQUIRE_POSTGRES") == "1":
+            pytest.fail(f"{message}, but REQUIRE_POSTGRES=1 demands the PostgreSQL tests")
+        pytest.skip(message)
+    return url
+
+
+def _dsn(url: str) -> str:
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+@pytest_asyncio.fixture
+async def database_url() -> AsyncIterator[str]:
+    """A new, empty PostgreSQL database for the test (the bots migrate it at start-up)."""
+    server = _postgres_server()
+    name = f"mahjong_e2e_{uuid.uuid4().hex[:12]}"
+    admin = await asyncpg.connect(_dsn(server))
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    try:
+        yield make_url(server).set(database=name).render_as_string(hide_password=False)
+    finally:
+        admin = await asyncpg.connect(_dsn(server))
+        try:
+            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        finally:
+            await admin.close()
+
+
+@pytest_asyncio.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    """The fake Discord recommending two shards, its server on shard 1."""
+    server = FakeDiscord(token=recognisable_token(), shard_count=SHARDS, guild_shard=GUILD_SHARD)
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.stop()
+
+
+async def stored_version(url: str, gid: int) -> int:
+    conn = await asyncpg.connect(_dsn(url))
+    try:
+        version = await conn.fetchval("SELECT version FROM games WHERE id = $1", gid)
+    finally:
+        await conn.close()
+    assert version is not None, f"no game {gid} in the store"
+    return int(version)
+
+
+def shard_env(database_url: str, shard: int) -> dict[str, str | None]:
+    return {
+        **game_env(),
+        "DATABASE_URL": database_url,
+        "SHARD_COUNT": str(SHARDS),
+        "SHARD_IDS": str(shard),
+    }
+
+
+def hand_messages(fake: FakeDiscord, user: FakeUser, gid: int) -> list[FakeMessage]:
+    """Every hand DM of ``user`` for game ``gid``, deleted ones included."""
+    return [
+        m
+        for m in fake.dms(user, include_deleted=True)
+        if any((e.get("footer") or {}).get("text", "").startswith(f"#{gid} ") for e in m.embeds)
+    ]
+
+
+async def press_dms(
+    fake: FakeDiscord, players: list[FakeUser], gid: int, url: str, wanted: int
+) -> int:
+    """Press hand DM buttons until ``wanted`` presses were taken as actions (answered by
+    updating the hand); each must reach the shard-0 process and move the stored game on."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + fake.scaled(60)
+    taken = 0
+    while taken < wanted:
+        assert loop.time() < deadline, f"only {taken} of {wanted} DM presses were taken"
+        mark = fake.changes
+        for user in players:
+            before = await stored_version(url, gid)
+            msg = hand_message(fake, user, gid)
+            cid = choose(fake.messages[msg.id]) if msg is not None else None
+            if msg is None or cid is None:
+                continue
+            ix = await click_ok(fake, user, fake.messages[msg.id], cid)
+            assert ix.shard == 0, "a DM interaction arrives on shard 0"
+            if ix.response_type == 7:  # the hand was redrawn: the action was taken
+                taken += 1
+                after = await stored_version(url, gid)
+                assert after > before, [m.text() for m in ix.followups]  # committed first
+        await fake.wait_change(mark, 0.5)
+    return taken
+
+
+async def test_dm_presses_on_shard_0_play_a_game_of_shard_1_and_survive_its_death(
+    fake: FakeDiscord, database_url: str, bot_factory
+) -> None:
+    shard0: BotProcess = bot_factory(env=shard_env(database_url, 0))
+    shard1: BotProcess = bot_factory(env=shard_env(database_url, 1))
+    await asyncio.gather(shard0.start_ready(), shard1.start_ready())
+    sessions = {s.shard for s in fake.gateway.shards.values()}
+    assert sessions == {(0, SHARDS), (1, SHARDS)}  # one session per shard, one per process
+    assert fake.gateway.session_for(fake.guild_id).shard == (GUILD_SHARD, SHARDS)
+    assert fake.gateway.session_for(None).shard == (0, SHARDS)
+
+    alice, bob = fake.user("alice"), fake.user("bob")
+    players = [alice, bob]
+    gid, _lobby = await open_game(fake, alice, [bob])
+    server_events = [ix for ix in fake.interactions.values() if ix.channel.id == fake.channel.id]
+    assert server_events and {ix.shard for ix in server_events} == {GUILD_SHARD}
+
+    await fake.wait_for(
+        lambda: all(hand_message(fake, u, gid) for u in players), 20, what="both hand DMs"
+    )
+    taken = await press_dms(fake, players, gid, database_url, 4)
+    assert taken >= 4
+
+    # the server's process dies mid-hand; shard 0 (where the DM presses arrive) finishes it
+    await shard1.kill()
+    version = await stored_version(database_url, gid)
+    result = await play_hand(fake, players, gid)
+    assert await stored_version(database_url, gid) > version
+    assert f"mj:{gid}:next:1" in result.custom_ids()
+    assert len(table_messages(fake, gid)) == 1  # one table for the hand, whoever drew it
+    for user in players:  # one hand DM each, edited by both processes, never sent twice
+        assert len(hand_messages(fake, user, gid)) == 1, user.name
+    check_privacy(fake)
+
+    # restarted, each process resumes only its servers' games: shard 1's holds this one
+    await shard0.stop()
+    await shard0.start_ready()
+    await shard1.start_ready()
+    await fake.wait_for(
+        lambda: "Resumed" in shard0.log and "Resumed" in shard1.log, 20, what="both resumed"
+    )
+    assert "Resumed 0 unfinished game(s)" in shard0.log
+    assert "Resumed 1 unfinished game(s)" in shard1.log

@@ -1,0 +1,268 @@
+"""Two service instances (two bot processes) on one PostgreSQL database.
+
+Each instance has its own store (connection pool), delivery and timers, as two processes
+would; they share only the database. A press reaches the instance that does not hold the
+game; joins arrive through both at once; a deadline falls due with both alive (fired once),
+and with its owner stopped (fired by the other); the owner hears of changes made elsewhere
+(``LISTEN/NOTIFY``) and refreshes its copy and its messages.
+
+PostgreSQL only (``TEST_POSTGRES_URL``; with ``REQUIRE_POSTGRES=1`` a missing server fails).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from svc_helpers import CHANNEL, GUILD, USERS, RecordingDelivery, simple_choice
+from svc_postgres import fresh_postgres
+
+from db.store import Store
+from services.action_codec import entry_key
+from services.game import GameService
+from services.real_engine import RealEngine
+
+pytestmark = pytest.mark.postgres
+
+#: how long a test waits for something another instance does (seconds)
+PATIENCE = 20.0
+
+
+class Instance:
+    """One "process": a store of its own, a service, a recording delivery."""
+
+    def __init__(self, store: Store, service: GameService, delivery: RecordingDelivery) -> None:
+        self.store = store
+        self.svc = service
+        self.delivery = delivery
+
+    def held(self, game_id: int) -> Any:
+        return self.svc._games.get(game_id)
+
+
+@pytest.fixture
+async def pg_url() -> AsyncIterator[str]:
+    async for url in fresh_postgres():
+        yield url
+
+
+@pytest.fixture
+async def instances(pg_url: str) -> AsyncIterator[Callable[..., Awaitable[Instance]]]:
+    made: list[Instance] = []
+
+    async def make(name: str, **kwargs: Any) -> Instance:
+        store = await Store.open(pg_url)
+        delivery = RecordingDelivery()
+        kwargs.setdefault("turn_timeout", 600)
+        kwargs.setdefault("claim_timeout", 600)
+        kwargs.setdefault("new_seed", lambda: "services-test-seed")
+        kwargs.setdefault("snapshot_every", 0)
+        svc = GameService(store, RealEngine(), delivery, **kwargs)
+        await svc.join_cluster(name, sweep_every=0.1, grace=0.5, lease=10.0)
+        one = Instance(store, svc, delivery)
+        made.append(one)
+        return one
+
+    yield make
+    for one in made:
+        await one.svc.close()
+        await one.store.close()
+
+
+async def eventually(check: Callable[[], Awaitable[bool] | bool], what: str) -> None:
+    """Wait until ``check()`` holds (another instance acts on its own time)."""
+    deadline = time.monotonic() + PATIENCE
+    while True:
+        result = check()
+        if not isinstance(result, bool):
+            result = await result
+        if result:
+            return
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out waiting for {what}")
+        await asyncio.sleep(0.05)
+
+
+async def started_game(owner: Instance, humans: int = 1) -> int:
+    """A game of ``humans`` humans (users 101…) and AI seats, started by ``owner``."""
+    game = await owner.svc.create_game(GUILD, CHANNEL, USERS[0], "host", "shangrao")
+    for uid in USERS[1:humans]:
+        await owner.svc.join(game.id, uid, f"p{uid}")
+    await owner.svc.start(game.id, USERS[0])
+    return game.id
+
+
+async def stored_log(store: Store, game_id: int) -> list[Any]:
+    return (await store.games.load(game_id)).actions
+
+
+async def test_a_press_is_served_by_the_instance_not_holding_the_game(instances) -> None:
+    a = await instances("a")
+    b = await instances("b")
+    gid = await started_game(a)
+    assert b.held(gid) is None
+    view = await b.svc.private_view(gid, USERS[0])  # b loads it from the database
+    assert view.hand.legal, "the human is asked to decide after the deal"
+    version = a.held(gid).version
+    key = simple_choice(view.hand.legal, view.hand.drawn)
+
+    result = await b.svc.act(gid, USERS[0], key)
+
+    log = await stored_log(b.store, gid)
+    mine = [r for r in log if r.seq > version and r.seat == 0 and r.action["k"] == "act"]
+    assert [entry_key(r.action) for r in mine] == [key]
+    assert result.game.version == log[-1].seq
+    # the owner hears of it and refreshes its copy and its table message
+    tables_before = len(a.delivery.named("table"))
+    await eventually(lambda: a.held(gid).version == log[-1].seq, "the owner's refresh")
+    await a.svc.idle()
+    assert len(a.delivery.named("table")) > tables_before
+    assert a.delivery.named("table")[-1][0].version == log[-1].seq
+
+
+async def test_joins_through_both_instances_keep_every_seat(instances) -> None:
+    a = await instances("a")
+    b = await instances("b")
+    lobby = await a.svc.create_game(GUILD, CHANNEL, USERS[0], "host", "shangrao")
+    await b.svc.summary(lobby.id)  # b holds the lobby too (as after an earlier press)
+
+    joined = await asyncio.gather(
+        a.svc.join(lobby.id, USERS[1], "p1"), b.svc.join(lobby.id, USERS[2], "p2")
+    )
+
+    stored = await a.store.games.get(lobby.id)
+    assert stored is not None
+    users = [s.get("user_id") for s in stored.seats]
+    assert sorted(users) == [USERS[0], USERS[1], USERS[2]]
+    # each was told the seats as they were stored after its own join
+    assert USERS[1] in [s.user_id for s in joined[0].seats]
+    assert USERS[2] in [s.user_id for s in joined[1].seats]
+    # the host starts on whichever copy it has: the stored seats are kept, not written over
+    started = await a.svc.start(lobby.id, USERS[0])
+    after = await a.store.games.get(lobby.id)
+    assert after is not None and after.status == "active"
+    humans = [s.get("user_id") for s in after.seats if not s.get("ai")]
+    assert sorted(humans) == [USERS[0], USERS[1], USERS[2]]
+    assert [s.user_id for s in started.seats if not s.ai] == humans
+
+
+async def test_the_last_seat_goes_to_one_joiner_only(instances) -> None:
+    a = await instances("a")
+    b = await instances("b")
+    lobby = await a.svc.create_game(GUILD, CHANNEL, USERS[0], "host", "shangrao")
+    await a.svc.join(lobby.id, USERS[1], "p1")
+    await a.svc.join(lobby.id, USERS[2], "p2")
+    await b.svc.summary(lobby.id)
+
+    results = await asyncio.gather(
+        a.svc.join(lobby.id, USERS[3], "p3"),
+        b.svc.join(lobby.id, 999, "p999"),
+        return_exceptions=True,
+    )
+
+    refused = [r for r in results if isinstance(r, Exception)]
+    assert len(refused) == 1 and type(refused[0]).__name__ == "LobbyFull"
+    stored = await a.store.games.get(lobby.id)
+    assert stored is not None and len(stored.seats) == 4
+
+
+async def test_a_deadline_with_both_instances_alive_fires_once(instances) -> None:
+    a = await instances("a", turn_timeout=1)
+    b = await instances("b", turn_timeout=1)
+    gid = await started_game(a)
+    # b serves a press: now both hold the game and both arm the next deadline
+    view = await b.svc.private_view(gid, USERS[0])
+    await b.svc.act(gid, USERS[0], simple_choice(view.hand.legal, view.hand.drawn))
+    await eventually(lambda: a.held(gid).version == b.held(gid).version, "the owner's refresh")
+    assert a.held(gid).deadline is not None and b.held(gid).deadline is not None
+
+    async def timed_out() -> bool:
+        return any(r.action.get("timeout") for r in await stored_log(a.store, gid))
+
+    await eventually(timed_out, "the turn's timeout")
+    await asyncio.sleep(2.0)  # both timers and both sweepers had their chance
+
+    log = await stored_log(a.store, gid)
+    timeouts = [r for r in log if r.action.get("timeout")]
+    assert len(timeouts) == 1
+    assert [r.seq for r in log] == list(range(1, len(log) + 1))  # one log, no gap
+
+
+async def test_a_stopped_instance_s_deadlines_are_fired_by_the_other(instances) -> None:
+    a = await instances("a", turn_timeout=1)
+    b = await instances("b", turn_timeout=1)
+    gid = await started_game(a)
+    assert a.held(gid).deadline is not None
+    await a.svc.close()  # the owner goes away (its timers with it)
+    await a.store.close()
+    assert b.held(gid) is None
+
+    async def timed_out() -> bool:
+        return any(r.action.get("timeout") for r in await stored_log(b.store, gid))
+
+    await eventually(timed_out, "the other instance firing the deadline")
+    log = await stored_log(b.store, gid)
+    assert len([r for r in log if r.action.get("timeout")]) == 1
+
+    # b took the game over: it holds it (as stored) and keeps its messages
+    async def taken_over() -> bool:
+        stored = await b.store.games.get(gid)
+        held = b.held(gid)
+        return held is not None and stored is not None and held.version == stored.version
+
+    await eventually(taken_over, "the other instance holding the game")
+    await b.svc.idle()
+    assert b.delivery.named("table")
+
+
+async def test_the_owner_hears_of_a_join_made_elsewhere(instances) -> None:
+    a = await instances("a")
+    b = await instances("b")
+    lobby = await a.svc.create_game(GUILD, CHANNEL, USERS[0], "host", "shangrao")
+    await a.svc.idle()
+    before = len(a.delivery.named("lobby"))
+
+    await b.svc.join(lobby.id, USERS[1], "p1")
+
+    await eventually(lambda: len(a.held(lobby.id).seats) == 2, "the owner's refresh")
+    await a.svc.idle()
+    shown = a.delivery.named("lobby")
+    assert len(shown) > before
+    assert [s.user_id for s in shown[-1][0].seats] == [USERS[0], USERS[1]]
+    # its look-ups know the new player too
+    assert a.svc.game_of_player(GUILD, USERS[1]) == lobby.id
+
+
+async def test_a_killed_process_s_deadlines_are_fired_by_the_other(instances, pg_url) -> None:
+    b = await instances("b", turn_timeout=1)
+    owner = await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(Path(__file__).with_name("cluster_owner.py")),
+        pg_url,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    try:
+        line = await asyncio.wait_for(owner.stdout.readline(), PATIENCE)  # type: ignore[union-attr]
+        gid = int(line)
+        os.kill(owner.pid, signal.SIGKILL)  # mid-hand, its turn deadline pending
+        await owner.wait()
+    finally:
+        if owner.returncode is None:
+            owner.kill()
+            await owner.wait()
+    assert b.held(gid) is None
+
+    async def timed_out() -> bool:
+        return any(r.action.get("timeout") for r in await stored_log(b.store, gid))
+
+    await eventually(timed_out, "the surviving instance firing the killed one's deadline")
+    log = await stored_log(b.store, gid)
+    assert len([r for r in log if r.action.get("timeout")]) == 1
+    assert [r.seq for r in log] == list(range(1, len(log) + 1))

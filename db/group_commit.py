@@ -99,6 +99,7 @@ class GroupCommit:
         turns.waiting -= 1
         batch: _Batch | None = None
         joined = False
+        refused: Exception | None = None  # the block's own error (a refusal, a conflict)
         try:
             if turns.batch is None:
                 turns.batch = _Batch(await self._begin())
@@ -108,27 +109,39 @@ class GroupCommit:
             token = _holding.set((self, batch.conn))
             try:
                 yield batch.conn
-            except BaseException:
+            except BaseException as error:
                 if savepoint is None:
                     batch.broken = batch.broken or _Abandoned()  # alone: roll back the batch
                 else:
                     try:
                         await savepoint.rollback()
-                    except BaseException as error:
-                        batch.broken = error
-                raise
+                    except BaseException as rollback_error:
+                        batch.broken = rollback_error
+                if not isinstance(error, Exception):
+                    raise  # cancelled: leave at once
+                refused = error
             finally:
                 _holding.reset(token)
-            if savepoint is not None:
+            if refused is None and savepoint is not None:
                 try:
                     await savepoint.commit()  # RELEASE
                 except BaseException as error:
                     batch.broken = error  # the batch cannot be trusted: it is rolled back
                     raise
-            batch.members += 1
-            joined = True
+            if refused is None:
+                batch.members += 1
+                joined = True
         finally:
             self._end_turn(turns)
+        if refused is not None:
+            # The block failed and wrote nothing, but the writes before it in the batch are
+            # not committed yet: its caller must not read the database (another connection)
+            # before they are, or it would answer from a state older than what the others
+            # were already told — so the error is raised once the batch is over.
+            if batch is not None and batch.members:
+                with contextlib.suppress(BaseException):
+                    await asyncio.shield(batch.committed)
+            raise refused
         if joined and batch is not None:
             await asyncio.shield(batch.committed)
 

@@ -154,3 +154,28 @@ async def test_a_writer_cancelled_while_waiting_does_not_strand_the_open_batch(
         await waiter
     assert (await store.guilds.settings(1)).language == "en"  # the batch was committed
     assert await store.games.append_action(game.id, 0, 0, {"k": "act"}) == 1
+
+
+async def test_a_refused_write_answers_only_after_its_batch_is_committed(
+    sqlite_store: tuple[Store, Path],
+) -> None:
+    """Two presses on one game at once, both at version 0: the first is appended, the
+    second is refused (a version conflict) inside the same batch. When the refusal reaches
+    its caller, the winner's write must already be committed, so a read made to answer the
+    refusal (another connection) sees the game as the winner was told it is — not the
+    state before (a record message redrawn from that stale read kept a spent button)."""
+    store, path = sqlite_store
+    game = await store.games.create(1, 100, "shangrao")
+    seen_at_refusal: list[list[int]] = []
+
+    async def press() -> None:
+        try:
+            await store.games.append_action(game.id, 0, 0, {"k": "act"})
+        except VersionConflict:
+            seen_at_refusal.append(await asyncio.to_thread(_committed_seqs, path, game.id))
+
+    for _ in range(20):  # the two presses share a batch in most rounds; each round checks
+        game = await store.games.create(1, 100, "shangrao")
+        await asyncio.gather(press(), press())
+    assert len(seen_at_refusal) == 20
+    assert all(seqs == [1] for seqs in seen_at_refusal), seen_at_refusal

@@ -292,7 +292,11 @@ async def test_record_counts_only_after_every_player_confirmed(
     assert len(notes) == 1 and notes[0].ephemeral and "confirmed" in notes[0].content
     board = await _board(desk_bot, fake.guild_id)
     assert board == {alice.id: -4, bob.id: 12, carol.id: -4, dave.id: -4}
-    assert fake.messages[msg.id].custom_ids() == [void]  # confirm is gone once counted
+    # confirm is gone once counted (the counting press may edit the message after its
+    # answer arrives: wait for the edit, it must come)
+    await fake.wait_for(
+        lambda: fake.messages[msg.id].custom_ids() == [void], what="the record without confirm"
+    )
 
 
 async def test_record_void_needs_manage_server(fake: FakeDiscord, desk_bot: BotProcess) -> None:

@@ -228,6 +228,10 @@ PUBLIC_ACTION_KEYS = (
     "game.line_auto_on",
     "game.line_auto_off",
     "game.line_dm_closed",  # once per game, for everyone whose DMs are closed
+    # how the first dealer was chosen (each seat's dealer roll, or the East seat): posted with
+    # the first hand's opening line, which may land after the dealer's first discard
+    "session.line_dealer_dice",
+    "session.line_dealer_seat",
 )
 PASS_RX = re.compile(r"自动过|(?<![超经通不])过(?![期去来])|\bauto-pass\b|\bpass(?:es|ed)?\b", re.I)
 

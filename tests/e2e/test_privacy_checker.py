@@ -75,3 +75,18 @@ def test_lines_during_a_window_name_only_the_discarder() -> None:
     post(fake, "<@2> 轮到你了 — 请按 🀄 我的手牌", at=now + 1)  # after the window: fine
     found = leaks(fake, [window])
     assert len(found) == 2 and "<@2>" in found[0] and "ann" in found[1], found
+
+
+def test_the_first_dealer_line_may_land_during_a_window() -> None:
+    """The first hand's opening line says how the dealer was chosen (every seat's roll): it
+    reports a public event, and under load it may be posted after the dealer's first discard.
+    A line that is not that sentence but names the same players is still caught."""
+    fake = FakeDiscord()
+    now = time.time()
+    window = ClaimWindow(now - 10, now, PLAYERS[1], (PLAYERS[2],))
+    rolls = "ann 2+2=4，bea 4+6=10，cid 1+5=6，dan 5+4=9"
+    post(fake, f"🎲 掷骰定庄：{rolls} → **bea** 坐庄（东）", at=now - 5)  # fine
+    post(fake, "🀄 ann 坐东位，首局坐庄。", at=now - 4)  # fine
+    post(fake, f"🎲 {rolls}", at=now - 3)  # not the catalogue sentence: caught
+    found = leaks(fake, [window])
+    assert len(found) == 1 and "ann" in found[0] and "🎲 ann" in found[0], found

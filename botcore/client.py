@@ -185,7 +185,11 @@ class MahjongBot(commands.Bot):
             await super().close()
 
     async def sync_commands(self) -> None:
-        """Sync app commands: to ``DEV_GUILD_ID`` if set (instant), else globally."""
+        """Sync app commands: to ``DEV_GUILD_ID`` if set (instant), else globally — in one
+        process only (:func:`syncs_commands`)."""
+        if not syncs_commands(self.settings):
+            log.info("Command sync left to the process running shard 0 (SYNC_COMMANDS)")
+            return
         guild_id = self.settings.dev_guild_id
         if guild_id is not None:
             guild = discord.Object(id=guild_id)
@@ -229,6 +233,16 @@ class ShardedMahjongBot(MahjongBot, commands.AutoShardedBot):
 
     async def on_shard_ready(self, shard_id: int) -> None:
         log.info("Shard %d of %d ready", shard_id, self.shard_count)
+
+
+def syncs_commands(settings: Settings) -> bool:
+    """Whether this process syncs the application commands at start: ``SYNC_COMMANDS``
+    when set, else only the process that runs shard 0 (an unsharded bot is that process) —
+    one sync per deploy however many processes start, not one per process."""
+    if settings.sync_commands is not None:
+        return settings.sync_commands
+    shards = settings.shards
+    return shards is None or 0 in shards
 
 
 def make_bot(settings: Settings, extensions: Sequence[str] = DEFAULT_EXTENSIONS) -> MahjongBot:

@@ -55,6 +55,10 @@ class Settings(BaseSettings):
     #: connection (the default).
     shard_count: int | None = Field(default=None, ge=1, le=100_000)
     shard_ids: str = ""
+    #: Sync the application commands with Discord at start (``SYNC_COMMANDS``): empty = only
+    #: in the process that runs shard 0 (or the one unsharded process), so that several
+    #: processes starting together do not all sync; ``true`` / ``false`` decide it here.
+    sync_commands: bool | None = None
 
     @field_validator("discord_token", mode="before")
     @classmethod
@@ -65,7 +69,12 @@ class Settings(BaseSettings):
         return value
 
     @field_validator(
-        "discord_api_base", "discord_gateway_url", "dev_guild_id", "shard_count", mode="before"
+        "discord_api_base",
+        "discord_gateway_url",
+        "dev_guild_id",
+        "shard_count",
+        "sync_commands",
+        mode="before",
     )
     @classmethod
     def _blank_is_none(cls, value: object) -> object:

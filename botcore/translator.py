@@ -26,7 +26,7 @@ def _slug(text: str) -> str:
 
 
 def command_key(
-    string: app_commands.locale_str, context: app_commands.TranslationContext
+    string: app_commands.locale_str, context: app_commands.TranslationContextTypes
 ) -> str | None:
     """The catalogue key of a translatable command string, from where it appears:
     ``commands.mahjong.new.name`` / ``.description`` for a command or group,
@@ -51,7 +51,7 @@ def command_key(
         param = getattr(data, "name", "")
         field = "name" if location is Location.parameter_name else "description"
         return f"commands.{path}.param.{param}.{field}" if path and param else None
-    if location is Location.choice_name:
+    if location is Location.choice_name and isinstance(data, app_commands.Choice):
         words = _slug(string.message)  # a choice named without Latin words: by its value
         return f"commands.choice.{words if words != '_' else _slug(str(data.value))}"
     return None
@@ -69,7 +69,7 @@ class CatalogueTranslator(app_commands.Translator):
         self,
         string: app_commands.locale_str,
         locale: discord.Locale,
-        context: app_commands.TranslationContext,
+        context: app_commands.TranslationContextTypes,
     ) -> str | None:
         ours = locale_for(locale, "en")
         if ours == "en":

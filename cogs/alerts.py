@@ -28,16 +28,13 @@ from typing import Any
 
 import discord
 
-from cogs.places import jump_url
+from cogs.hand_dm import DM_CLOSED, HandMessages
+from cogs.places import Places, jump_url
+from cogs.preferences import Preferences
 from cogs.text import t
-from db.store import Store
 from services.delivery import GameSummary, PrivateUpdate
 
 log = logging.getLogger(__name__)
-
-#: ``/mahjong alerts`` choices: turns and claims, claims only, none.
-ALERT_MODES = ("on", "claims", "off")
-DM_CLOSED = 50007
 
 
 def wanted(mode: str, kind: str) -> bool:
@@ -49,49 +46,20 @@ def deadline_text(deadline: float | None, lang: str) -> str:
     return t("game.alert_deadline", lang, when=f"<t:{int(deadline)}:R>") if deadline else ""
 
 
-class AlertsMixin:
-    """The alert half of :class:`cogs.delivery.DiscordDelivery`."""
+class Alerts:
+    """Turn and claim alerts: one new message per decision episode, taken away once the
+    player acts (the open alert of each player is kept with the game's messages)."""
 
-    bot: discord.Client
-    service: Any
-    store: Store | None
-    dm_closed: set[int]
-    dm_messages: dict[tuple[int, int], tuple[int, Any]]
-
-    def _init_alerts(self) -> None:
-        self._user_alerts: dict[int, str] = {}
+    def __init__(self, places: Places, preferences: Preferences, hands: HandMessages) -> None:
+        self.places = places
+        self.preferences = preferences
+        self.hands = hands
         #: (game, user) pairs whose open alert (from before a restart) stands for the
         #: decision they are asked now
         self._adopt: set[tuple[int, int]] = set()
 
-    # ------------------------------------------------------------------ preferences
-
-    def set_user_alerts(self, user_id: int, mode: str) -> None:
-        """Remember a player's alert choice (already saved in the store)."""
-        self._user_alerts[user_id] = mode if mode in ALERT_MODES else "on"
-
-    async def alerts_for_user(self, user_id: int) -> str:
-        """The player's alert choice (``on`` unless they chose otherwise)."""
-        if user_id not in self._user_alerts:
-            mode = "on"
-            if self.store is not None:
-                try:
-                    player = await self.store.players.get(user_id)
-                    if player is not None:
-                        mode = getattr(player, "alerts", "on") or "on"
-                except Exception:
-                    log.exception("could not read the alerts choice of user %s", user_id)
-            self._user_alerts.setdefault(user_id, mode if mode in ALERT_MODES else "on")
-        return self._user_alerts[user_id]
-
-    # ------------------------------------------------------------------ alerts
-
     def _alert_refs(self, game: GameSummary) -> dict[str, Any]:
-        refs = self.refs(game)  # type: ignore[attr-defined]
-        held = refs.get("alerts")
-        if not isinstance(held, dict):
-            held = refs["alerts"] = {}
-        return held
+        return self.places.held(game, "alerts")
 
     def adopt_alerts(self, game: GameSummary) -> None:
         """After a restart: an alert still open stands for the decision asked now."""
@@ -120,23 +88,23 @@ class AlertsMixin:
         self._adopt.discard((game.id, uid))
         if not asked:
             if entry and entry[1]:
-                await self._delete_alert(entry)
+                await self.places.delete(entry, "alert")
                 entry[1] = 0
-                await self.save_refs(game.id)  # type: ignore[attr-defined]
+                await self.places.save_refs(game.id)
             return
         if entry and int(entry[2]) == update.alert:
             return  # this episode was alerted already
         if adopt and entry and entry[1]:
             entry[2] = update.alert  # the alert sent before the restart is still open
-            await self.save_refs(game.id)  # type: ignore[attr-defined]
+            await self.places.save_refs(game.id)
             return
         if entry and entry[1]:
-            await self._delete_alert(entry)
+            await self.places.delete(entry, "alert")
         new = [0, 0, update.alert]
         held[str(uid)] = new
-        mode = await self.alerts_for_user(uid)
+        mode = await self.preferences.alerts_for_user(uid)
         if notified or not wanted(mode, update.alert_kind):
-            await self.save_refs(game.id)  # type: ignore[attr-defined]
+            await self.places.save_refs(game.id)
             return
         try:
             sent = await self._send_alert(game, update)
@@ -145,15 +113,16 @@ class AlertsMixin:
             sent = None
         if sent is not None:
             new[0], new[1] = sent.channel.id, sent.id
-            self.note_snowflake(sent.id)  # type: ignore[attr-defined]
-        await self.save_refs(game.id)  # type: ignore[attr-defined]
+            self.places.note_snowflake(sent.id)
+        await self.places.save_refs(game.id)
 
     async def _send_alert(self, game: GameSummary, update: PrivateUpdate) -> discord.Message | None:
         uid = update.user_id
-        if uid not in self.dm_closed:
-            known = self.dm_messages.get((game.id, uid))
+        dm_closed = self.hands.dm_closed
+        if uid not in dm_closed:
+            known = self.hands.dm_messages.get((game.id, uid))
             if known is not None:
-                lang = await self.lang_for_user(uid)  # type: ignore[attr-defined]
+                lang = await self.preferences.lang_for_user(uid)
                 message = known[1]
                 link = jump_url(message.channel.id, message.id)
                 key = "game.alert_turn" if update.alert_kind == "turn" else "game.alert_claim"
@@ -165,17 +134,17 @@ class AlertsMixin:
                     link=link,
                 )
                 try:
-                    return await message.channel.send(text)
+                    sent: discord.Message = await message.channel.send(text)
+                    return sent
                 except discord.Forbidden as error:
                     if error.code != DM_CLOSED:
                         raise
-                    self.dm_closed.add(uid)
-            elif uid not in self.dm_closed:
+                    dm_closed.add(uid)
+            elif uid not in dm_closed:
                 return None  # no hand DM to point to (it could not be sent)
         if update.alert_kind != "turn":
             return None  # a public mention would tell the table who may claim
-        lang = await self.lang_for_guild(game.guild_id)  # type: ignore[attr-defined]
-        where = await self.play_channel_id(game)  # type: ignore[attr-defined]
+        lang = await self.preferences.lang_for_guild(game.guild_id)
         text = t(
             "game.alert_turn_public",
             lang,
@@ -183,24 +152,11 @@ class AlertsMixin:
             hand=game.hand_no,
             deadline=deadline_text(game.deadline, lang),
         )
-        return await self.place(
-            where
-        ).send(  # type: ignore[attr-defined]
-            text[:2000],
-            allowed_mentions=discord.AllowedMentions(
-                users=[discord.Object(id=uid)], everyone=False, roles=False
-            ),
-        )
-
-    async def _delete_alert(self, entry: list[Any]) -> None:
-        try:
-            await self.partial(int(entry[0]), int(entry[1])).delete()  # type: ignore[attr-defined]
-        except discord.HTTPException as error:
-            log.info("alert %s not deleted (%s %s)", entry[1], error.status, error.code)
+        return await self.places.mention(game, uid, text)
 
     async def close_alerts(self, game: GameSummary) -> None:
         """The game is over: take every open alert away."""
         for entry in self._alert_refs(game).values():
             if entry and entry[1]:
-                await self._delete_alert(entry)
+                await self.places.delete(entry, "alert")
                 entry[1] = 0

@@ -19,7 +19,7 @@ client altogether. So:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 import discord
 from discord import app_commands
@@ -57,7 +57,8 @@ def echo(value: object, limit: int = MAX_ECHO) -> str:
 # ------------------------------------------------------------------- declared options
 
 
-def _number(value: object) -> bool:
+def _number(value: object) -> TypeGuard[int | float]:
+    """A number (``True``/``False`` are not)."""
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
@@ -81,10 +82,10 @@ def _option_problem(param: app_commands.Parameter, value: object, lang: str) -> 
         integer = kind is discord.AppCommandOptionType.integer
         if not _number(value) or (integer and not isinstance(value, int)):
             return say("option_type", lang, name=name, value=echo(value))
-        low, high = param.min_value, param.max_value
-        if (low is not None and value < low) or (high is not None and value > high):  # type: ignore[operator]
-            shown_low = "−∞" if low is None else low
-            shown_high = "∞" if high is None else high
+        least, most = param.min_value, param.max_value
+        if (least is not None and value < least) or (most is not None and value > most):
+            shown_low = "−∞" if least is None else least
+            shown_high = "∞" if most is None else most
             return say(
                 "option_range", lang, name=name, low=shown_low, high=shown_high, value=echo(value)
             )

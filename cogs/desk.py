@@ -55,6 +55,7 @@ from engine import variants
 from i18n import t
 from render import render_hand
 from services.desk import DeskInputError, DeskQuery, score_desk
+from services.pictures import draw
 from services.records import (
     BadReport,
     ExtraWinner,
@@ -247,7 +248,8 @@ class Desk(commands.Cog):
                 input_error_text(error, typed.get(error.field), lang), ephemeral=True
             )
             return
-        png = await asyncio.to_thread(render_hand, hand_picture(answer))
+        # drawn off the loop: in the picture workers, first (the answer waits for it)
+        png = await draw(render_hand, hand_picture(answer), wait="answer")
         embed = answer_embed(answer, lang)
         embed.set_image(url="attachment://hand.png")
         await interaction.response.send_message(

@@ -44,7 +44,7 @@ def hand_picture(answer: DeskAnswer) -> HandPicture:
     winning = ctx.hand.winning
     if winning is not None and winning in concealed:
         concealed.remove(winning)
-    melds = tuple(MeldView(m.kind.value, m.tiles) for m in ctx.hand.melds)  # type: ignore[arg-type]
+    melds = tuple(MeldView(m.kind.value, m.tiles) for m in ctx.hand.melds)
     return HandPicture(
         concealed=tuple(concealed),
         drawn=winning,

@@ -11,6 +11,7 @@ from typing import Any
 import discord
 
 from botcore.client import bot_of
+from cogs.components import pressed_button
 from cogs.desk_answer import COLOUR_NO, COLOUR_PENDING, COLOUR_WIN, guild_lang, lang_of
 from cogs.desk_text import (
     RECORD_STATUSES,
@@ -99,10 +100,11 @@ class RecordButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RECO
     async def from_custom_id(
         cls,
         interaction: discord.Interaction,
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> RecordButton:
-        return cls(int(match["rid"]), match["action"], label=item.label, style=item.style)
+        button = pressed_button(item)
+        return cls(int(match["rid"]), match["action"], label=button.label, style=button.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await handle_record_button(interaction, self.record_id, self.action)

@@ -27,6 +27,7 @@ from services.desk import (
     locate,
 )
 from services.desk_table import SEAT_ROLES
+from services.picture_words import wildcard_word
 
 #: A physical record's states (``desk.status.<status>``: 待确认, 确认并计入, 过期, 作废).
 RECORD_STATUSES = ("pending", "confirmed", "expired", "void")
@@ -190,7 +191,8 @@ def table_lines(answer: DeskAnswer, lang: str) -> list[str]:
 
 
 def context_lines(answer: DeskAnswer, lang: str) -> list[str]:
-    """The hand as read back, how it was won, the 宝, flags and counts, the rest of the table."""
+    """The hand as read back, how it was won, the wildcards (named with the variant's own
+    word: 宝, 精 …), flags and counts, the rest of the table."""
     ctx = answer.context
     lines = [
         f"`{format_hand(ctx.hand)}`",
@@ -198,7 +200,8 @@ def context_lines(answer: DeskAnswer, lang: str) -> list[str]:
     ]
     if ctx.wildcards:
         wild_names = "、".join(tile_label(k, lang) for k in sorted(ctx.wildcards))
-        lines.append(t("desk.bao_line", lang, bao=wild_names))
+        word = wildcard_word(ctx.variant, lang)
+        lines.append(t("desk.bao_line", lang, word=word, bao=wild_names))
     if ctx.flags:
         names = [t(f"desk.flag.{f}", lang) for f in sorted(ctx.flags)]
         lines.append(t("desk.flags_line", lang, flags=", ".join(names)))

@@ -87,10 +87,10 @@ class Errors(commands.Cog):
         self._previous = bot.tree.on_error
 
     async def cog_load(self) -> None:
-        self.bot.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        self.bot.tree.error(self.on_app_command_error)
 
     async def cog_unload(self) -> None:
-        self.bot.tree.on_error = self._previous  # type: ignore[method-assign]
+        self.bot.tree.error(self._previous)
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

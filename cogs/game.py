@@ -3,7 +3,8 @@ rules|config``) and the handler of every game button.
 
 All game logic is in :class:`services.game.GameService`; this module turns Discord
 interactions into service calls and refusals into short ephemeral answers. Every interaction
-is answered after the service call returned (the action is committed by then).
+is answered after the service call returned (the action is committed by then), and as soon
+as it returned: a pressed hand message's new picture follows the answer.
 """
 
 from __future__ import annotations
@@ -28,8 +29,10 @@ from cogs.checks import (
     missing_game_permissions,
     require_manager,
 )
+from cogs.components import custom_id_of
 from cogs.delivery import DiscordDelivery
 from cogs.group import admin, bind_cog_commands, mahjong
+from cogs.press_timing import PressClock
 from cogs.refusal_text import refusal_text
 from cogs.session import LENGTH_CHOICES, SESSION_KINDS, handle_session_button
 from cogs.text import lang_of, t, table_lines, variant_name
@@ -45,6 +48,7 @@ from cogs.views import (
     seen_version,
 )
 from db.errors import StoreBusy
+from db.group_commit import answering
 from engine import variants
 from engine.options import OptionError, make_options, options_to_dict
 from engine.refusal import Reason, reason_of
@@ -131,7 +135,20 @@ async def handle_button(
     svc = service_of(interaction.client)
     lang = lang_of(interaction.locale)
     user = interaction.user
-    delivery_of(interaction.client).note_user(user.id, interaction.locale)
+    delivery_of(interaction.client).preferences.note_user(user.id, interaction.locale)
+    with answering():  # its writes go before bookkeeping writes (db.group_commit)
+        await _handle_button(interaction, svc, game_id, kind, arg, lang)
+
+
+async def _handle_button(
+    interaction: discord.Interaction,
+    svc: GameService,
+    game_id: int,
+    kind: str,
+    arg: str | None,
+    lang: str,
+) -> None:
+    user = interaction.user
     try:
         if kind in ("join", "leave", "addbot", "start"):
             if kind == "join":
@@ -181,14 +198,16 @@ async def _hand_button(
         game = await svc.summary(game_id)
         if not any(k.kind == kind for k in update.hand.legal):
             raise StaleButton()
-        text, view = picker_message(game, update, kind, lang)
-        await interaction.response.send_message(text, view=view, ephemeral=True)
+        text, picker = picker_message(game, update, kind, lang)
+        await interaction.response.send_message(text, view=picker, ephemeral=True)
         return
     seen = seen_version(interaction.message)
     message = interaction.message
     is_hand_message = seen is not None
+    clock = PressClock(interaction, kind)
     try:
         result = await svc.act(game_id, user.id, ActionKey(kind, arg), seen_version=seen)
+        clock.mark("act")
     except StaleButton:
         if not is_hand_message:
             raise
@@ -197,13 +216,13 @@ async def _hand_button(
     if result.hand is not None and is_hand_message:
         embed, view = hand_message(result.game, result.hand, lang)
         delivery = delivery_of(interaction.client)
-        live = delivery.is_live_hand_message(game_id, user.id, message)
+        live = delivery.hands.is_live_hand_message(game_id, user.id, message)
         shown = (result.game.version, result.hand.hand)
         if live:
-            delivery.note_rendered(game_id, user.id, *shown)
+            delivery.hands.note_rendered(game_id, user.id, *shown)
 
         def still_current() -> bool:  # no newer hand reached this message meanwhile
-            return not live or delivery.rendered.get((game_id, user.id)) == shown
+            return not live or delivery.hands.rendered.get((game_id, user.id)) == shown
 
         await _redraw_hand(interaction, embed, view, result.hand.hand, still_current)
         if live:
@@ -212,6 +231,8 @@ async def _hand_button(
         await interaction.response.edit_message(content=t("game.acted", lang), view=None)
     else:
         await interaction.response.defer()
+    clock.mark("answer")
+    clock.done()
 
 
 #: pictures that follow an answer given without them (kept referenced until done)
@@ -228,10 +249,10 @@ async def _redraw_hand(
     """Answer a press by editing the pressed hand message; a message that carried a picture
     gets the new picture (a text-only one stays text).
 
-    The picture is rendered off the loop, before any DM or table picture; when it is not
-    ready within :data:`cogs.pictures.ANSWER_PICTURE_BUDGET` the press is acknowledged at
-    once (it is committed) and the picture follows, unless ``still_current()`` says a newer
-    hand reached the message meanwhile."""
+    Answer first: the new text and buttons go out at once (the action is committed), the
+    message keeping its picture for the moment; the new picture, rendered off the loop
+    before any DM or table picture (started before the answer), follows in a second edit
+    unless ``still_current()`` says a newer hand reached the message meanwhile."""
     message = interaction.message
     if message is None or not message.attachments:
         await interaction.response.edit_message(embed=embed, view=view)
@@ -240,29 +261,31 @@ async def _redraw_hand(
         await interaction.response.edit_message(embed=embed, view=view, attachments=[])
         return
     lang = lang_of(interaction.locale)  # the presser's language (the picture's words)
-    png = await pictures.hand_png(
-        hand, urgent=True, budget=pictures.ANSWER_PICTURE_BUDGET, lang=lang
-    )
-    if png is not None:
-        files = pictures.files_of(png, "hand.png")
-        embed.set_image(url=f"attachment://{files[0].filename}")
-        await interaction.response.edit_message(embed=embed, view=view, attachments=files)
-        return
-    await interaction.response.defer()  # answered; the picture follows
-    task = asyncio.create_task(_picture_later(interaction, embed, view, hand, still_current))
+    picture = asyncio.ensure_future(pictures.hand_png(hand, urgent=True, budget=None, lang=lang))
+    try:
+        embed.set_image(url=f"attachment://{message.attachments[0].filename}")  # kept for now
+        await interaction.response.edit_message(embed=embed, view=view)
+    except BaseException:
+        picture.cancel()
+        raise
+    task = asyncio.create_task(_picture_later(interaction, embed, view, picture, still_current))
     _LATE_PICTURES.add(task)
     task.add_done_callback(_LATE_PICTURES.discard)
 
 
 async def _picture_later(
-    interaction: discord.Interaction, embed: discord.Embed, view: Any, hand: Any, current: Any
+    interaction: discord.Interaction,
+    embed: discord.Embed,
+    view: Any,
+    picture: asyncio.Future[bytes | None],
+    current: Any,
 ) -> None:
-    png = await pictures.hand_png(hand, urgent=True, budget=None, lang=lang_of(interaction.locale))
+    """The pressed hand message gets its new picture (or, the render failed, none)."""
+    png = await picture
     if current is not None and not current():
         return
     files = pictures.files_of(png, "hand.png")
-    if files:
-        embed.set_image(url=f"attachment://{files[0].filename}")
+    embed.set_image(url=f"attachment://{files[0].filename}" if files else None)
     try:
         await interaction.edit_original_response(embed=embed, view=view, attachments=files)
     except discord.HTTPException as error:
@@ -283,7 +306,9 @@ async def _refresh_stale(
     embed, view = hand_message(game, update, lang)
     message = interaction.message
     await _redraw_hand(interaction, embed, view, update.hand)
-    if delivery_of(interaction.client).is_live_hand_message(game_id, interaction.user.id, message):
+    if delivery_of(interaction.client).hands.is_live_hand_message(
+        game_id, interaction.user.id, message
+    ):
         _renew_ephemeral(interaction, game_id)
     await answer(interaction, t("errors.stale_redrawn", lang))
 
@@ -294,7 +319,7 @@ def _renew_ephemeral(interaction: discord.Interaction, game_id: int) -> None:
     keeps it instead of the older one."""
     message = interaction.message
     if message is not None and message.flags.ephemeral:
-        delivery_of(interaction.client).remember_ephemeral(
+        delivery_of(interaction.client).hands.remember_ephemeral(
             game_id, interaction.user.id, interaction
         )
 
@@ -310,7 +335,9 @@ async def show_hand(interaction: discord.Interaction, game_id: int) -> None:
         await interaction.response.send_message(embed=embed, ephemeral=True)
     else:
         await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
-    delivery_of(interaction.client).remember_ephemeral(game_id, interaction.user.id, interaction)
+    delivery_of(interaction.client).hands.remember_ephemeral(
+        game_id, interaction.user.id, interaction
+    )
 
 
 # ---------------------------------------------------------------------------- commands
@@ -359,13 +386,14 @@ class Game(commands.Cog):
 
         Every interaction also tells the delivery Discord's time (its id) and the bot's
         permissions in the channel (may it open a thread there?)."""
-        self.delivery.note_snowflake(interaction.id)
+        self.delivery.places.note_snowflake(interaction.id)
         if interaction.guild_id is not None and interaction.channel_id is not None:
-            self.delivery.note_permissions(interaction.channel_id, interaction.app_permissions)
+            self.delivery.places.note_permissions(
+                interaction.channel_id, interaction.app_permissions
+            )
         if interaction.type is not discord.InteractionType.component:
             return
-        data = interaction.data or {}
-        custom_id = str(data.get("custom_id", ""))
+        custom_id = custom_id_of(interaction)
         if not GAME_ID_RX.fullmatch(custom_id) or interaction.message is None:
             return
         present = {
@@ -393,7 +421,7 @@ class Game(commands.Cog):
     async def _run(self, interaction: discord.Interaction, job: Any) -> None:
         """Run a command's work; a refusal it raises reaches the one app-command error
         handler (:mod:`cogs.errors`), which answers it in the user's language."""
-        self.delivery.note_user(interaction.user.id, interaction.locale)
+        self.delivery.preferences.note_user(interaction.user.id, interaction.locale)
         await job()
 
     async def _guild_only(self, interaction: discord.Interaction) -> bool:
@@ -542,6 +570,7 @@ class Game(commands.Cog):
                         [s.auto for s in game.seats],
                         lang,
                         deadline=game.deadline,
+                        variant=game.variant,
                     )
                 )
             await answer(interaction, text[:2000])
@@ -595,7 +624,7 @@ class Game(commands.Cog):
         async def job() -> None:
             chosen = mode if mode in ("on", "claims", "off") else "on"
             await self.store.players.upsert(interaction.user.id, alerts=chosen)
-            self.delivery.set_user_alerts(interaction.user.id, chosen)
+            self.delivery.preferences.set_user_alerts(interaction.user.id, chosen)
             await answer(interaction, t(f"game.alerts_{chosen}", lang_of(interaction.locale)))
 
         await self._run(interaction, job)
@@ -613,9 +642,9 @@ class Game(commands.Cog):
         async def job() -> None:
             delivery = delivery_of(interaction.client)
             user_id = interaction.user.id
-            want = not await delivery.images_for_user(user_id) if on is None else on
+            want = not await delivery.preferences.images_for_user(user_id) if on is None else on
             await self.store.players.upsert(user_id, prefers_images=want)
-            delivery.set_user_images(user_id, want)
+            delivery.preferences.set_user_images(user_id, want)
             await answer(
                 interaction,
                 t("game.pictures_on" if want else "game.pictures_off", lang_of(interaction.locale)),
@@ -763,7 +792,7 @@ class Game(commands.Cog):
             except ValueError as error:  # the store refuses what no check above caught
                 await answer(interaction, refusal_text(BadOption(reason_of(error)), lang))
                 return
-            self.delivery.forget_guild_language(interaction.guild_id)
+            self.delivery.preferences.forget_guild_language(interaction.guild_id)
         lines = [
             f"default_variant = {current.default_variant}",
             f"turn_timeout = {current.turn_timeout}",

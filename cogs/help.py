@@ -19,15 +19,16 @@ from discord.app_commands import Choice, locale_str
 from discord.ext import commands
 
 from botcore.client import bot_of
+from cogs.components import chosen_values, pressed_button
 from cogs.group import bind_cog_commands, mahjong
 from cogs.help_text import (
-    TOPICS,
     HelpPage,
     paginate,
     static_pages,
     topic_blurb,
     topic_name,
     topic_title,
+    topics,
     variant_label,
     word,
 )
@@ -46,13 +47,11 @@ DISCORD_LOCALES = {"zh": discord.Locale.chinese.value, "zh-TW": discord.Locale.t
 #: Discord's embed limits (description, field value, field name, title, whole embed).
 MAX_DESCRIPTION, MAX_FIELD, MAX_FIELD_NAME, MAX_TITLE, MAX_EMBED = 4096, 1024, 256, 256, 6000
 
-TOPIC_CHOICES = [
-    Choice(
-        name=locale_str(topic_name(topic, "en")),
-        value=topic,
-    )
-    for topic in TOPICS
-]
+
+def topic_choices() -> list[Choice[str]]:
+    """The ``topic`` option's choices (by English name; the translator gives the Chinese):
+    every topic of :func:`cogs.help_text.topics`, read from the registry at each call."""
+    return [Choice(name=locale_str(topic_name(topic, "en")), value=topic) for topic in topics()]
 
 
 def page_id(topic: str, page: int) -> str:
@@ -195,7 +194,7 @@ class HelpPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PA
         disabled: bool = False,
         row: int | None = None,
     ) -> None:
-        self.topic = topic if topic in TOPICS else "overview"
+        self.topic = topic if topic in topics() else "overview"
         self.page = page
         super().__init__(
             discord.ui.Button(
@@ -209,9 +208,9 @@ class HelpPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PA
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> HelpPageButton:
-        return cls(match["topic"], int(match["page"]), label=item.label)
+        return cls(match["topic"], int(match["page"]), label=pressed_button(item).label)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await show_help(interaction, self.topic, self.page, edit=True)
@@ -221,7 +220,7 @@ class HelpTopicMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MEN
     """The topic menu: jump to the first page of the chosen topic."""
 
     def __init__(self, topic: str, lang: str = "en", *, row: int | None = None) -> None:
-        self.topic = topic if topic in TOPICS else "overview"
+        self.topic = topic if topic in topics() else "overview"
         options = [
             discord.SelectOption(
                 label=topic_name(topic, lang),
@@ -229,7 +228,7 @@ class HelpTopicMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MEN
                 description=topic_blurb(topic, lang),
                 default=topic == self.topic,
             )
-            for topic in TOPICS
+            for topic in topics()
         ]
         super().__init__(
             discord.ui.Select(
@@ -244,14 +243,14 @@ class HelpTopicMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MEN
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> HelpTopicMenu:
         return cls(match["topic"], lang_of(interaction.locale))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values") or []
+        values = chosen_values(interaction)
         chosen = str(values[0]) if values else self.topic
-        await show_help(interaction, chosen if chosen in TOPICS else "overview", 0, edit=True)
+        await show_help(interaction, chosen if chosen in topics() else "overview", 0, edit=True)
 
 
 def help_view(topic: str, index: int, count: int, lang: str) -> discord.ui.View:
@@ -277,7 +276,7 @@ async def render_help(
 ) -> tuple[discord.Embed, discord.ui.View]:
     """The embed and view of ``page`` of ``topic`` (an out-of-range page shows the last);
     ``server`` (:func:`server_note`) is added to the overview's timeouts page."""
-    topic = topic if topic in TOPICS else "overview"
+    topic = topic if topic in topics() else "overview"
     pages = await topic_pages(topic, lang, tree)
     index = min(max(page, 0), len(pages) - 1)
     if server and topic == "overview" and index == SERVER_PAGE:
@@ -319,6 +318,7 @@ class Help(commands.Cog):
 
     async def cog_load(self) -> None:
         bind_cog_commands(self)
+        refresh_topic_choices()
 
     @mahjong.command(
         name=locale_str("help"),
@@ -331,12 +331,19 @@ class Help(commands.Cog):
         public=locale_str("Show it to the whole channel"),
     )
     @app_commands.rename(topic=locale_str("topic"), public=locale_str("public"))
-    @app_commands.choices(topic=TOPIC_CHOICES)
+    @app_commands.choices(topic=topic_choices())
     async def help(
         self, interaction: discord.Interaction, topic: str | None = None, public: bool = False
     ) -> None:
         """Show the first page of ``topic`` (default: getting started), privately."""
         await show_help(interaction, topic or "overview", 0, public=public)
+
+
+def refresh_topic_choices() -> None:
+    """Read the ``topic`` choices again from the registry, so a variant registered after this
+    module was imported (``MAHJONG_VARIANTS``, a plug-in) is offered; called when the cog
+    loads, before the command tree is synced."""
+    app_commands.choices(topic=topic_choices())(Help.help)
 
 
 async def setup(bot: commands.Bot) -> None:

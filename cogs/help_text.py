@@ -21,11 +21,18 @@ from engine.options import describe_options, make_options
 from engine.variants.base import HelpSection, RulePage, ScoringRow, TableRow, Text
 from i18n import LOCALES, t
 
-#: The variants with rule pages, in command-choice order (their topic is their name).
-VARIANT_TOPICS: tuple[str, ...] = tuple(v.name for v in variants.all() if v.help is not None)
 
-#: Every topic, in menu order. ``commands`` is built at run time (see :mod:`cogs.help`).
-TOPICS: tuple[str, ...] = ("overview", *VARIANT_TOPICS, "notation", "commands")
+def variant_topics() -> tuple[str, ...]:
+    """The variants with help facts, in command-choice order (their topic is their name).
+    Read from the registry at each call, so a variant registered after start-up (a plug-in
+    of ``MAHJONG_VARIANTS``, a test's toy variant) has its topic."""
+    return tuple(v.name for v in variants.all() if v.help is not None)
+
+
+def topics() -> tuple[str, ...]:
+    """Every topic, in menu order. ``commands`` is built at run time (see :mod:`cogs.help`)."""
+    return ("overview", *variant_topics(), "notation", "commands")
+
 
 #: The topics written in the ``help`` catalogue (``help.topic.<topic>.name`` / ``.blurb``);
 #: a variant's topic takes its name and blurb from the variant registry (its help facts).
@@ -142,17 +149,21 @@ def rule_page(page: RulePage, variant: str, lang: str) -> HelpPage:
 
 
 def variant_pages(variant: str, lang: str) -> list[HelpPage]:
-    """The rule pages of ``variant`` from its help facts in the registry."""
+    """The rule pages of ``variant`` from its help facts in the registry; help facts without
+    pages (a plug-in's) give one page: the summary and the rule options."""
     facts = variants.get(variant).help
     assert facts is not None, variant
+    if not facts.pages:
+        body = f"{facts.summary.pick(lang)}\n\n{options_text(variant, lang)}"
+        return [HelpPage(facts.title.pick(lang), body)]
     return [rule_page(page, variant, lang) for page in facts.pages]
 
 
 def scoring_rows() -> dict[str, tuple[ScoringRow, ...]]:
     """Every variant's scoring rows by summary: ``<variant>`` or ``<variant>/<preset>``
-    (``shangrao/xingchen``, ``jiujiang/small``…)."""
+    (a variant with several presets has one per preset)."""
     out: dict[str, tuple[ScoringRow, ...]] = {}
-    for variant in VARIANT_TOPICS:
+    for variant in variant_topics():
         facts = variants.get(variant).help
         assert facts is not None
         for page in facts.pages:
@@ -219,7 +230,7 @@ def static_pages(topic: str, lang: str) -> list[HelpPage]:
     lang = lang if lang in LOCALES else "en"
     if topic == "overview":
         return [_page(f"overview.{name}", lang) for name in OVERVIEW_PAGES]
-    if topic in VARIANT_TOPICS:
+    if topic in variant_topics():
         return variant_pages(topic, lang)
     if topic == "notation":
         return _notation_pages(lang)

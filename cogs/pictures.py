@@ -18,6 +18,7 @@ from typing import Any
 
 import discord
 
+from services import pictures as service_pictures
 from services.delivery import GameSummary
 from services.model import HandResult, HandView, TableView
 from services.picture_words import picture_words
@@ -43,10 +44,9 @@ def files_of(data: bytes | None, name: str) -> list[discord.File]:
 # ---------------------------------------------------------------------------- off the loop
 #
 # The event loop never renders a game picture: :mod:`render.pool` does, in worker processes,
-# by priority — the answer to a press first, then hand DMs, then tables (which may lag).
+# by priority — the picture of a press's answer first (it follows the answer), then hand DMs,
+# then tables (which may lag).
 
-#: seconds a press's answer waits for its hand picture before it answers without it
-ANSWER_PICTURE_BUDGET = 0.25
 #: seconds a hand DM waits for its picture before it is sent with the text alone
 PRIVATE_PICTURE_BUDGET = 3.0
 #: seconds a table edit waits for its picture before it shows the text alone (under load
@@ -55,16 +55,19 @@ TABLE_PICTURE_BUDGET = 8.0
 
 
 def start_pool() -> None:
-    """Start the picture workers (at start-up, so the first picture does not wait)."""
+    """Start the picture workers (at start-up, so the first picture does not wait); the
+    pictures of commands (desk, stats, replay: :func:`services.pictures.draw`) use them too."""
     if ENABLED:
         from render import pool
 
         pool.shared().start()
+        service_pictures.USE_POOL = True
 
 
 async def close_pool() -> None:
     from render import pool
 
+    service_pictures.USE_POOL = False
     await pool.close_shared()
 
 

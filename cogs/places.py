@@ -23,13 +23,19 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import discord
 
+from cogs.preferences import Preferences
 from cogs.text import t, variant_name
 from cogs.views import lobby_message
 from services.delivery import GameSummary
+from services.game import GameService
+
+if TYPE_CHECKING:  # importing discord.types at run time is circular
+    from discord.types.threads import ThreadArchiveDuration, ThreadType
 
 log = logging.getLogger(__name__)
 
@@ -37,8 +43,10 @@ log = logging.getLogger(__name__)
 #: allows only a few edits of messages older than an hour (30046).
 TABLE_MAX_AGE = 50 * 60
 #: Minutes without a message before Discord archives a game's thread (60, 1440, 4320, 10080).
-THREAD_ARCHIVE_MINUTES = 1440
-PUBLIC_THREAD = 11
+THREAD_ARCHIVE_MINUTES: ThreadArchiveDuration = 1440
+PUBLIC_THREAD: ThreadType = 11
+#: builds a table message: ``(embed, view, files)``
+BuildTable = Callable[[], tuple[discord.Embed, discord.ui.View | None, list[discord.File]]]
 
 
 def jump_url(channel_id: int, message_id: int, guild_id: int | None = None) -> str:
@@ -46,14 +54,18 @@ def jump_url(channel_id: int, message_id: int, guild_id: int | None = None) -> s
     return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
 
 
-class PlacesMixin:
-    """The thread, table and remembered-message half of :class:`cogs.delivery.DiscordDelivery`."""
+class Places:
+    """Where each game shows on Discord: the channel or thread it plays in, its table and
+    lobby messages, and the messages the delivery keeps up to date (remembered across
+    restarts) — with Discord's clock, which says when a message is too old to edit."""
 
-    bot: discord.Client
-    service: Any
-    closing: bool
-
-    def _init_places(self) -> None:
+    def __init__(self, bot: discord.Client, preferences: Preferences) -> None:
+        self.bot = bot
+        self.preferences = preferences
+        #: the game service the delivery reports for (set by the composition root)
+        self.service: GameService | None = None
+        #: the bot is shutting down: a refused edit is not replaced by a fresh post
+        self.closing = False
         #: game → the messages delivery keeps up to date (saved as the game's ``messages``)
         self._refs: dict[int, dict[str, Any]] = {}
         #: game → the channel it plays in (its thread, or the channel itself)
@@ -73,15 +85,28 @@ class PlacesMixin:
             held = self._refs[game.id] = _copy(game.messages)
         return held
 
+    def held(self, game: GameSummary, name: str) -> dict[str, Any]:
+        """One named group of the game's remembered messages (``alerts``, ``session_alerts``:
+        user id → entry), created empty when missing."""
+        refs = self.refs(game)
+        group = refs.get(name)
+        if not isinstance(group, dict):
+            group = refs[name] = {}
+        return group
+
     async def save_refs(self, game_id: int) -> None:
         """Store the game's remembered messages (a failure is only logged)."""
         held = self._refs.get(game_id)
         if held is None or self.service is None:
             return
+        sent = _copy(held)
         try:
-            await self.service.save_messages(game_id, _copy(held))
+            stored = await self.service.save_messages(game_id, sent)
         except Exception:
             log.exception("game %s: could not save its messages", game_id)
+            return
+        if self._refs.get(game_id) is held:
+            take_stored(held, sent, stored)
 
     def forget_game(self, game_id: int) -> None:
         self._refs.pop(game_id, None)
@@ -124,14 +149,41 @@ class PlacesMixin:
     def place(self, channel_id: int) -> discord.abc.Messageable:
         """A channel or thread to send to (cached, else partial)."""
         found = self.bot.get_channel(channel_id)
-        return found or self.bot.get_partial_messageable(channel_id)  # type: ignore[return-value]
+        if isinstance(found, discord.abc.Messageable):
+            return found
+        return self.bot.get_partial_messageable(channel_id)
 
     def partial(self, channel_id: int, message_id: int) -> discord.PartialMessage:
-        return self.place(channel_id).get_partial_message(message_id)  # type: ignore[attr-defined]
+        """A message to edit or delete by its ids (nothing fetched)."""
+        return self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
 
-    def known_place(self, game: GameSummary) -> int:
-        """Where the game plays, without deciding it (the channel when undecided)."""
-        return self._where.get(game.id) or game.thread_id or game.channel_id
+    async def send(
+        self, channel_id: int, *, view: discord.ui.View | None = None, **fields: Any
+    ) -> discord.Message:
+        """Post a message (``content``, ``embed``, ``files``, ``allowed_mentions``…) with
+        its buttons when it has any."""
+        where = self.place(channel_id)
+        if view is None:
+            return await where.send(**fields)
+        return await where.send(view=view, **fields)
+
+    async def say(self, game: GameSummary, text: str) -> None:
+        """A public line where the game is played (its thread, or the channel)."""
+        if text:
+            where = await self.play_channel_id(game)
+            await self.place(where).send(
+                text[:2000], allowed_mentions=discord.AllowedMentions(users=False)
+            )
+
+    async def mention(self, game: GameSummary, user_id: int, text: str) -> discord.Message:
+        """A line where the game is played that mentions (and so notifies) one player."""
+        where = await self.play_channel_id(game)
+        return await self.place(where).send(
+            text[:2000],
+            allowed_mentions=discord.AllowedMentions(
+                users=[discord.Object(id=user_id)], everyone=False, roles=False
+            ),
+        )
 
     async def play_channel_id(self, game: GameSummary) -> int:
         """Where the game plays: decided once, at its first table (thread or channel)."""
@@ -157,9 +209,13 @@ class PlacesMixin:
                         error.status,
                         error.code,
                     )
-            self._where[game.id] = where
             if self.service is not None:
-                await self.service.set_thread(game.id, where)
+                stored = await self.service.set_thread(game.id, where)
+                if stored != where:
+                    # sharing the database: another process decided first, and its place stays
+                    await self._drop_thread(game, where, stored)
+                    where = stored
+            self._where[game.id] = where
             log.info(
                 "game %s plays in %s",
                 game.id,
@@ -167,8 +223,19 @@ class PlacesMixin:
             )
         return where
 
+    async def _drop_thread(self, game: GameSummary, opened: int, stored: int) -> None:
+        """The thread this process just opened is not where the game plays (another process
+        decided first): it is deleted, best effort (the bot may lack Manage Threads)."""
+        if opened == game.channel_id:
+            return  # nothing was opened
+        log.info("game %s: thread %s not used; the game plays in %s", game.id, opened, stored)
+        try:
+            await self.bot.http.delete_channel(opened, reason="a duplicate of the game's place")
+        except discord.HTTPException as error:
+            log.info("thread %s not deleted (%s %s)", opened, error.status, error.code)
+
     async def _open_thread(self, game: GameSummary) -> int:
-        lang = await self.lang_for_guild(game.guild_id)  # type: ignore[attr-defined]
+        lang = await self.preferences.lang_for_guild(game.guild_id)
         name = f"{variant_name(game.variant, lang)} #{game.id}"[:100]
         lobby = self._lobby_id(game)
         data: Any = None
@@ -178,7 +245,7 @@ class PlacesMixin:
                     game.channel_id,
                     lobby,
                     name=name,
-                    auto_archive_duration=THREAD_ARCHIVE_MINUTES,  # type: ignore[arg-type]
+                    auto_archive_duration=THREAD_ARCHIVE_MINUTES,
                 )
             except discord.NotFound:
                 data = None
@@ -186,8 +253,8 @@ class PlacesMixin:
             data = await self.bot.http.start_thread_without_message(
                 game.channel_id,
                 name=name,
-                auto_archive_duration=THREAD_ARCHIVE_MINUTES,  # type: ignore[arg-type]
-                type=PUBLIC_THREAD,  # type: ignore[arg-type]
+                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+                type=PUBLIC_THREAD,
             )
         return int(data["id"])
 
@@ -197,19 +264,58 @@ class PlacesMixin:
         if refs.get("lobby"):
             return int(refs["lobby"])
         if "table_at" not in refs:
-            return self._table_id(game)  # type: ignore[attr-defined]
+            return self.table_id(game)
         return None
 
     # ------------------------------------------------------------------ the table
 
-    async def put_hand_table(self, game: GameSummary, build: Any) -> None:
+    def table_id(self, game: GameSummary) -> int | None:
+        """The game's table message (the lobby before the first hand), if it has one."""
+        if self.service is not None:
+            return self.service.table_message_id(game)
+        return game.table_message_id
+
+    async def put_lobby(
+        self, game: GameSummary, embed: discord.Embed, view: discord.ui.View | None
+    ) -> None:
+        """The lobby message in the channel: edited, or posted when there is none yet."""
+        message_id = self.table_id(game)
+        if message_id is not None:
+            try:
+                await self.partial(game.channel_id, message_id).edit(
+                    embed=embed, view=view, attachments=[]
+                )
+                return
+            except discord.NotFound:
+                pass
+        message = await self.send(game.channel_id, embed=embed, view=view)
+        self.note_snowflake(message.id)
+        if self.service is not None:
+            stored = await self.service.set_table_message(game.id, message.id)
+            if stored != message.id:  # another process posted the lobby meanwhile: it stays
+                await self._drop_duplicate(game, message)
+                if stored is not None:
+                    try:
+                        await self.partial(game.channel_id, stored).edit(
+                            embed=embed, view=view, attachments=[]
+                        )
+                    except discord.HTTPException as error:
+                        log.info(
+                            "game %s: lobby %s not updated (%s %s)",
+                            game.id,
+                            stored,
+                            error.status,
+                            error.code,
+                        )
+
+    async def put_hand_table(self, game: GameSummary, build: BuildTable) -> None:
         """Show the table of the hand in play: edit this hand's table message, or post a
         fresh one (a new hand, an old message, a failed edit). ``build()`` gives
         ``(embed, view, files)`` (called again for a fresh post: files are sent once)."""
         where = await self.play_channel_id(game)
         refs = self.refs(game)
         at = refs.get("table_at")
-        current = self._table_id(game)  # type: ignore[attr-defined]
+        current = self.table_id(game)
 
         def is_fresh() -> bool:
             return (
@@ -231,7 +337,7 @@ class PlacesMixin:
                     current, at = stored[0], stored_at
                     refs["table_at"] = list(stored_at)
                     fresh = is_fresh()
-        if not fresh:
+        if not fresh and current is not None:
             embed, view, files = build()
             try:
                 await self.partial(where, current).edit(
@@ -248,10 +354,13 @@ class PlacesMixin:
                     error.code,
                 )
         embed, view, files = build()
-        message = await self.place(where).send(embed=embed, view=view, files=files or [])
+        message = await self.send(where, embed=embed, view=view, files=files or [])
         self.note_snowflake(message.id)
         if self.service is not None:
-            await self.service.set_table_message(game.id, message.id)
+            kept = await self.service.set_table_message(game.id, message.id)
+            if kept != message.id:
+                await self._keep_stored_table(game, message, kept, where, build)
+                return
         old_at = at
         refs["table_at"] = [where, game.hand_no]
         if current is not None and current != message.id:
@@ -266,10 +375,49 @@ class PlacesMixin:
         await self.retire_result(game, before=game.hand_no)
         await self.save_refs(game.id)
 
+    async def _drop_duplicate(self, game: GameSummary, message: discord.Message) -> None:
+        """A table (or lobby) this process just posted while another process posted one
+        meanwhile, which stays: deleted, so players see one table with buttons (when Discord
+        refuses the deletion, it at least loses its buttons)."""
+        log.info("game %s: duplicate table %s deleted", game.id, message.id)
+        try:
+            await message.delete()
+        except discord.HTTPException as error:
+            log.info("duplicate table %s not deleted (%s %s)", message.id, error.status, error.code)
+            await self.retire(message.channel.id, message.id)
+
+    async def _keep_stored_table(
+        self,
+        game: GameSummary,
+        duplicate: discord.Message,
+        stored: int | None,
+        where: int,
+        build: BuildTable,
+    ) -> None:
+        """Sharing the database, another process posted a table since this one knew the last
+        (both found this hand's table missing or too old): its table stays and this one's is a
+        duplicate, deleted. The stored table is edited with this table when it is this hand's
+        (its ``table_at`` says so); else the process that posted it keeps it up to date."""
+        await self._drop_duplicate(game, duplicate)
+        if stored is None or self.service is None:
+            return
+        found = await self.service.stored_messages(game.id)
+        stored_at = found[1].get("table_at") if found is not None else None
+        if not stored_at or list(stored_at) != [where, game.hand_no]:
+            return  # another hand's table (or not described yet): the next write settles it
+        self.refs(game)["table_at"] = list(stored_at)
+        embed, view, files = build()
+        try:
+            await self.partial(where, stored).edit(embed=embed, view=view, attachments=files or [])
+        except discord.HTTPException as error:
+            log.info(
+                "game %s: table %s not edited (%s %s)", game.id, stored, error.status, error.code
+            )
+
     async def _lobby_started(self, game: GameSummary, lobby: int, where: int) -> None:
         """The lobby, once the game started: its seats and rules, no buttons, and where the
         game is played."""
-        lang = await self.lang_for_guild(game.guild_id)  # type: ignore[attr-defined]
+        lang = await self.preferences.lang_for_guild(game.guild_id)
         embed, _view = lobby_message(game, lang)
         if where != game.channel_id:
             embed.description = t("game.lobby_playing", lang, thread=f"<#{where}>")
@@ -298,6 +446,38 @@ class PlacesMixin:
         """The result message of the hand just ended (its buttons go when the next starts)."""
         self.refs(game)["result"] = [channel_id, message_id, game.hand_no]
         await self.save_refs(game.id)
+
+    async def delete(self, entry: list[Any], what: str) -> None:
+        """Delete a remembered ``[channel, message, …]`` message (an alert; best effort)."""
+        try:
+            await self.partial(int(entry[0]), int(entry[1])).delete()
+        except discord.HTTPException as error:
+            log.info("%s %s not deleted (%s %s)", what, entry[1], error.status, error.code)
+
+
+_MISSING: Any = object()
+
+
+def take_stored(held: dict[str, Any], sent: dict[str, Any], stored: dict[str, Any]) -> None:
+    """After a save: what the store holds now (``stored``: merged with what other processes
+    saved) comes into this process's ``held`` copy, in place — except where ``held`` changed
+    since ``sent`` was saved (such a change is newer; the next save merges it). Dicts keep
+    their identity (a caller may hold one of the groups, e.g. ``alerts``)."""
+    for key in list(dict.fromkeys([*sent, *stored])):
+        was, now = sent.get(key, _MISSING), stored.get(key, _MISSING)
+        if now == was:
+            continue  # nothing new from the store
+        mine = held.get(key, _MISSING)
+        if mine != was:  # changed here meanwhile: only nested entries it did not touch
+            if isinstance(mine, dict) and isinstance(now, dict):
+                take_stored(mine, was if isinstance(was, dict) else {}, now)
+            continue
+        if now is _MISSING:
+            held.pop(key, None)
+        elif isinstance(mine, dict) and isinstance(now, dict):
+            take_stored(mine, mine.copy(), now)
+        else:
+            held[key] = _copy(now)
 
 
 def _copy(data: Any) -> Any:

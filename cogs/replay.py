@@ -27,6 +27,7 @@ from discord.ext import commands
 from botcore.client import MahjongBot, bot_of
 from cogs import pictures
 from cogs.checks import require_manager
+from cogs.components import chosen_values, custom_id_of, pressed_button
 from cogs.errors import send_ephemeral
 from cogs.group import CheckedGroup, bind_cog_commands, mahjong
 from i18n import locale_for, t
@@ -110,7 +111,7 @@ class StepButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=STEP_I
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> StepButton:
         return cls(
             int(match["gid"]),
@@ -118,7 +119,7 @@ class StepButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=STEP_I
             match["op"],
             int(match["step"]),
             int(match["view"]),
-            label=item.label,
+            label=pressed_button(item).label,
         )
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -153,12 +154,12 @@ class SeatSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SEAT_I
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> SeatSelect:
         return cls(int(match["gid"]), int(match["hand"]), int(match["step"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values") or [str(ALL)]  # type: ignore[union-attr]
+        values = chosen_values(interaction) or [str(ALL)]
         try:
             view = int(values[0])
         except (TypeError, ValueError):
@@ -317,8 +318,7 @@ class Replays(commands.Cog):
         play is refused like the command refuses it)."""
         if interaction.type is not discord.InteractionType.component:
             return
-        data = interaction.data or {}
-        custom_id = str(data.get("custom_id", ""))
+        custom_id = custom_id_of(interaction)
         step = STEP_RX.fullmatch(custom_id)
         seat = SEAT_RX.fullmatch(custom_id)
         if (step is None and seat is None) or interaction.message is None:
@@ -340,7 +340,7 @@ class Replays(commands.Cog):
                     interaction, code, int(step["step"]), int(step["view"]), edit=True
                 )
         elif seat is not None:
-            values = data.get("values") or [str(ALL)]  # type: ignore[union-attr]
+            values = chosen_values(interaction) or [str(ALL)]
             view = int(values[0]) if str(values[0]).isdigit() else ALL
             code = hand_code(int(seat["gid"]), int(seat["hand"]))
             await show_replay(
@@ -429,7 +429,7 @@ class Replays(commands.Cog):
         shown = [f"{x.step}. {x.text(lang1)}" for x in lines]
         text = "\n".join(shown) if shown else t("replay.review_none", lang1, name=name)
         if len(text) > 4000:
-            kept = []
+            kept: list[str] = []
             for line in shown:
                 if sum(len(x) + 1 for x in kept) + len(line) > 3900:
                     break

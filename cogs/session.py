@@ -22,7 +22,9 @@ from typing import Any
 import discord
 
 from cogs.alerts import deadline_text
-from cogs.places import jump_url
+from cogs.hand_dm import DM_CLOSED, HandMessages
+from cogs.places import Places, jump_url
+from cogs.preferences import Preferences
 from cogs.session_text import (
     names_of,
     ready_text,
@@ -67,7 +69,6 @@ GREEN = discord.ButtonStyle.success
 GREY = discord.ButtonStyle.secondary
 BLUE = discord.ButtonStyle.primary
 RED = discord.ButtonStyle.danger
-DM_CLOSED = 50007
 
 
 # ---------------------------------------------------------------------------- the result
@@ -145,7 +146,7 @@ def showdown_picture(game: GameSummary, result: HandResult, lang: str = PICTURE_
     else:
         headline = t("session.picture.drawn", lang)
     payments = tuple(_picture_pay(line, names, lang) for line in pay_lines(result))
-    notes = ()
+    notes: tuple[str, ...] = ()
     if result.value_per_pao > 1:
         why = "、".join(result.raised_by) or t("session.showdown_value_why", lang)
         notes = (t("session.picture.value", lang, n=result.value_per_pao, why=why),)
@@ -331,17 +332,18 @@ async def _answer(interaction: discord.Interaction, text: str) -> None:
 # ---------------------------------------------------------------------------- delivery
 
 
-class SessionDeliveryMixin:
-    """The session half of :class:`cogs.delivery.DiscordDelivery`: the result's 准备 line,
-    ready alerts, the vote message and the standings (remembered across restarts)."""
+class SessionMessages:
+    """The session on Discord: the result's 准备 line, ready alerts, the vote message and
+    the standings (remembered across restarts with the game's messages)."""
 
-    bot: discord.Client
-    service: Any
-    dm_closed: set[int]
+    def __init__(self, places: Places, preferences: Preferences, hands: HandMessages) -> None:
+        self.places = places
+        self.preferences = preferences
+        self.hands = hands
 
     async def session_changed(self, game: GameSummary, result: HandResult | None) -> None:
         """See :meth:`services.delivery.Delivery.session_changed`."""
-        lang = await self.lang_for_guild(game.guild_id)  # type: ignore[attr-defined]
+        lang = await self.preferences.lang_for_guild(game.guild_id)
         if game.status == "active":
             await self._edit_result_ready(game, lang)
             await self.update_ready_alerts(game)
@@ -356,7 +358,7 @@ class SessionDeliveryMixin:
     async def _edit_result_ready(self, game: GameSummary, lang: str) -> None:
         """The result message of the ready check's hand: its 准备 line and buttons."""
         info = session_of(game)
-        held = self.refs(game).get("result")  # type: ignore[attr-defined]
+        held = self.places.refs(game).get("result")
         if info is None or not held or int(held[2]) != info.ready_hand:
             return
         view = None
@@ -364,24 +366,17 @@ class SessionDeliveryMixin:
             view = discord.ui.View(timeout=None)
             session_buttons(view, game, lang)
         try:
-            await self.partial(int(held[0]), int(held[1])).edit(  # type: ignore[attr-defined]
+            await self.places.partial(int(held[0]), int(held[1])).edit(
                 content=ready_text(game, lang) or None, view=view
             )
         except discord.HTTPException as error:
             log.info("game %s: result not updated (%s %s)", game.id, error.status, error.code)
 
-    def _session_alert_refs(self, game: GameSummary) -> dict[str, Any]:
-        refs = self.refs(game)  # type: ignore[attr-defined]
-        held = refs.get("session_alerts")
-        if not isinstance(held, dict):
-            held = refs["session_alerts"] = {}
-        return held
-
     async def update_ready_alerts(self, game: GameSummary) -> None:
         """One alert per human the 准备 check waits for (a decision like any other); taken
         away once they are ready or the check is over."""
         info = session_of(game)
-        held = self._session_alert_refs(game)
+        held = self.places.held(game, "session_alerts")
         tag = f"r{info.ready_hand}" if info is not None else ""
         wanted: dict[str, int] = {}
         if info is not None and info.ready_open and game.status == "active":
@@ -394,7 +389,7 @@ class SessionDeliveryMixin:
             if uid in wanted and entry[2] == tag:
                 continue
             if entry[1]:
-                await self._delete_session_alert(entry)
+                await self.places.delete(entry, "ready alert")
             del held[uid]
             changed = True
         for uid, user_id in wanted.items():
@@ -403,27 +398,26 @@ class SessionDeliveryMixin:
             entry = [0, 0, tag]
             held[uid] = entry
             changed = True
-            mode = await self.alerts_for_user(user_id)  # type: ignore[attr-defined]
+            mode = await self.preferences.alerts_for_user(user_id)
             if mode != "on":
                 continue
             try:
                 sent = await self._send_ready_alert(game, user_id)
             except discord.HTTPException as error:
                 log.warning("game %s: ready alert for %s not sent (%s)", game.id, uid, error)
-                sent = None
-            if sent is not None:
-                entry[0], entry[1] = sent.channel.id, sent.id
-                self.note_snowflake(sent.id)  # type: ignore[attr-defined]
+                continue
+            entry[0], entry[1] = sent.channel.id, sent.id
+            self.places.note_snowflake(sent.id)
         if changed:
-            await self.save_refs(game.id)  # type: ignore[attr-defined]
+            await self.places.save_refs(game.id)
 
-    async def _send_ready_alert(self, game: GameSummary, user_id: int) -> Any:
+    async def _send_ready_alert(self, game: GameSummary, user_id: int) -> discord.Message:
         info = session_of(game)
         deadline = info.ready_deadline if info is not None else None
-        held = self.refs(game).get("result")  # type: ignore[attr-defined]
+        held = self.places.refs(game).get("result")
         link = jump_url(int(held[0]), int(held[1]), game.guild_id) if held else ""
-        if user_id not in self.dm_closed:
-            lang = await self.lang_for_user(user_id)  # type: ignore[attr-defined]
+        if user_id not in self.hands.dm_closed:
+            lang = await self.preferences.lang_for_user(user_id)
             text = t(
                 "session.alert_ready",
                 lang,
@@ -432,14 +426,12 @@ class SessionDeliveryMixin:
                 link=link,
             )
             try:
-                dm = await self.bot.create_dm(discord.Object(id=user_id))  # type: ignore[arg-type]
-                return await dm.send(text)
+                return await self.hands.send_dm(user_id, content=text)
             except discord.Forbidden as error:
                 if error.code != DM_CLOSED:
                     raise
-                self.dm_closed.add(user_id)
-        lang = await self.lang_for_guild(game.guild_id)  # type: ignore[attr-defined]
-        where = await self.play_channel_id(game)  # type: ignore[attr-defined]
+                self.hands.dm_closed.add(user_id)
+        lang = await self.preferences.lang_for_guild(game.guild_id)
         text = t(
             "session.alert_ready_public",
             lang,
@@ -447,30 +439,17 @@ class SessionDeliveryMixin:
             hand=game.hand_no,
             deadline=deadline_text(deadline, lang),
         )
-        return await self.place(
-            where
-        ).send(  # type: ignore[attr-defined]
-            text[:2000],
-            allowed_mentions=discord.AllowedMentions(
-                users=[discord.Object(id=user_id)], everyone=False, roles=False
-            ),
-        )
-
-    async def _delete_session_alert(self, entry: list[Any]) -> None:
-        try:
-            await self.partial(int(entry[0]), int(entry[1])).delete()  # type: ignore[attr-defined]
-        except discord.HTTPException as error:
-            log.info("ready alert %s not deleted (%s %s)", entry[1], error.status, error.code)
+        return await self.places.mention(game, user_id, text)
 
     async def clear_session_alerts(self, game: GameSummary) -> None:
-        held = self._session_alert_refs(game)
+        held = self.places.held(game, "session_alerts")
         if not held:
             return
         for entry in held.values():
             if entry[1]:
-                await self._delete_session_alert(entry)
+                await self.places.delete(entry, "ready alert")
         held.clear()
-        await self.save_refs(game.id)  # type: ignore[attr-defined]
+        await self.places.save_refs(game.id)
 
     # -- 解散
 
@@ -481,14 +460,12 @@ class SessionDeliveryMixin:
         if info is None or info.vote is None:
             return
         vote = info.vote
-        refs = self.refs(game)  # type: ignore[attr-defined]
+        refs = self.places.refs(game)
         held = refs.get("vote")
         text, view = vote_parts(game, lang)
         if held and int(held[2]) == vote.no:
             try:
-                await self.partial(
-                    int(held[0]), int(held[1])
-                ).edit(  # type: ignore[attr-defined]
+                await self.places.partial(int(held[0]), int(held[1])).edit(
                     content=text[:2000],
                     view=view,
                     allowed_mentions=discord.AllowedMentions.none(),
@@ -497,55 +474,54 @@ class SessionDeliveryMixin:
                 log.info("game %s: vote not updated (%s %s)", game.id, error.status, error.code)
             return
         voters = [
-            discord.Object(id=game.seats[i].user_id)
+            discord.Object(id=user_id)
             for i in vote.voters
-            if game.seats[i].user_id is not None
+            if (user_id := game.seats[i].user_id) is not None
         ]
-        where = await self.play_channel_id(game)  # type: ignore[attr-defined]
-        message = await self.place(
-            where
-        ).send(  # type: ignore[attr-defined]
-            text[:2000],
+        where = await self.places.play_channel_id(game)
+        message = await self.places.send(
+            where,
+            content=text[:2000],
             view=view,
             allowed_mentions=discord.AllowedMentions(users=voters, everyone=False, roles=False),
         )
-        self.note_snowflake(message.id)  # type: ignore[attr-defined]
+        self.places.note_snowflake(message.id)
         refs["vote"] = [where, message.id, vote.no]
-        await self.save_refs(game.id)  # type: ignore[attr-defined]
+        await self.places.save_refs(game.id)
 
     # -- standings
 
     async def post_standings(self, game: GameSummary) -> None:
         """The final standings in the channel (picture, text, 再来一局), and the lobby
         message pointing to them."""
-        lang = await self.lang_for_guild(game.guild_id)  # type: ignore[attr-defined]
+        lang = await self.preferences.lang_for_guild(game.guild_id)
         await self.clear_session_alerts(game)
         content, embed, view, files = await standings_parts(game, lang)
-        message = await self.channel(game.channel_id).send(  # type: ignore[attr-defined]
-            content=content or None, embed=embed, view=view, files=files
+        message = await self.places.send(
+            game.channel_id, content=content or None, embed=embed, view=view, files=files
         )
-        self.note_snowflake(message.id)  # type: ignore[attr-defined]
-        refs = self.refs(game)  # type: ignore[attr-defined]
+        self.places.note_snowflake(message.id)
+        refs = self.places.refs(game)
         refs["standings"] = [game.channel_id, message.id]
-        await self.save_refs(game.id)  # type: ignore[attr-defined]
+        await self.places.save_refs(game.id)
         lobby = refs.get("lobby")
         if lobby:
             link = jump_url(game.channel_id, message.id, game.guild_id)
             lobby_embed, _view = lobby_message(game, lang)
             lobby_embed.description = t("session.lobby_ended", lang, link=link)
             try:
-                await self.partial(game.channel_id, int(lobby)).edit(  # type: ignore[attr-defined]
+                await self.places.partial(game.channel_id, int(lobby)).edit(
                     embed=lobby_embed, view=None
                 )
             except discord.HTTPException as error:
                 log.info("game %s: lobby not updated (%s %s)", game.id, error.status, error.code)
 
     async def _edit_standings(self, game: GameSummary, lang: str) -> None:
-        held = self.refs(game).get("standings")  # type: ignore[attr-defined]
+        held = self.places.refs(game).get("standings")
         if not held:
             return
         try:
-            await self.partial(int(held[0]), int(held[1])).edit(  # type: ignore[attr-defined]
+            await self.places.partial(int(held[0]), int(held[1])).edit(
                 content=rematch_text(game, lang) or None, view=rematch_view(game, lang)
             )
         except discord.HTTPException as error:

@@ -23,6 +23,7 @@ from engine.tiles import tile_str
 from i18n import short
 from services.delivery import GameSummary
 from services.model import GameEvent, HandResult, RevealedHand
+from services.picture_words import wildcard_mark, wildcard_word
 from services.session_state import SessionInfo, length_parts
 from services.showdown import PayLine, pay_lines, sanbao_payer
 
@@ -142,16 +143,18 @@ def hand_notation(
     concealed: tuple[int, ...] | list[int],
     wildcards: frozenset[int] = frozenset(),
     lang: str = "zh",
+    variant: str | None = None,
 ) -> str:
     """A laid-open hand in RULES notation, suits apart, its 宝 (wildcards) set apart and
-    marked, each wildcard kind on its own: ``112m 12p 5z 宝7p×2`` (never the words of a
-    private hand message)."""
+    marked with ``variant``'s own word (宝, 精 …), each wildcard kind on its own:
+    ``112m 12p 5z 宝7p×2`` (never the words of a private hand message)."""
+    mark = wildcard_mark(variant, lang)
     plain = [k for k in concealed if k not in wildcards]
     text = " ".join(_suits(format_tiles(sorted(plain)))) if plain else ""
     for kind in sorted(wildcards):
         jokers = sum(1 for k in concealed if k == kind)
         if jokers:
-            text = f"{text} {word('bao', 'mark', lang)}{tile_str(kind)}×{jokers}".strip()
+            text = f"{text} {mark}{tile_str(kind)}×{jokers}".strip()
     return text or "—"
 
 
@@ -173,8 +176,10 @@ def showdown_hand_line(
     names: list[str],
     lang: str,
     wildcards: frozenset[int],
+    variant: str | None = None,
 ) -> str:
-    """``东·庄 **alice**：`112m 12p 5z 宝7p×2` 碰[5s5s5s] · 胡 五条``."""
+    """``东·庄 **alice**：`112m 12p 5z 宝7p×2` 碰[5s5s5s] · 胡 五条`` (the wildcard mark is
+    ``variant``'s own word)."""
     marks = [wind(hand.seat, result.dealer, lang)]
     if hand.seat == result.dealer:
         marks.append(t("game.dealer", lang))
@@ -184,14 +189,14 @@ def showdown_hand_line(
     first_winner = bool(result.winners) and hand.seat == result.winners[0]
     if won and first_winner and result.winning_tile in concealed:
         concealed.remove(result.winning_tile)  # shown apart, marked
-    line = f"{head}：`{hand_notation(tuple(concealed), wildcards, lang)}`"
+    line = f"{head}：`{hand_notation(tuple(concealed), wildcards, lang, variant)}`"
     if hand.melds:
         line += " " + " ".join(meld_text(m, lang, hand.seat) for m in hand.melds)
     if hand.flowers:
         line += " " + t("session.showdown_flowers", short(lang), n=len(hand.flowers))
-    if won and first_winner:
-        tile = result.winning_tile
-        mark = word("bao", "mark", lang) if tile in wildcards else ""
+    tile = result.winning_tile
+    if won and first_winner and tile is not None:
+        mark = wildcard_mark(variant, lang) if tile in wildcards else ""
         line += f" · **{t('session.showdown_win_tile', lang, tile=tile_str(tile) + mark)}**"
     elif hand.seat in result.winners:
         line += " · 🀄"
@@ -251,10 +256,20 @@ def showdown_lines(
         why = "、".join(result.raised_by) or t("session.showdown_value_why", short(lang))
         out.append(t("session.showdown_value", lang, n=result.value_per_pao, why=why))
     if wildcards:
-        out.append(t("session.showdown_bao", lang, tile=wildcard_names(wildcards, lang)))
+        out.append(
+            t(
+                "session.showdown_bao",
+                lang,
+                word=wildcard_word(game.variant, lang),
+                tile=wildcard_names(wildcards, lang),
+            )
+        )
     if result.hands:
         out.append(f"**{t('session.showdown_hands', lang)}**")
-        out += [showdown_hand_line(h, result, names, lang, wildcards) for h in result.hands]
+        out += [
+            showdown_hand_line(h, result, names, lang, wildcards, game.variant)
+            for h in result.hands
+        ]
     lines = pay_lines(result)
     out.append(f"**{t('session.showdown_pay', lang)}**")
     if lines:

@@ -16,7 +16,7 @@ left out; the answer still goes.
 
 from __future__ import annotations
 
-import asyncio
+import functools
 import io
 import logging
 
@@ -44,6 +44,7 @@ from cogs.stats_views import (
 from cogs.variant_choices import variant_choices
 from i18n import short, t
 from render.charts import render_rating_chart
+from services.pictures import draw
 from services.stats import BoardQuery, StatsInputError, StatsService
 
 log = logging.getLogger(__name__)
@@ -170,7 +171,7 @@ class Stats(commands.Cog):
         if picture and len(answer.chart) >= 2:
             try:
                 title = t("picture.rating_chart", short(lang))  # 等级分 / 等級分 / Rating
-                png = await asyncio.to_thread(render_rating_chart, answer.chart, title=title)
+                png = await draw(functools.partial(render_rating_chart, title=title), answer.chart)
             except Exception:
                 log.exception("rating chart failed")
         if png is not None:

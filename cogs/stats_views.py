@@ -15,14 +15,17 @@ import io
 import logging
 import re
 import time
-from typing import Any
+from typing import Any, NamedTuple
 
 import discord
 
 from botcore.client import bot_of
 from cogs import pictures
+from cogs.components import chosen_values, pressed_button
 from cogs.errors import UserError, send_ephemeral
 from i18n import locale_for, short, t
+from render.leaderboard import render_leaderboard
+from services.pictures import draw
 from services.stats import (
     BOARD_ID,
     GAME_ID,
@@ -38,7 +41,7 @@ from services.stats import (
     history_custom_id,
     history_page_custom_id,
 )
-from services.stats_picture import BOARD_FILE, board_alt_text, board_png
+from services.stats_picture import BOARD_FILE, board_alt_text, board_picture
 from services.stats_text import Card, Choice, history_choices
 
 log = logging.getLogger(__name__)
@@ -94,10 +97,10 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BOARD
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> BoardButton:
         query, page = BoardQuery.from_match(match)
-        return cls(query, page, label=item.label)
+        return cls(query, page, label=pressed_button(item).label)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await show_board(interaction, self.query, self.page, edit=True)
@@ -124,12 +127,12 @@ class HistorySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HIS
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> HistorySelect:
         return cls(int(match["user"]) or None)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values") or []
+        values = chosen_values(interaction)
         game_id = int(values[0]) if values and str(values[0]).isdigit() else 0
         await show_game(interaction, game_id, 0, edit=False)
 
@@ -160,9 +163,9 @@ class HistoryButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HIS
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> HistoryButton:
-        return cls(int(match["user"]) or None, int(match["page"]), label=item.label)
+        return cls(int(match["user"]) or None, int(match["page"]), label=pressed_button(item).label)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await show_history(interaction, self.user_id, self.page, edit=True)
@@ -194,9 +197,9 @@ class HandsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GAME_
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> HandsButton:
-        return cls(int(match["game"]), int(match["page"]), label=item.label)
+        return cls(int(match["game"]), int(match["page"]), label=pressed_button(item).label)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await show_game(interaction, self.game_id, self.page, edit=True)
@@ -328,6 +331,34 @@ async def _refuse(interaction: discord.Interaction, text: str) -> None:
     await send_ephemeral(interaction, text)
 
 
+class PageAnswer(NamedTuple):
+    """What every page answer starts from: the stats service, the answer's language and the
+    server whose record it shows."""
+
+    service: StatsService
+    lang: str
+    guild_id: int
+
+
+async def begin_page(
+    interaction: discord.Interaction, *, edit: bool, private: bool = False
+) -> PageAnswer | None:
+    """The start every page answer shares: refuse outside a server (stats are per server),
+    acknowledge the interaction — the pressed message is updated when ``edit``, else a new
+    message follows (``private``: seen only by the asker) — and find the answer's language.
+    None when refused."""
+    guild_id = interaction.guild_id
+    if guild_id is None:
+        await _refuse(interaction, t("errors.guild_only", locale_for(interaction.locale)))
+        return None
+    service = service_of(interaction)
+    if edit:
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(ephemeral=private, thinking=True)
+    return PageAnswer(service, await answer_lang(service, interaction), guild_id)
+
+
 # ------------------------------------------------------------------ shared handlers
 
 
@@ -349,7 +380,7 @@ def _had_picture(interaction: discord.Interaction, filename: str) -> bool:
 async def board_files(shown: BoardPage, embed: discord.Embed) -> list[discord.File]:
     """The page's picture as a file, shown inside ``embed``; none if drawing fails."""
     try:
-        png = await asyncio.to_thread(board_png, shown)
+        png = await draw(render_leaderboard, board_picture(shown))  # board_png, off the loop
     except Exception:
         log.exception("leaderboard picture failed")
         return []
@@ -420,17 +451,15 @@ async def show_board(
 ) -> None:
     """Show a leaderboard page: a new message (``edit`` False) or the pressed one updated,
     with its picture when pictures are wanted (see the module docstring)."""
-    if interaction.guild_id is None:
-        await _refuse(interaction, t("errors.guild_only", locale_for(interaction.locale)))
+    begun = await begin_page(interaction, edit=edit)
+    if begun is None:
         return
-    service = service_of(interaction)
-    await interaction.response.defer(thinking=not edit)
-    lang = await answer_lang(service, interaction)
+    service, lang, guild_id = begun
     await service.remember(interaction.user.id, user_name(interaction.user))
 
     async def board() -> BoardPage:
         return await service.leaderboard(
-            interaction.guild_id or 0,
+            guild_id,
             query,
             page=page,
             user_id=interaction.user.id,
@@ -464,40 +493,29 @@ async def show_history(
     """Show a page of the history list: a new message (``edit`` False) or the pressed one
     updated; its select menu then lists that page's games. ``who`` is the player whose
     games these are, when the command named one (their name is kept for later pages)."""
-    if interaction.guild_id is None:
-        await _refuse(interaction, t("errors.guild_only", locale_for(interaction.locale)))
+    begun = await begin_page(interaction, edit=edit)
+    if begun is None:
         return
-    service = service_of(interaction)
-    await interaction.response.defer(thinking=not edit)
-    lang = await answer_lang(service, interaction)
+    service, lang, guild_id = begun
     name = user_name(who) if who is not None else None
     if who is not None and not who.bot:
         await service.remember(who.id, name)  # page buttons find the name after a restart
-    shown = await service.history(
-        interaction.guild_id, user_id=user_id, who=name, lang=lang, page=page
+    shown = await service.history(guild_id, user_id=user_id, who=name, lang=lang, page=page)
+    await interaction.edit_original_response(
+        embed=card_embed(shown.card), view=history_page_view(shown, lang)
     )
-    view = history_page_view(shown, lang)
-    if view is None:
-        await interaction.edit_original_response(embed=card_embed(shown.card), view=None)
-    else:
-        await interaction.edit_original_response(embed=card_embed(shown.card), view=view)
 
 
 async def show_game(
     interaction: discord.Interaction, game_id: int, page: int, *, edit: bool
 ) -> None:
     """Show one game's hands to the one who asked (a new private message, or the page)."""
-    if interaction.guild_id is None:
-        await _refuse(interaction, t("errors.guild_only", locale_for(interaction.locale)))
+    begun = await begin_page(interaction, edit=edit, private=True)
+    if begun is None:
         return
-    service = service_of(interaction)
-    if edit:
-        await interaction.response.defer()
-    else:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-    lang = await answer_lang(service, interaction)
+    service, lang, guild_id = begun
     try:
-        shown = await service.game(interaction.guild_id, game_id, page=page, lang=lang)
+        shown = await service.game(guild_id, game_id, page=page, lang=lang)
     except StatsInputError as error:
         await _refuse(interaction, error.text(lang))
         return

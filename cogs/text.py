@@ -15,6 +15,7 @@ from engine.tiles import kind_of, tile_str
 from i18n import locale_for, short, t
 from i18n.engine_texts import engine_text_by_zh
 from services.model import ActionKey, HandResult, HandView, MeldInfo, ScoreLine, TableView
+from services.picture_words import wildcard_word
 
 __all__ = [
     "action_label",
@@ -160,9 +161,11 @@ def hand_lines(
     auto: bool = False,
     phase: str = "turn",
     names: list[str] | None = None,
+    variant: str | None = None,
 ) -> list[str]:
     """The private hand view as text lines (only ever sent to the hand's owner); with the
-    seats' ``names`` a claim prompt names the discarder and where they sit."""
+    seats' ``names`` a claim prompt names the discarder and where they sit; the wildcards
+    are named with ``variant``'s own word (宝, 精 …)."""
     lines = [f"**{t('game.hand_tiles', lang)}**：{tiles_text(hand.concealed, lang)}"]
     if hand.drawn is not None:
         lines[0] += f"　｜ {t('game.hand_drawn', lang)}：**{tile_name(hand.drawn, lang)}**"
@@ -172,7 +175,14 @@ def hand_lines(
             + "  ".join(meld_text(m, lang, hand.seat) for m in hand.melds)
         )
     if hand.wildcards:
-        lines.append(t("game.hand_bao", lang, tile=wildcard_names(hand.wildcards, lang)))
+        lines.append(
+            t(
+                "game.hand_bao",
+                lang,
+                word=wildcard_word(variant, lang),
+                tile=wildcard_names(hand.wildcards, lang),
+            )
+        )
     if hints:
         waits = "、".join(
             t("game.hand_waits_line", lang, tile=tile_name(k, lang), n=n) for k, n in hints
@@ -215,8 +225,10 @@ def table_lines(
     lang: str,
     *,
     deadline: float | None = None,
+    variant: str | None = None,
 ) -> list[str]:
-    """The public table as text: per seat only counts, melds and rivers — no concealed tile."""
+    """The public table as text: per seat only counts, melds and rivers — no concealed tile;
+    the wildcard line uses ``variant``'s own word (宝, 精 …)."""
     out = []
     for ps in table.seats:
         marks = [word("wind", (ps.seat - table.dealer) % 4, lang)]  # the dealer is 东
@@ -249,6 +261,7 @@ def table_lines(
             t(
                 "game.bao",
                 lang,
+                word=wildcard_word(variant, lang),
                 indicator=tile_name(table.bao_indicator, lang),
                 bao=wildcard_names(table.wildcards, lang),
             )

@@ -22,6 +22,7 @@ from typing import Any
 
 import discord
 
+from cogs.components import pressed_button
 from cogs.refusal_text import refusal_text
 from cogs.session_text import progress_label, session_of, showdown_lines, table_title
 from cogs.text import (
@@ -83,10 +84,11 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM
     async def from_custom_id(
         cls,
         interaction: discord.Interaction,
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> GameButton:
-        return cls(int(match["gid"]), match["kind"], match["arg"], label=item.label)
+        label = pressed_button(item).label
+        return cls(int(match["gid"]), match["kind"], match["arg"], label=label)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         interaction.client.dispatch("game_button", interaction, self.game_id, self.kind, self.arg)
@@ -226,6 +228,7 @@ def table_message(
                 [s.auto for s in game.seats],
                 lang,
                 deadline=game.deadline,
+                variant=game.variant,
             )
         )[:4000],
         colour=discord.Colour.dark_green(),
@@ -265,6 +268,7 @@ def hand_message(
                 auto=bool(seat and seat.auto),
                 phase=game.phase,
                 names=names_of(game),
+                variant=game.variant,
             )
         ),
         colour=discord.Colour.blue(),

@@ -103,7 +103,9 @@ class Database:
         return module.insert(table)
 
     async def close(self) -> None:
-        """Close every connection."""
+        """Close every connection (once the batches being committed are done)."""
+        if self._group is not None:
+            await self._group.settle()
         await self.engine.dispose()
 
 

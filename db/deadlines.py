@@ -2,7 +2,9 @@
 
 A row per game and kind (``play``: the turn or claim timeout; ``session``: 准备, the 解散
 vote, dealing the next hand) holds the game version it was armed at and when it is due
-(epoch seconds). The process that armed it fires it from its own timer after
+(epoch seconds); a game's action stores the deadlines it leads to in its own transaction
+(:func:`arm_rows`, from :meth:`db.games.GameRepository.append_action`), and the process then
+corrects them in batches. The process that armed it fires it from its own timer after
 :meth:`DeadlineBook.claim` (a compare-and-set on the row); any live process sweeps rows
 overdue by a grace period with ``SELECT … FOR UPDATE SKIP LOCKED`` (:meth:`DeadlineBook.
 claim_overdue`), so the deadlines of a process that died are fired by another. Firing is a
@@ -15,11 +17,12 @@ writers take turns anyway.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, delete, or_, select, update
+from sqlalchemy import Table, and_, delete, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from db.base import StoreBase
 from db.models import Deadline
@@ -51,6 +54,43 @@ class DeadlineChange:
     due_at: float | None
 
 
+async def arm_rows(
+    conn: AsyncConnection,
+    insert: Callable[[Table], Any],
+    arms: Sequence[DeadlineChange],
+    holder: str,
+) -> None:
+    """Store armed deadlines on ``conn`` (inside the caller's transaction — with a game's
+    action too, :meth:`db.games.GameRepository.append_action`). A row only moves forward:
+    an older version never replaces a newer one; ``insert``: the dialect's insert."""
+    arms = [c for c in arms if c.due_at is not None]
+    if not arms:
+        return
+    stmt = insert(_D)
+    stmt = stmt.on_conflict_do_update(
+        index_elements=["game_id", "kind"],
+        set_={
+            "version": stmt.excluded.version,
+            "due_at": stmt.excluded.due_at,
+            "holder": stmt.excluded.holder,
+            "lease_until": None,
+        },
+        where=_D.c.version <= stmt.excluded.version,
+    )
+    rows: list[dict[str, Any]] = [
+        {
+            "game_id": c.game_id,
+            "kind": c.kind,
+            "version": c.version,
+            "due_at": c.due_at,
+            "holder": holder[:64],
+            "lease_until": None,
+        }
+        for c in arms
+    ]
+    await conn.execute(stmt, rows)
+
+
 class DeadlineBook:
     """The ``deadlines`` table of a store (``DeadlineBook(store)``)."""
 
@@ -71,30 +111,7 @@ class DeadlineBook:
                         _D.c.game_id == c.game_id, _D.c.kind == c.kind, _D.c.version <= c.version
                     )
                 )
-            if arms:
-                stmt = self._store._insert(_D)
-                stmt = stmt.on_conflict_do_update(
-                    index_elements=["game_id", "kind"],
-                    set_={
-                        "version": stmt.excluded.version,
-                        "due_at": stmt.excluded.due_at,
-                        "holder": stmt.excluded.holder,
-                        "lease_until": None,
-                    },
-                    where=_D.c.version <= stmt.excluded.version,
-                )
-                rows: list[dict[str, Any]] = [
-                    {
-                        "game_id": c.game_id,
-                        "kind": c.kind,
-                        "version": c.version,
-                        "due_at": c.due_at,
-                        "holder": holder[:64],
-                        "lease_until": None,
-                    }
-                    for c in arms
-                ]
-                await conn.execute(stmt, rows)
+            await arm_rows(conn, self._store._insert, arms, holder)
 
     async def claim(
         self, game_id: int, kind: str, version: int, holder: str, *, now: float, lease: float

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from sqlalchemy import func, select, update
+from sqlalchemy import exists, func, select, update
 from sqlalchemy.engine import Row
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from db.base import Database
+from db.deadlines import DeadlineChange, arm_rows
 from db.guilds import ensure_guild
-from db.models import GAME_STATUSES, Action, Game, Snapshot, utcnow
+from db.message_refs import merge_messages
+from db.models import GAME_STATUSES, Action, ChannelGame, Game, Snapshot, utcnow
 from db.types import (
     ActionRecord,
+    ChannelTaken,
     GameInfo,
     GameNotFound,
     Json,
@@ -24,11 +28,14 @@ from db.types import (
 
 UNFINISHED = ("lobby", "active")
 #: game columns `GameRepository.append_action` may change with the version
-_VERSIONED = frozenset({"seats", "status", "totals", "seed_commitment", "options"})
+_VERSIONED = frozenset({"seats", "status", "totals", "seed_commitment", "options", "ending_owed"})
 _UNSET: Any = object()
 _G = Game.__table__
 _A = Action.__table__
 _S = Snapshot.__table__
+_C = ChannelGame.__table__
+#: statuses of a game that no longer holds its channel
+ENDED = ("finished", "abandoned")
 
 
 def game_info(row: Row[Any]) -> GameInfo:
@@ -83,8 +90,13 @@ class GameRepository:
         status: str = "lobby",
         seed_commitment: str | None = None,
         table_message_id: int | None = None,
+        claim_channel: bool = False,
     ) -> GameInfo:
-        """Create a game at version 0 (empty log); totals start at 0 for every seat."""
+        """Create a game at version 0 (empty log); totals start at 0 for every seat.
+
+        ``claim_channel``: the game becomes the channel's open game (one per channel, shared
+        by every process): in the same transaction it takes the channel's row, which another
+        game keeps until it has ended; else `ChannelTaken` and nothing is written."""
         _check_status(status)
         seats = list(seats or [])
         now = utcnow()
@@ -108,7 +120,33 @@ class GameRepository:
                 )
                 .returning(*_G.c)
             )
-            return game_info(result.one())
+            game = game_info(result.one())
+            if claim_channel:
+                await self._claim_channel(conn, channel_id, game.id)
+            return game
+
+    async def _claim_channel(self, conn: AsyncConnection, channel_id: int, game_id: int) -> None:
+        """Make ``game_id`` the channel's open game unless another game that has not ended
+        holds it (then `ChannelTaken`; the caller's transaction rolls back).
+
+        One statement, a compare-and-set on the channel's row: inserted, or taken over when
+        the game it names has ended. Two processes racing: PostgreSQL makes the second insert
+        wait for the first's commit, then sees the row (its holder, invisible to the second
+        statement's snapshot or still open, has not ended: refused); SQLite has one writer."""
+        stmt = self.db.insert(_C).values(channel_id=channel_id, game_id=game_id)
+        holder_ended = exists(
+            select(_G.c.id).where(_G.c.id == _C.c.game_id, _G.c.status.in_(ENDED))
+        )
+        claimed = await conn.execute(
+            stmt.on_conflict_do_update(
+                index_elements=["channel_id"],
+                set_={"game_id": stmt.excluded.game_id},
+                where=holder_ended,
+            ).returning(_C.c.game_id)
+        )
+        if claimed.one_or_none() is None:
+            holder = await conn.scalar(select(_C.c.game_id).where(_C.c.channel_id == channel_id))
+            raise ChannelTaken(channel_id, holder)
 
     async def get(self, game_id: int) -> GameInfo | None:
         """The game, or None."""
@@ -129,6 +167,7 @@ class GameRepository:
         channel_id: int = _UNSET,
         thread_id: int | None = _UNSET,
         messages: Json | None = _UNSET,
+        ending_owed: bool = _UNSET,
         expected_version: int | None = None,
     ) -> GameInfo:
         """Change the given fields (not the version). With ``expected_version`` the change is
@@ -145,6 +184,7 @@ class GameRepository:
                 "channel_id": channel_id,
                 "thread_id": thread_id,
                 "messages": messages,
+                "ending_owed": ending_owed,
             }.items()
             if v is not _UNSET
         }
@@ -159,6 +199,71 @@ class GameRepository:
             if row is None:
                 await self._raise_missing_or_conflict(conn, game_id, expected_version or 0)
         return game_info(row)
+
+    async def set_table_message(
+        self, game_id: int, message_id: int | None, *, replacing: int | None
+    ) -> int | None:
+        """Make ``message_id`` the game's table message if it still is ``replacing`` (a
+        compare-and-set on the old id: a process that missed a newer table posted by another
+        cannot put its own back over it). Returns the table message stored now — ``message_id``,
+        or the newer one that stays."""
+        async with self.db.write() as conn:
+            row = (
+                await conn.execute(
+                    update(_G)
+                    .where(
+                        _G.c.id == game_id, _G.c.table_message_id.is_not_distinct_from(replacing)
+                    )
+                    .values(table_message_id=message_id, updated_at=utcnow())
+                    .returning(_G.c.table_message_id)
+                )
+            ).one_or_none()
+            if row is not None:
+                return message_id
+            stored = (
+                await conn.execute(select(_G.c.table_message_id).where(_G.c.id == game_id))
+            ).one_or_none()
+        if stored is None:
+            raise GameNotFound(game_id)
+        return None if stored[0] is None else int(stored[0])
+
+    async def settle_thread(self, game_id: int, thread_id: int) -> int:
+        """Where the game plays (its thread, or its channel), decided once: stored unless
+        another process decided first. Returns the place stored now."""
+        async with self.db.write() as conn:
+            await conn.execute(
+                update(_G)
+                .where(_G.c.id == game_id, _G.c.thread_id.is_(None))
+                .values(thread_id=thread_id, updated_at=utcnow())
+            )
+            stored = (
+                await conn.execute(select(_G.c.thread_id).where(_G.c.id == game_id))
+            ).one_or_none()
+        if stored is None:
+            raise GameNotFound(game_id)
+        return int(stored[0])
+
+    async def merge_messages(self, game_id: int, base: Json | None, ours: Json) -> Json:
+        """Save the game's remembered messages: what changed from ``base`` (as this process
+        last saved them; None = never) to ``ours`` goes over the stored ones, the rest of them
+        stays (:mod:`db.message_refs`), under the row's write lock. Returns what is stored."""
+        async with self.db.write() as conn:
+            row = (
+                await conn.execute(
+                    select(_G.c.messages).where(_G.c.id == game_id).with_for_update()
+                )
+            ).one_or_none()
+            if row is None:
+                raise GameNotFound(game_id)
+            theirs = dict(row[0] or {})
+            merged = merge_messages(base, ours, theirs)
+            if merged != theirs:
+                await conn.execute(
+                    update(_G)
+                    .where(_G.c.id == game_id)
+                    .values(messages=merged, updated_at=utcnow())
+                )
+        return merged
 
     async def _raise_missing_or_conflict(
         self, conn: AsyncConnection, game_id: int, expected: int
@@ -176,6 +281,8 @@ class GameRepository:
         action: Json,
         *,
         changes: Json | None = None,
+        deadlines: Sequence[DeadlineChange] = (),
+        holder: str = "",
     ) -> int:
         """Append ``action`` as seq ``expected_version + 1`` if the game is still at
         ``expected_version``; return the new version (= the action's seq).
@@ -183,7 +290,10 @@ class GameRepository:
         The version bump and the insert commit together, durably, before this returns.
         A stale writer gets `VersionConflict` (`GameNotFound` for no game) and nothing is
         written. ``changes``: columns of the game row (``seats``, ``status``, ``totals``,
-        ``seed_commitment``) written with the same compare-and-set (a lobby's seats).
+        ``seed_commitment``, ``ending_owed``) written with the same compare-and-set (a
+        lobby's seats). ``deadlines``: what the game awaits after this action, stored in the
+        same transaction for ``holder`` (:mod:`db.deadlines`: a process killed right after
+        the commit leaves them for another process to fire).
         """
         new_version = expected_version + 1
         now = utcnow()
@@ -205,6 +315,8 @@ class GameRepository:
                     game_id=game_id, seq=new_version, seat=seat, action=action, created_at=now
                 )
             )
+            if deadlines:
+                await arm_rows(conn, self.db.insert, deadlines, holder)
         return new_version
 
     async def save_snapshot(self, game_id: int, seq: int, state: Json, *, keep: int = 2) -> None:
@@ -266,6 +378,34 @@ class GameRepository:
                 select(_G).where(_G.c.status.in_(UNFINISHED)).order_by(_G.c.updated_at, _G.c.id)
             )
             return [game_info(r) for r in rows]
+
+    async def load_ending_owed(self) -> list[LoadedGame]:
+        """`load` for every ended game whose ending (its last result, its final standings)
+        is not yet known to be posted (``ending_owed``, set with the game's ``end`` entry)."""
+        async with self.db.read() as conn:
+            ids = list(
+                await conn.scalars(
+                    select(_G.c.id)
+                    .where(_G.c.ending_owed.is_(True), _G.c.status.in_(ENDED))
+                    .order_by(_G.c.updated_at, _G.c.id)
+                )
+            )
+        loaded = []
+        for game_id in ids:
+            try:
+                loaded.append(await self.load(game_id))
+            except GameNotFound:  # deleted meanwhile
+                continue
+        return loaded
+
+    async def ending_posted(self, game_id: int) -> None:
+        """The game's ending was posted: nothing is owed any more (the version is kept)."""
+        async with self.db.write() as conn:
+            await conn.execute(
+                update(_G)
+                .where(_G.c.id == game_id, _G.c.ending_owed.is_(True))
+                .values(ending_owed=False)
+            )
 
     async def load_unfinished(self) -> list[LoadedGame]:
         """`load` for every unfinished game, in three queries (for start-up)."""

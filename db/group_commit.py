@@ -8,10 +8,18 @@ process take turns on one open transaction (a *batch*):
 - each writer after the first runs in a ``SAVEPOINT`` of its own: one that raises is rolled
   back alone, the others stay in (the first needs none: failing alone, it ends the batch);
 - the batch is committed when no other writer is waiting for its turn (or ``batch_limit``
-  writes joined); every writer of the batch returns only after that ``COMMIT``, so a write
-  is durable before its caller's ``await`` returns, exactly as with a commit of its own;
+  writes joined, or it has been open ``max_open`` seconds: under load a write does not wait
+  for dozens queued after it); every writer of the batch returns only after that
+  ``COMMIT``, so a write is durable before its caller's ``await`` returns, exactly as with
+  a commit of its own;
 - writers arriving while a batch commits wait and make up the next batch — the busier the
   process, the more writes share each fsync; a lone writer commits at once.
+
+A player is waiting for some writes — the move of a press (:func:`answering`): they take
+their turn before the others (bookkeeping: message ids, alerts…), and a batch holding one
+is committed as soon as no other such write waits, instead of staying open for the rest
+(which make up the next batch). Other writers still get one turn in every
+:data:`FAIR_SHARE` while answering writes queue, so they are never starved.
 
 Taking turns in order (an ``asyncio.Lock``) also keeps SQLite's busy handler out of the
 process's own writers (it sleeps and retries, so a writer could lose the race again and
@@ -23,8 +31,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+import logging
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
 
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -32,11 +43,50 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from db.errors import StoreBusy, is_busy
 from db.types import StoreError
 
+log = logging.getLogger(__name__)
+
 #: the group commit whose turn the current task holds, and its connection (a write inside
 #: a write joins it)
 _holding: ContextVar[tuple[GroupCommit, AsyncConnection] | None] = ContextVar(
     "mj_group_commit_holding", default=None
 )
+
+#: while answering writes queue, at most this many of them take turns in a row before a
+#: waiting other write gets one
+FAIR_SHARE = 8
+#: seconds a batch stays open for writers queued behind it before it is committed anyway
+MAX_OPEN = 0.05
+
+
+class _Answering:
+    """Marks the writes of one press as answering (until the press's service call ends)."""
+
+    __slots__ = ("on",)
+
+    def __init__(self) -> None:
+        self.on = True
+
+
+_answering: ContextVar[_Answering | None] = ContextVar("mj_group_commit_answering", default=None)
+
+
+@contextmanager
+def answering() -> Iterator[None]:
+    """The writes made inside (a press being answered: its player waits for the commit)
+    take their turn before other writes. Tasks started inside inherit the mark only until
+    the block ends (an outbox started by the press does not stay ahead of everyone)."""
+    mark = _Answering()
+    token = _answering.set(mark)
+    try:
+        yield
+    finally:
+        mark.on = False
+        _answering.reset(token)
+
+
+def _is_answering() -> bool:
+    mark = _answering.get()
+    return mark is not None and mark.on
 
 
 class _Batch:
@@ -46,7 +96,59 @@ class _Batch:
         self.conn = conn
         self.members = 0
         self.broken: BaseException | None = None
-        self.committed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        self.opened = loop.time()
+        self.committed: asyncio.Future[None] = loop.create_future()
+        #: a write of a press being answered joined (commit once no other such write waits)
+        self.answering = False
+
+
+class _TurnLock:
+    """Whose turn it is: answering writers first (in order), then the others (in order),
+    one other after every :data:`FAIR_SHARE` answering turns while both wait. The turn is
+    handed straight to the next writer on release."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.held = False
+        self.answering: deque[asyncio.Future[None]] = deque()
+        self.others: deque[asyncio.Future[None]] = deque()
+        self.streak = 0  # answering turns in a row while others waited
+
+    def locked(self) -> bool:
+        return self.held
+
+    async def acquire(self, answering: bool = False) -> None:
+        if not self.held:
+            self.held = True
+            return
+        turn: asyncio.Future[None] = self.loop.create_future()
+        queue = self.answering if answering else self.others
+        queue.append(turn)
+        try:
+            await turn
+        except BaseException:
+            if turn.done() and not turn.cancelled():
+                self.release()  # handed the turn as it gave up: pass it on
+            else:
+                with contextlib.suppress(ValueError):
+                    queue.remove(turn)
+            raise
+
+    def release(self) -> None:
+        first, second = self.answering, self.others
+        if self.others and (not self.answering or self.streak >= FAIR_SHARE):
+            first, second = self.others, self.answering
+        for queue in (first, second):
+            while queue:
+                turn = queue.popleft()
+                if turn.done():  # cancelled while waiting
+                    continue
+                self.streak = self.streak + 1 if queue is self.answering and self.others else 0
+                turn.set_result(None)  # the turn passes to it
+                return
+        self.streak = 0
+        self.held = False
 
 
 class _Turns:
@@ -54,21 +156,30 @@ class _Turns:
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
-        self.lock = asyncio.Lock()
+        self.lock = _TurnLock(loop)
         self.waiting = 0
         self.batch: _Batch | None = None
+
+    @property
+    def answering_waiting(self) -> int:
+        return len(self.lock.answering)
 
 
 class GroupCommit:
     """Writes of one process on one SQLite database, committed in groups (see module)."""
 
     def __init__(
-        self, begin: Callable[[], Awaitable[AsyncConnection]], *, batch_limit: int = 64
+        self,
+        begin: Callable[[], Awaitable[AsyncConnection]],
+        *,
+        batch_limit: int = 64,
+        max_open: float = MAX_OPEN,
     ) -> None:
         if batch_limit < 1:
             raise ValueError("batch_limit must be at least 1")
         self._begin = begin
         self.batch_limit = batch_limit
+        self.max_open = max_open
         self._turns: _Turns | None = None
         self._finishing: set[asyncio.Task[None]] = set()
         #: commits made, and writes they held (figures for benchmarks)
@@ -89,14 +200,18 @@ class GroupCommit:
             yield held[1]  # part of the enclosing write
             return
         turns = self._for_loop()
+        urgent = _is_answering()
+        timing = log.isEnabledFor(logging.DEBUG)
+        began = time.perf_counter() if timing else 0.0
         turns.waiting += 1
         try:
-            await turns.lock.acquire()
+            await turns.lock.acquire(urgent)
         except BaseException:
             turns.waiting -= 1
             self._rescue(turns)
             raise
         turns.waiting -= 1
+        turn = time.perf_counter() if timing else 0.0
         batch: _Batch | None = None
         joined = False
         refused: Exception | None = None  # the block's own error (a refusal, a conflict)
@@ -130,6 +245,7 @@ class GroupCommit:
                     raise
             if refused is None:
                 batch.members += 1
+                batch.answering = batch.answering or urgent
                 joined = True
         finally:
             self._end_turn(turns)
@@ -143,15 +259,29 @@ class GroupCommit:
                     await asyncio.shield(batch.committed)
             raise refused
         if joined and batch is not None:
+            written = time.perf_counter() if timing else 0.0
             await asyncio.shield(batch.committed)
+            if timing:
+                log.debug(
+                    "write%s: turn=%.1f block=%.1f commit=%.1f ms (batch of %d)",
+                    " (answering)" if urgent else "",
+                    (turn - began) * 1000,
+                    (written - turn) * 1000,
+                    (time.perf_counter() - written) * 1000,
+                    batch.members,
+                )
 
     def _end_turn(self, turns: _Turns) -> None:
-        """Commit the batch now (nobody else waiting, or it is full or broken) — the turn
-        passes to the committing task, which lets the next writer in once done — or leave
-        it open for the next writer."""
+        """Commit the batch now (nobody else waiting, no other answering write waiting for
+        one it holds, open for ``max_open``, or it is full or broken) — the turn passes to the committing task,
+        which lets the next writer in once done — or leave it open for the next writer."""
         batch = turns.batch
         if batch is not None and (
-            batch.broken is not None or turns.waiting == 0 or batch.members >= self.batch_limit
+            batch.broken is not None
+            or turns.waiting == 0
+            or batch.members >= self.batch_limit
+            or (batch.answering and turns.answering_waiting == 0)
+            or turns.loop.time() - batch.opened >= self.max_open
         ):
             turns.batch = None
             task = turns.loop.create_task(self._finish(turns, batch))
@@ -161,28 +291,48 @@ class GroupCommit:
         turns.lock.release()
 
     async def _finish(self, turns: _Turns, batch: _Batch) -> None:
-        """Commit (or, broken or empty, roll back) the batch; answer its writers."""
+        """Commit (or, broken or empty, roll back) the batch; answer its writers.
+
+        Once the transaction is over (SQLite's write lock released) the next batch may begin
+        and the writers are answered, before the connection goes back to the pool (one loop
+        turn less for everyone); a transaction that did not end cleanly is closed first."""
         failure: BaseException | None = None
+        ended = False
         try:
             if batch.broken is not None or batch.members == 0:
                 await batch.conn.rollback()
                 failure = batch.broken
             else:
+                began = time.perf_counter()
                 await batch.conn.commit()
+                if log.isEnabledFor(logging.DEBUG):
+                    log.debug(
+                        "commit of %d: %.1f ms", batch.members, (time.perf_counter() - began) * 1000
+                    )
                 self.commits += 1
                 self.writes += batch.members
+            ended = True
         except BaseException as error:
             failure = error
         finally:
+            if not ended:  # (it may still hold the write lock)
+                with contextlib.suppress(Exception):
+                    await batch.conn.close()
+            turns.lock.release()
+        if batch.members:
+            if failure is None:
+                batch.committed.set_result(None)
+            else:
+                batch.committed.set_exception(_not_recorded(failure))
+        if ended:
             with contextlib.suppress(Exception):
                 await batch.conn.close()
-            turns.lock.release()
-        if batch.members == 0:
-            return
-        if failure is None:
-            batch.committed.set_result(None)
-        else:
-            batch.committed.set_exception(_not_recorded(failure))
+
+    async def settle(self) -> None:
+        """Wait for batches being committed and their connections going back to the pool
+        (before the engine is disposed)."""
+        while self._finishing:
+            await asyncio.gather(*self._finishing, return_exceptions=True)
 
     def _rescue(self, turns: _Turns) -> None:
         """A writer gave up waiting for its turn (cancelled): if the open batch was left
@@ -193,7 +343,7 @@ class GroupCommit:
             task.add_done_callback(self._finishing.discard)
 
     async def _flush(self, turns: _Turns) -> None:
-        await turns.lock.acquire()
+        await turns.lock.acquire(True)
         batch, turns.batch = turns.batch, None
         if batch is None:
             turns.lock.release()

@@ -26,6 +26,7 @@ from sqlalchemy import (
     TypeDecorator,
     UniqueConstraint,
 )
+from sqlalchemy import false as sa_false
 from sqlalchemy import true as sa_true
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -166,6 +167,9 @@ class Game(Base):
     thread_id: Mapped[int | None] = mapped_column(BigInteger)
     #: The Discord messages delivery keeps up to date (hand DMs, alerts, the last result).
     messages: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    #: The game ended (its ``end`` entry) and its ending — the last hand's result, the final
+    #: standings — is not yet known to be posted; cleared once delivery accepted it.
+    ending_owed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
 
@@ -349,3 +353,18 @@ class Deadline(Base):
     due_at: Mapped[float] = mapped_column(Float)
     holder: Mapped[str | None] = mapped_column(String(64))
     lease_until: Mapped[float | None] = mapped_column(Float)
+
+
+class ChannelGame(Base):
+    """The open game (未结束的对局) of a channel: one per channel, a database guarantee shared by
+    every bot process. A new lobby takes the row over only when the game it names has ended
+    (finished or abandoned) — a compare-and-set in the lobby's insert (see
+    :meth:`db.games.GameRepository.create` with ``claim_channel``)."""
+
+    __tablename__ = "channel_games"
+    __table_args__ = (Index("ix_channel_games_game", "game_id"),)
+
+    channel_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    game_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("games.id", ondelete="CASCADE"), nullable=False
+    )

@@ -47,6 +47,15 @@ class VersionConflict(StoreError):
         self.actual = actual
 
 
+class ChannelTaken(StoreError):
+    """The channel already has an open game (one game per channel); nothing was written."""
+
+    def __init__(self, channel_id: int, game_id: int | None) -> None:
+        super().__init__(f"channel {channel_id} already has an open game ({game_id})")
+        self.channel_id = channel_id
+        self.game_id = game_id
+
+
 class DuplicateHand(StoreError):
     """This game's hand number was already recorded (e.g. by another shard)."""
 

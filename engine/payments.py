@@ -1,4 +1,4 @@
-"""Payments after a hand (结算) and the settlement arithmetic every variant shares.
+"""Payments after a hand (结算) and the settlement arithmetic the variants share.
 
 Low on purpose: the variants' settlement hooks build on it without importing the registry;
 the dispatchers that take a variant's name (:func:`engine.settle.settle_win`,
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.notation import Meld, MeldKind
+from engine.notation import Meld
 from engine.tiles import RED, WHITE
 
 SEATS = 4
@@ -64,24 +64,6 @@ def check_seat(seat: int | None, what: str = "seat") -> None:
 def others(seat: int) -> list[int]:
     """The three seats other than ``seat``."""
     return [s for s in range(SEATS) if s != seat]
-
-
-def jiujiang_extras(melds: Sequence[Meld], flowers: int) -> int:
-    """九江 吃兴家 of one loser (§5.3): +1 per 发 laid open, +1 / +2 per exposed / concealed
-    suit kong, 中/白 pong +1, exposed kong +3, concealed kong +4 (concealed 中/白 in hand are
-    not eaten)."""
-    if flowers < 0:
-        raise ValueError("flowers cannot be negative")
-    total = flowers
-    for m in melds:
-        dragon = m.tiles[0] in (RED, WHITE)
-        if m.kind is MeldKind.PONG:
-            total += 1 if dragon else 0
-        elif m.kind is MeldKind.KONG:
-            total += 3 if dragon else 1
-        elif m.kind is MeldKind.CONCEALED_KONG:
-            total += 4 if dragon else 2
-    return total
 
 
 def sanbao_feeder(melds: Sequence[Meld]) -> int | None:

@@ -3,7 +3,8 @@
 Every :class:`Settlement` sums to zero. Seats are 0–3; ``deltas[i]`` is seat *i*'s change.
 This module holds what takes a variant's name and asks the registry (:func:`settle_win`,
 :func:`settle_multi`, :func:`kong_money`); the payments and the shared arithmetic (叁包,
-吃兴家, value per 炮) live in :mod:`engine.payments`, re-exported here.
+value per 炮) live in :mod:`engine.payments`, re-exported here; a loser's 吃兴家 is the
+variant's :attr:`~engine.variants.Variant.loser_extras` hook.
 
 >>> from engine.scoring.types import ScoreResult
 >>> s = settle_win("xinyu", None, winner=1, result=ScoreResult(True, 4, ()), win="self",
@@ -25,7 +26,6 @@ from engine.payments import (
     Settlement,
     check_seat,
     follow_factor,
-    jiujiang_extras,
     next_pao_value,
     others,
     pao_value,
@@ -42,7 +42,6 @@ __all__ = [
     "Settlement",
     "check_seat",
     "follow_factor",
-    "jiujiang_extras",
     "kong_money",
     "next_pao_value",
     "others",

@@ -19,6 +19,7 @@ from render.models import (
     SeatView,
     TablePicture,
     feeder_offset,
+    four_seats,
 )
 from render.palette import palette_image
 from render.result import render_result, result_image
@@ -46,6 +47,7 @@ __all__ = [
     "SeatView",
     "TablePicture",
     "feeder_offset",
+    "four_seats",
     "hand_image",
     "render_hand",
     "render_result",

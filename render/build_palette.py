@@ -18,7 +18,7 @@ from PIL import Image
 from render import tiles
 from render.draw import FELT
 from render.hand import hand_image
-from render.models import SeatView
+from render.models import SeatView, four_seats
 from render.palette import PALETTE_FILE
 from render.result import result_image
 from render.samples import sample_hand, sample_result, sample_table
@@ -30,7 +30,7 @@ def sample_sheet() -> Image.Image:
     dealt, and with every seat on 托管 and ready), hand and result, and strips of every tile
     at every size, plain, as 宝 and as the last discard."""
     table = sample_table()
-    seats = tuple(
+    seats = four_seats(
         SeatView(name=s.name, score=s.score, dealer=s.dealer, auto=True, ready=True)
         for s in table.seats
     )

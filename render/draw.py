@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw, ImageFont
 from render import fonts, tiles
 from render.models import DUIJIA, SHANGJIA, XIAJIA, MeldView
 from render.palette import palette_image
-from render.tiles import TileSize
+from render.tiles import Colour, TileSize
 
 FELT = (27, 77, 62)
 PANEL = (20, 60, 48)
@@ -63,7 +63,7 @@ def text(
     xy: tuple[float, float],
     s: str,
     size: int,
-    fill=TEXT,
+    fill: Colour = TEXT,
     anchor: str = "la",
     limit: int | None = None,
 ) -> float:
@@ -95,6 +95,9 @@ def draw_text(
     ink, fill_ink = draw._getink(fill)
     if ink is None:
         ink = fill_ink
+    if ink is None:  # nothing to draw with: Pillow's own path decides
+        draw.text(xy, s, font=font, fill=fill, anchor=anchor)
+        return
     x, y = xy
     start = (math.modf(x)[0], math.modf(y)[0])
     key = (id(font), s, anchor, start, ink)
@@ -135,8 +138,8 @@ def badge(
     y: float,
     label: str,
     size: int,
-    fill,
-    fg=BADGE_TEXT,
+    fill: Colour,
+    fg: Colour = BADGE_TEXT,
 ) -> float:
     """A rounded label such as 庄 or 托管 with its top-left at (x, y); returns its width."""
     font = fonts.sans(size)

@@ -7,6 +7,7 @@ the table takes only counts.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -84,13 +85,23 @@ class SeatView:
     ready: bool = False  # 报听 (declared ready)
 
 
+#: A table's four seats, seat 0 to 3.
+FourSeats = tuple[SeatView, SeatView, SeatView, SeatView]
+
+
+def four_seats(seats: Iterable[SeatView]) -> FourSeats:
+    """``seats`` as a table's four, in order; ValueError unless there are exactly four."""
+    first, second, third, fourth = seats
+    return (first, second, third, fourth)
+
+
 @dataclass(frozen=True)
 class TablePicture:
     """The public table. ``viewer`` is the seat drawn at the bottom; its 下家 (seat + 1) is
     drawn on the right, the opposite seat at the top and the 上家 on the left.
     ``last_discard`` is the seat whose newest river tile is the last discard (marked)."""
 
-    seats: tuple[SeatView, SeatView, SeatView, SeatView]
+    seats: FourSeats
     viewer: int = 0
     turn: int | None = None
     wall_left: int = 0

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import heapq
 import itertools
 import logging
@@ -155,15 +156,15 @@ class PicturePool:
                 continue
             self._running += 1
             task = asyncio.ensure_future(self._run(fn, model))
-            task.add_done_callback(lambda t, f=future: self._finished(t, f))
+            task.add_done_callback(functools.partial(self._finished, future=future))
 
     def _finished(self, task: asyncio.Future[bytes], future: asyncio.Future[bytes]) -> None:
         self._running -= 1
         if not future.done():
             if task.cancelled():
                 future.cancel()
-            elif task.exception() is not None:
-                future.set_exception(task.exception())  # type: ignore[arg-type]
+            elif (error := task.exception()) is not None:
+                future.set_exception(error)
             else:
                 future.set_result(task.result())
         self._dispatch()
@@ -201,7 +202,9 @@ def _without_main() -> Iterator[None]:
     """Start processes without the main script: a new process of the ``forkserver`` method
     otherwise imports the program's ``__main__`` (the whole bot) before its first job."""
     main = sys.modules.get("__main__")
-    saved = {k: main.__dict__[k] for k in ("__file__", "__spec__") if k in vars(main or object)}
+    saved: dict[str, Any] = {
+        k: main.__dict__[k] for k in ("__file__", "__spec__") if k in vars(main or object)
+    }
     try:
         if main is not None:
             if "__file__" in saved:

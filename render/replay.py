@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from render import draw as d
+from render import fonts
 from render.hand import hand_image
 from render.models import HandPicture, TablePicture
 from render.table import table_image
@@ -60,7 +61,7 @@ def frame_image(frame: ReplayFrame) -> Image.Image:
     img = d.new_canvas(width, height)
     draw = ImageDraw.Draw(img)
     if frame.caption:
-        caption = d.fit_text(d.fonts.safe_text(frame.caption), CAPTION_SIZE, width - 24)
+        caption = d.fit_text(fonts.safe_text(frame.caption), CAPTION_SIZE, width - 24)
         d.text(draw, (12, 8), caption, CAPTION_SIZE, fill=d.GOLD)
     img.paste(table, (0, CAPTION_H))
     y = CAPTION_H + table.height + STRIP_GAP

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from render import draw as d
-from render import tiles
+from render import fonts, tiles
 from render.hand import hand_order
 from render.models import ResultPicture
 
@@ -63,7 +63,7 @@ def result_image(view: ResultPicture) -> Image.Image:
     if view.is_draw:
         headline = words.drawn_hand
     else:
-        headline = words.winner_line.format(name=d.fonts.safe_text(view.winner or ""))
+        headline = words.winner_line.format(name=fonts.safe_text(view.winner or ""))
         if view.win_mode:
             headline += f" · {view.win_mode}"
     d.text(

@@ -19,12 +19,13 @@ from render.models import (
     SeatChange,
     SeatView,
     TablePicture,
+    four_seats,
 )
 
 
 def sample_table() -> TablePicture:
     """A busy table: long rivers, melds on every seat, the 宝 shown."""
-    seats = tuple(
+    seats = four_seats(
         SeatView(
             name=f"玩家{i + 1} Player",
             score=(i - 2) * 7,
@@ -59,7 +60,7 @@ def sample_fed_table() -> TablePicture:
         MeldView("pong", (13, 13, 13), fed_from=DUIJIA),
         MeldView("kong", (31,) * 4, fed_from=XIAJIA, added=True),
     )
-    seats = tuple(replace(s, melds=melds, concealed_count=4) for s in table.seats)
+    seats = four_seats(replace(s, melds=melds, concealed_count=4) for s in table.seats)
     return replace(table, seats=seats)
 
 

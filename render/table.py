@@ -24,12 +24,13 @@ Layout (fixed size, ``WIDTH`` × ``HEIGHT``)::
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from render import draw as d
-from render import tiles
+from render import fonts, tiles
 from render.models import MeldView, SeatView, TablePicture
 from render.words import ZH_WORDS, PictureWords
 
@@ -101,7 +102,7 @@ def _header(
         badges.append((words.auto, (110, 110, 110)))
     badge_w = sum(d.text_width(b, SMALL) + SMALL * 0.6 + 4 for b, _ in badges)
     name = d.fit_text(seat.name, NAME_SIZE, right - x - badge_w)
-    d.draw_text(draw, (x, y - 1), name, d.fonts.sans(NAME_SIZE), d.GOLD if turn else d.TEXT)
+    d.draw_text(draw, (x, y - 1), name, fonts.sans(NAME_SIZE), d.GOLD if turn else d.TEXT)
     x += int(d.sans_length(name, NAME_SIZE)) + 6
     for label, colour in badges:
         x += int(d.badge(draw, x, y, label, SMALL, colour)) + 4
@@ -199,7 +200,7 @@ def _tall_seat(
         name_box_w -= score_w + 8
     y += 24
     name = d.fit_text(seat.name, NAME_SIZE, name_box_w)
-    d.draw_text(draw, (x0 + 8, y), name, d.fonts.sans(NAME_SIZE), d.GOLD if turn else d.TEXT)
+    d.draw_text(draw, (x0 + 8, y), name, fonts.sans(NAME_SIZE), d.GOLD if turn else d.TEXT)
     y += 28
     backs = min(seat.concealed_count, 21)
     per_row = 7
@@ -311,7 +312,7 @@ def _centre(
     canvas: Image.Image,
     draw: ImageDraw.ImageDraw,
     view: TablePicture,
-    pos_of,
+    pos_of: Callable[[int], int],
     panel: bool = True,
 ) -> None:
     x0, y0 = CENTRE_X, MID_Y
@@ -351,10 +352,10 @@ def _centre(
     if view.bao_indicator is not None or wilds:
         size = RIVER_SIZE
         parts = ([] if view.bao_indicator is None else [view.bao_indicator]) + wilds
-        label_w = int(d.text_width(words.bao, 15)) + 6
+        label_w = int(d.text_width(words.wildcard, 15)) + 6
         total = label_w + len(parts) * size.w + (len(parts) - 1) * 18
         x = cx - total // 2
-        d.text(draw, (x, y + size.h // 2), words.bao, 15, fill=d.GOLD, anchor="lm")
+        d.text(draw, (x, y + size.h // 2), words.wildcard, 15, fill=d.GOLD, anchor="lm")
         x += label_w
         if view.bao_indicator is not None:
             d.paste(canvas, tiles.tile(view.bao_indicator, size), x, y)
@@ -367,7 +368,7 @@ def _centre(
         y += size.h + 6
     if view.turn is not None:
         name = view.seats[view.turn].name
-        turn_text = words.turn.format(name=d.fonts.safe_text(name))
+        turn_text = words.turn.format(name=fonts.safe_text(name))
         turn_text = d.fit_text(turn_text, 15, CENTRE_W - 20)
         d.text(draw, (cx, y), turn_text, 15, fill=d.GOLD, anchor="ma")
         y += 22

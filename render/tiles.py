@@ -17,19 +17,22 @@ from PIL import Image, ImageDraw
 
 from render import fonts
 
+#: A colour as Pillow takes it: RGB or RGBA, 0–255 a channel.
+Colour = tuple[int, ...]
+
 # Colours
-FACE = (251, 248, 238, 255)
-OUTLINE = (40, 40, 44, 255)
-SIDE = (46, 125, 91, 255)  # the tile's thickness, seen below the face
-BACK = (52, 104, 178, 255)
-BACK_INNER = (82, 136, 206, 255)
-INK = (24, 28, 40, 255)
-RED = (206, 40, 40, 255)
-GREEN = (22, 132, 64, 255)
-BLUE = (30, 76, 160, 255)
-GOLD = (242, 178, 0, 255)
-GOLD_DARK = (150, 95, 0, 255)
-LAST = (255, 72, 0, 255)
+FACE: Colour = (251, 248, 238, 255)
+OUTLINE: Colour = (40, 40, 44, 255)
+SIDE: Colour = (46, 125, 91, 255)  # the tile's thickness, seen below the face
+BACK: Colour = (52, 104, 178, 255)
+BACK_INNER: Colour = (82, 136, 206, 255)
+INK: Colour = (24, 28, 40, 255)
+RED: Colour = (206, 40, 40, 255)
+GREEN: Colour = (22, 132, 64, 255)
+BLUE: Colour = (30, 76, 160, 255)
+GOLD: Colour = (242, 178, 0, 255)
+GOLD_DARK: Colour = (150, 95, 0, 255)
+LAST: Colour = (255, 72, 0, 255)
 
 NUMERALS = "一二三四五六七八九"
 HONOR_CHARS = "东南西北中发白"
@@ -83,7 +86,7 @@ def _text(
     draw: ImageDraw.ImageDraw,
     box: tuple[float, float, float, float],
     ch: str,
-    fill,
+    fill: Colour,
     stroke: int = 0,
 ) -> None:
     """Draw one character of the tile font as large as fits ``box``, centred; ``stroke``
@@ -104,7 +107,7 @@ def _text(
     draw.text((x, y), ch, font=font, fill=fill, stroke_width=stroke, stroke_fill=fill)
 
 
-def _dot(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, colour) -> None:
+def _dot(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, colour: Colour) -> None:
     """A dot (筒) of concentric rings."""
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour)
     r2 = r * 0.72
@@ -121,7 +124,7 @@ def _stick(
     cy: float,
     length: float,
     width: float,
-    colour,
+    colour: Colour,
     angle: float = 0.0,
 ) -> None:
     """A bamboo stick (条) centred at (cx, cy), ``angle`` degrees from vertical."""
@@ -196,7 +199,7 @@ def _bird(draw: ImageDraw.ImageDraw, w: float, h: float) -> None:
         )
 
 
-_DOTS: dict[int, list[tuple[float, float, tuple]]] = {
+_DOTS: dict[int, list[tuple[float, float, Colour]]] = {
     2: [(0.5, 0.27, GREEN), (0.5, 0.73, BLUE)],
     3: [(0.24, 0.19, BLUE), (0.5, 0.5, RED), (0.76, 0.81, GREEN)],
     4: [(0.28, 0.28, BLUE), (0.72, 0.28, GREEN), (0.28, 0.72, GREEN), (0.72, 0.72, BLUE)],
@@ -261,7 +264,7 @@ def _bamboo(draw: ImageDraw.ImageDraw, n: int, w: float, h: float) -> None:
     if n == 1:
         _bird(draw, w, h)
         return
-    sticks: list[tuple[float, float, float, tuple, float]] = []  # x, y, length, colour, angle
+    sticks: list[tuple[float, float, float, Colour, float]] = []  # x, y, length, colour, angle
     if n == 2:
         sticks = [(0.5, 0.27, 0.44, GREEN, 0), (0.5, 0.73, 0.44, BLUE, 0)]
     elif n == 3:
@@ -295,7 +298,7 @@ def _bamboo(draw: ImageDraw.ImageDraw, n: int, w: float, h: float) -> None:
     elif n == 8:
         for y, sign, col in ((0.25, 1, GREEN), (0.75, -1, BLUE)):
             for i, x in enumerate((0.15, 0.38, 0.62, 0.85)):
-                ang = 14 * sign * (1 if i % 2 == 0 else -1)
+                ang = 14.0 * sign * (1 if i % 2 == 0 else -1)
                 sticks.append((x, y, 0.42, col, ang))
     elif n == 9:
         sticks = [
@@ -350,12 +353,14 @@ def draw_art(kind: int) -> Image.Image:
 # ----------------------------------------------------------------------------- bodies
 
 
-def _body(size: TileSize, face, inner=None) -> Image.Image:
+def _body(size: TileSize, face: Colour, inner: Colour | None = None) -> Image.Image:
     """A blank tile of ``size``: face colour ``face`` on a coloured side, dark outline."""
     return _flat_body(size.w, size.h, size.side, size.w, face, inner)
 
 
-def _flat_body(w: int, h: int, side: int, short: int, face, inner=None) -> Image.Image:
+def _flat_body(
+    w: int, h: int, side: int, short: int, face: Colour, inner: Colour | None = None
+) -> Image.Image:
     """A blank ``w`` × ``h`` tile whose bottom ``side`` pixels are its thickness; ``short``
     is the tile's short edge (corner radius and inner margin follow it, so an upright and a
     sideways tile of one size look alike)."""

@@ -26,7 +26,7 @@ class PictureWords:
     sanbao: str = "叁包"  # who pays everything
     session_winner: str = "赢家"  # the standings' first place
     total: str = "合计"  # the scoring items' sum
-    bao: str = "宝"  # the wildcard, beside its indicator
+    wildcard: str = "宝"  # the variant's wildcard word (宝, 精 …), beside its indicator
     claim_wait: str = "等待吃碰杠胡…"  # a claim window is open
     drawn_hand: str = "流局 · 荒庄"  # nobody won
     winner_line: str = "{name} 胡"  # a result's headline

@@ -218,7 +218,32 @@ def read_logged(logged: Logged, legal: Iterable[Action], indicator: int | None =
         if action is None:
             raise ActionError(f"not an action: {logged.kind} {logged.arg or ''}".strip())
         return action
-    return action_from_json(logged)
+    return decode_logged(logged)
+
+
+#: engine actions already read from the log, by their JSON's items (an action is immutable)
+_DECODED: dict[tuple[tuple[str, Any], ...], Action] = {}
+_DECODED_MAX = 4096
+
+
+def decode_logged(data: dict[str, Any]) -> Action:
+    """:func:`engine.game.action_from_json`, read once per distinct action: a replay reads
+    the same few actions (``discard`` of 34 kinds, ``pass``, ``pong`` …) thousands of times.
+    Only JSON whose values are plain ``str`` / ``int`` is kept (a chi's list of tiles is
+    read each time). Raises ``ActionError``."""
+    try:
+        key = tuple(data.items())
+    except AttributeError:
+        return action_from_json(data)  # not an object: the engine says what is wrong
+    if not all(type(v) in (str, int) for _, v in key):
+        return action_from_json(data)
+    hit = _DECODED.get(key)
+    if hit is None:
+        hit = action_from_json(data)
+        if len(_DECODED) >= _DECODED_MAX:
+            _DECODED.clear()
+        _DECODED[key] = hit
+    return hit
 
 
 def entry_key(entry: dict[str, Any], indicator: int | None = None) -> ActionKey:

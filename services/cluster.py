@@ -10,7 +10,11 @@ bot does it when several processes share PostgreSQL) turns on three things:
   press for a game this process does not hold loads it; one held at an older version fails
   the compare-and-set, is reloaded and tried again. A refusal drawn from an old copy ("not
   your turn", "not waiting for 准备"…) is checked against the stored version first and the
-  press tried again on the fresh copy.
+  press tried again on the fresh copy. A channel's one open game is the database's too (a
+  lobby claims the channel in the insert that creates it, :mod:`db.games`), and stored
+  message ids are never written back older: the table message is a compare-and-set on the
+  old id, the thread is decided once, the remembered messages are merged
+  (:mod:`db.message_refs`).
 - **Owners hear of changes** through ``LISTEN/NOTIFY`` (:mod:`db.notify`): a process holding
   a game another process moved on reloads it, re-arms its timers and refreshes its messages.
 - **Deadlines fire once** (:mod:`db.deadlines`): every turn / claim (``play``) and 准备 / 解散
@@ -265,6 +269,8 @@ class ClusterMixin(SessionMixin):
                 if stored.version == live.version and stored.status == live.status:
                     return
                 await self._reload(live)
+                # the table another process posted meanwhile is the one edited from now on
+                live.table_message_id = stored.table_message_id
                 log.debug("game %s: refreshed to version %s", live.id, live.version)
                 self._show_refreshed(live)
         except asyncio.CancelledError:

@@ -155,7 +155,8 @@ class GameCore:
             if steps:
                 entry["ai"] = steps
                 events = [*events, *ai_events]
-        await self._commit(live, seat, entry)
+        after = provisional[-1][1] if provisional else state
+        await self._commit(live, seat, entry, after=after)
         now = self.clock()
         live.state = state
         self._bookkeep(live, seat, old, now)
@@ -199,7 +200,7 @@ class GameCore:
         steps, provisional, events = self._simulate_ai(live, live.state)
         if not steps:
             return []
-        await self._commit(live, None, {"k": "ai", "acts": steps})
+        await self._commit(live, None, {"k": "ai", "acts": steps}, after=provisional[-1][1])
         self._settle_steps(live, live.state, provisional, self.clock())
         await self._record_if_over(live)
         await self._maybe_snapshot(live)
@@ -220,22 +221,31 @@ class GameCore:
             old = new
 
     async def _commit(
-        self, live: LiveGame, seat: int | None, entry: dict[str, Any], **changes: Any
+        self,
+        live: LiveGame,
+        seat: int | None,
+        entry: dict[str, Any],
+        *,
+        after: Any = None,
+        **changes: Any,
     ) -> None:
         """Append ``entry`` to the log if the game is still at ``live.version`` (else
         `VersionConflict`, nothing written); ``changes``: game columns (seats, status…)
-        written in the same compare-and-set."""
+        written in the same compare-and-set; ``after``: the engine state the entry leads to
+        (its deadlines are stored in the same transaction: :meth:`_deadlines_after`)."""
         # no lock here: on SQLite the store's writers take turns and presses arriving
         # together share one commit (db.group_commit); PostgreSQL commits games in parallel
+        extra: dict[str, Any] = {}
+        if changes:
+            extra["changes"] = changes
+        if after is not None:
+            stored = self._deadlines_after(live, after)
+            if stored:
+                extra.update(deadlines=stored, holder=self._holder_name())
         try:
-            if changes:
-                live.version = await self.store.games.append_action(
-                    live.id, live.version, seat, entry, changes=changes
-                )
-            else:
-                live.version = await self.store.games.append_action(
-                    live.id, live.version, seat, entry
-                )
+            live.version = await self.store.games.append_action(
+                live.id, live.version, seat, entry, **extra
+            )
         except StoreBusy as error:  # nothing was written: the player is told to press again
             log.warning("game %s: commit stalled (%s); press not recorded", live.id, error)
             raise TableBusy() from error
@@ -292,7 +302,12 @@ class GameCore:
         self._deadline_changed(live, "play", None)
         self._deadline_changed(live, "session", None)
         summary = self._summary(live)
-        self._enqueue(live, lambda: self.delivery.game_ended(summary, status))
+        self._enqueue(live, lambda: self._announce_ending(live, summary, status))
+
+    async def _announce_ending(self, live: LiveGame, summary: GameSummary, status: str) -> None:
+        """Deliver the game's ending (the final standings); the session notes it posted
+        (:meth:`services.session.SessionMixin._announce_ending`)."""
+        await self.delivery.game_ended(summary, status)
 
     async def _reload(self, live: LiveGame) -> None:
         loaded = await self.store.games.load(live.id)
@@ -477,6 +492,15 @@ class GameCore:
         """The game's ``play`` (turn / claim) or ``session`` deadline is now ``due`` (epoch
         seconds; None: none). One process keeps them in memory only; processes sharing a
         database also store them (:mod:`services.cluster`)."""
+
+    def _deadlines_after(self, live: LiveGame, after: Any) -> list[Any]:
+        """The deadlines to store with the commit leading to ``after`` (processes sharing a
+        database: :meth:`services.session.SessionMixin._deadlines_after`); none here."""
+        return []
+
+    def _holder_name(self) -> str:
+        """Who stores deadlines (:mod:`services.cluster`); empty alone."""
+        return str(getattr(self, "holder", "") or "")
 
     async def _on_timeout(self, live: LiveGame, version: int) -> None:
         """The awaited humans ran out of time (see :class:`services.play.PlayMixin`)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
 
 from services.engine_adapter import GameEngine
 from services.gamelog import LiveGame
@@ -20,16 +21,22 @@ Expiry = Callable[[LiveGame, int], Awaitable[None]]
 
 
 def awaited_timeout(
-    engine: GameEngine, live: LiveGame, turn_default: float, claim_default: float
+    engine: GameEngine,
+    live: LiveGame,
+    turn_default: float,
+    claim_default: float,
+    state: Any = None,
 ) -> float | None:
     """Seconds allowed for the decision now awaited from humans (seats not on 托管), or
-    None when no human is awaited (lobby, hand over, only robots to play)."""
-    if live.status != "active" or live.state is None:
+    None when no human is awaited (lobby, hand over, only robots to play). ``state``: the
+    decision awaited at that state of the game instead (one about to be committed)."""
+    state = live.state if state is None else state
+    if live.status != "active" or state is None:
         return None
-    phase = engine.phase(live.state)
+    phase = engine.phase(state)
     if phase not in ("turn", "claim"):
         return None
-    if all(live.seats[s].robot for s in engine.pending_seats(live.state)):
+    if all(live.seats[s].robot for s in engine.pending_seats(state)):
         return None
     if phase == "turn":
         return float(live.cfg.get("turn_timeout", turn_default))

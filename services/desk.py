@@ -491,12 +491,12 @@ def answer_context(ctx: WinContext, table: Table | None = None) -> DeskAnswer:
         return DeskAnswer(ctx, result, table=table)
     settlement, lines = settle_context(ctx, result, table)
     notes: list[str] = []
-    rules = variants.get(ctx.variant).rules(ctx.options)
-    if rules.pao_value:  # 九江 吃兴家 and 跟庄 / 黄庄
-        if not table.others:
-            notes.append("jiujiang_extras")
-        if not table.streak_given:
-            notes.append("jiujiang_streak")
+    variant = variants.get(ctx.variant)
+    rules = variant.rules(ctx.options)
+    if variant.loser_extras is not None and not table.others:  # 九江 吃兴家
+        notes.append("loser_extras")
+    if rules.pao_value and not table.streak_given:  # 九江 跟庄 / 黄庄
+        notes.append("pao_streak")
     if rules.sanbao and table.feeder is None:
         notes.append("sanbao")
     if rules.kong_money and not table.others:

@@ -24,7 +24,6 @@ from engine.refusal import Words
 from engine.scoring import ScoreResult, WinContext
 from engine.settle import (
     Settlement,
-    jiujiang_extras,
     pao_value,
     settle_win,
     table_kong_money,
@@ -475,7 +474,7 @@ def build_table(
 
 
 def _having(desk_field: str) -> str:
-    """The variants whose desk has ``desk_field`` (``jiujiang and xinyu``)."""
+    """The variants whose desk has ``desk_field`` (``a and b``, by name)."""
     named = sorted(v.name for v in variants.all() if getattr(v.desk, desk_field))
     return " and ".join(named)
 
@@ -576,12 +575,13 @@ def settle_table(
     dealer = 0 if "dealer" in ctx.flags else 1
     eaten = [0, 0, 0, 0]
     kongs: list[tuple[int, bool]] = []
-    rules = variants.get(variant).rules(ctx.options)
+    the_variant = variants.get(variant)
+    rules = the_variant.rules(ctx.options)
     if rules.kong_money:  # 新余 杠钱
         kongs += [(0, m.kind is MeldKind.CONCEALED_KONG) for m in ctx.hand.melds if m.is_kong]
     for seat, sm in table.others.items():
-        if rules.pao_value:  # 九江 吃兴家
-            eaten[seat] = jiujiang_extras(sm.melds, sm.flowers)
+        if the_variant.loser_extras is not None:  # 九江 吃兴家
+            eaten[seat] = the_variant.extras_of(sm.melds, sm.flowers)
         elif rules.kong_money:
             kongs += [(seat, m.kind is MeldKind.CONCEALED_KONG) for m in sm.melds if m.is_kong]
     won = settle_win(

@@ -21,12 +21,16 @@ class GameEngine(Protocol):
     """The game, as the service uses it. ``state`` values are opaque and immutable."""
 
     def new_game(
-        self, variant: str, options: dict[str, Any], seed: str
+        self, variant: str, options: dict[str, Any], seed: str, *, events: bool = True
     ) -> tuple[Any, list[GameEvent]]:
-        """A new game whose first hand is dealt from ``seed`` (hex from a CSPRNG)."""
+        """A new game whose first hand is dealt from ``seed`` (hex from a CSPRNG).
+        ``events=False``: a replay, no events wanted."""
 
-    def next_hand(self, state: Any, seed: str) -> tuple[Any, list[GameEvent]]:
-        """Deal the next hand of the game (after :meth:`phase` is ``hand_over``)."""
+    def next_hand(
+        self, state: Any, seed: str, *, events: bool = True
+    ) -> tuple[Any, list[GameEvent]]:
+        """Deal the next hand of the game (after :meth:`phase` is ``hand_over``).
+        ``events=False``: a replay, no events wanted."""
 
     def phase(self, state: Any) -> Phase:
         """``turn``, ``claim``, ``hand_over`` or ``game_over``."""

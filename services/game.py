@@ -25,6 +25,7 @@ The service is put together from modules with one job each:
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -67,7 +68,8 @@ class GameService(ClusterMixin):
         self, serves_guild: Callable[[int], bool] | None = None
     ) -> list[GameSummary]:
         """Load every unfinished game, finish any AI turns, re-arm timers, refresh tables and
-        re-deliver every human's hand.
+        re-deliver every human's hand; then post the ending of every game that ended without
+        it (:meth:`~services.session.SessionMixin.resume_endings`).
 
         ``serves_guild``: only the games of the servers for which it says True (a process
         running some of the bot's shards resumes its own servers' games; the others'
@@ -94,6 +96,8 @@ class GameService(ClusterMixin):
                 out.append(self._summary(live))
             except Exception:
                 log.exception("could not resume game %s", loaded.game.id)
+        # games that ended right before the restart: their ending still goes out
+        await self.resume_endings(serves_guild)
         return out
 
     async def _resume_one(self, live: LiveGame) -> None:
@@ -151,21 +155,40 @@ class GameService(ClusterMixin):
         live = self._games.get(game.id)
         return live.table_message_id if live is not None else game.table_message_id
 
-    async def set_table_message(self, game_id: int, message_id: int | None) -> None:
-        """Remember the game's table message (kept across restarts)."""
+    async def set_table_message(self, game_id: int, message_id: int | None) -> int | None:
+        """Remember the game's table message (kept across restarts) in place of the one
+        this process knew: sharing the database, another process may have posted a newer one
+        meanwhile, which stays (compare-and-set on the old id). Returns the table message
+        stored now (not ``message_id``: this process's message is a duplicate)."""
         live = self._games.get(game_id)
         if live is not None:
-            live.table_message_id = message_id
-        await self.store.games.update(game_id, table_message_id=message_id)
+            replacing = live.table_message_id
+        else:
+            info = await self.store.games.get(game_id)
+            replacing = info.table_message_id if info is not None else None
+        stored = await self.store.games.set_table_message(game_id, message_id, replacing=replacing)
+        if stored != message_id:
+            log.info(
+                "game %s: table message %s not kept: %s was posted meanwhile",
+                game_id,
+                message_id,
+                stored,
+            )
+        live = self._games.get(game_id)
+        if live is not None:
+            live.table_message_id = stored
+        return stored
 
-    async def set_thread(self, game_id: int, thread_id: int) -> None:
+    async def set_thread(self, game_id: int, thread_id: int) -> int:
         """Remember where the game is played: its thread, or its channel's id when it plays
-        in the channel (kept across restarts)."""
+        in the channel (kept across restarts), decided once — when another process decided
+        first, its place stays. Returns the place stored now."""
+        stored = await self.store.games.settle_thread(game_id, thread_id)
         live = self._games.get(game_id)
         if live is not None:
-            live.thread_id = thread_id
+            live.thread_id = stored
             self._games.reindex(live)  # look-ups by channel find it from its thread
-        await self.store.games.update(game_id, thread_id=thread_id)
+        return stored
 
     async def stored_messages(self, game_id: int) -> tuple[int | None, dict[str, Any]] | None:
         """The game's table message and remembered messages (hand DMs, alerts…) as stored
@@ -181,10 +204,18 @@ class GameService(ClusterMixin):
             live.messages = dict(info.messages or {})
         return info.table_message_id, dict(info.messages or {})
 
-    async def save_messages(self, game_id: int, messages: dict[str, Any]) -> None:
+    async def save_messages(self, game_id: int, messages: dict[str, Any]) -> dict[str, Any]:
         """Remember the Discord messages delivery keeps up to date (a restart edits them
-        instead of sending new ones)."""
+        instead of sending new ones). Sharing the database, what this process changed since
+        its last save is merged over what is stored (:mod:`db.message_refs`): entries another
+        process saved meanwhile stay, and of one entry changed by both the newer stays.
+        Returns the messages stored now."""
+        live = self._games.get(game_id)
+        ours = copy.deepcopy(dict(messages))  # (the base of the next save: never shared)
+        base = live.messages_saved if live is not None else None
+        stored = await self.store.games.merge_messages(game_id, base, ours)
         live = self._games.get(game_id)
         if live is not None:
-            live.messages = dict(messages)
-        await self.store.games.update(game_id, messages=dict(messages))
+            live.messages = dict(stored)
+            live.messages_saved = ours
+        return stored

@@ -58,6 +58,9 @@ class LiveGame:
     thread_id: int | None = None
     #: the Discord messages delivery keeps up to date (see :mod:`cogs.delivery`)
     messages: dict[str, Any] = field(default_factory=dict)
+    #: ``messages`` as this process last saved or loaded them: the base of its next save's
+    #: merge (:mod:`db.message_refs`; None = nothing known)
+    messages_saved: dict[str, Any] | None = None
     state: Any = None
     hand_no: int = 0
     cfg: dict[str, Any] = field(default_factory=dict)
@@ -120,6 +123,7 @@ class LiveGame:
             commitment=info.seed_commitment,
             thread_id=info.thread_id,
             messages=dict(info.messages or {}),
+            messages_saved=dict(info.messages or {}),
         )
 
 
@@ -252,11 +256,11 @@ def replay_entry(
     kind = entry.get("k")
     if kind == "start":
         live.cfg = dict(entry.get("cfg", {}))
-        live.state, _ = engine.new_game(live.variant, live.options, entry["seed"])
+        live.state, _ = engine.new_game(live.variant, live.options, entry["seed"], events=False)
         live.hand_no = 1
         bookkeep(engine, live, None, None, at)
     elif kind == "next":
-        live.state, _ = engine.next_hand(live.state, entry["seed"])
+        live.state, _ = engine.next_hand(live.state, entry["seed"], events=False)
         live.hand_no += 1
         bookkeep(engine, live, None, None, at)
     elif kind == "act" and seat is not None:

@@ -10,7 +10,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from db.types import VersionConflict
+from db.types import ChannelTaken, VersionConflict
 from engine.options import OptionError, make_options, options_to_dict
 from engine.refusal import reason_of
 from services.core import SEATS, STORE_DEFAULT_CLAIM, STORE_DEFAULT_TURN, GameCore
@@ -72,14 +72,18 @@ class LobbyMixin(GameCore):
             if self.game_of_player(guild_id, host_id) is not None:
                 raise AlreadyPlaying(game_id=self.game_of_player(guild_id, host_id))
             seats = [Seat(name=host_name, user_id=host_id)]
-            info = await self.store.games.create(
-                guild_id,
-                channel_id,
-                variant,
-                options=options,
-                seats=[s.to_json() for s in seats],
-                status="lobby",
-            )
+            try:  # one open game per channel, across processes: the database decides
+                info = await self.store.games.create(
+                    guild_id,
+                    channel_id,
+                    variant,
+                    options=options,
+                    seats=[s.to_json() for s in seats],
+                    status="lobby",
+                    claim_channel=True,
+                )
+            except ChannelTaken as taken:
+                raise ChannelBusy(game_id=taken.game_id) from taken
             live = self._live_from_info(info)
             live.fresh = True  # the start-up resume pass leaves it alone
             await self._commit(live, None, setup)

@@ -2,22 +2,52 @@
 
 :mod:`render` reads no catalogue (it imports nothing of the project); every caller that
 builds a picture model puts ``words=picture_words(lang)`` in it, so a 繁體 reader's table,
-hand, result, 摊牌, standings and replay pictures say 莊 / 聽 / 寶 … instead of 庄 / 听 / 宝.
+hand, result, 摊牌, standings and replay pictures say 莊 / 聽 / 寶 … instead of 庄 / 听 / 宝; the
+wildcard word is the variant's own (``picture_words(lang, variant)``: 宝, 精 …).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 
+from engine import variants
 from i18n import short, t
 from render.words import PictureWords
 
 
-@cache
-def picture_words(lang: str) -> PictureWords:
+def wildcard_word(variant: str | None, lang: str) -> str:
+    """The variant's own word for a wildcard kind (上饶 宝, Nanchang-style 精: its registry field
+    ``wildcard``) in ``lang`` (``zh+en``: 简体); the default variant's for an unknown one."""
+    known = variant is not None and variants.is_known(variant)
+    chosen = variants.get(variant) if known and variant is not None else variants.default()
+    return chosen.wildcard.pick(short(lang))
+
+
+def wildcard_mark(variant: str | None, lang: str) -> str:
+    """The mark set before a wildcard kind in RULES notation (``宝7p×2``, ``精5p×1``): the
+    variant's own word in Chinese in every locale (繁體 for ``zh-TW``, else 简体), since the
+    notation is the rules' own, not prose."""
+    return wildcard_word(variant, "zh-TW" if short(lang) == "zh-TW" else "zh")
+
+
+def picture_words(lang: str, variant: str | None = None) -> PictureWords:
     """:class:`render.words.PictureWords` for ``lang`` (``zh``, ``zh-TW``, ``en``; a
-    ``zh+en`` server's pictures are Chinese, like its short labels)."""
-    lang = short(lang)
+    ``zh+en`` server's pictures are Chinese, like its short labels), with ``variant``'s
+    wildcard word (:func:`wildcard_word`)."""
+    return _with_wildcard(short(lang), wildcard_word(variant, lang))
+
+
+@cache
+def _with_wildcard(lang: str, wildcard: str) -> PictureWords:
+    words = _catalogue_words(lang)
+    return words if words.wildcard == wildcard else replace(words, wildcard=wildcard)
+
+
+@cache
+def _catalogue_words(lang: str) -> PictureWords:
+    """The words of the ``picture`` catalogue in ``lang`` (the wildcard word is the
+    variant's, set by :func:`picture_words`)."""
 
     def w(key: str) -> str:
         domain = "common" if key.startswith("wind.") else "picture"  # 门风: 东 / 東 / E
@@ -34,7 +64,6 @@ def picture_words(lang: str) -> PictureWords:
         sanbao=w("sanbao"),
         session_winner=w("session_winner"),
         total=w("total"),
-        bao=w("bao"),
         claim_wait=w("claim_wait"),
         drawn_hand=w("drawn_hand"),
         winner_line=w("winner_line"),

@@ -8,7 +8,9 @@ draw the same pictures.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+import asyncio
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Literal
 
 from i18n import short, t
 from services.delivery import GameSummary
@@ -20,6 +22,30 @@ if TYPE_CHECKING:
     from render.models import MeldKind
 
 MELD_KINDS: tuple[MeldKind, ...] = ("chi", "pong", "kong", "concealed_kong", "indicator_kong")
+
+#: What waits for a picture drawn off the loop, as a priority of the picture workers
+#: (:mod:`render.pool`): ``answer`` — an interaction answered with it within Discord's 3 s
+#: (the scoring desk), first, with a press's own picture; ``reply`` — a deferred reply (a stats
+#: card, a leaderboard page, a replay step), with the hand DMs; ``bulk`` — heavy and patient (a
+#: replay animation), with the tables, last.
+Wait = Literal["answer", "reply", "bulk"]
+_PRIORITY: dict[str, str] = {"answer": "URGENT", "reply": "PRIVATE", "bulk": "TABLE"}
+
+#: Whether :func:`draw` uses the picture workers: set by the bot once it started them
+#: (``cogs.pictures.start_pool``); until then, or with pictures off, a worker thread draws.
+#: With ``PICTURE_WORKERS=0`` the pool itself draws in a thread (in priority order).
+USE_POOL = False
+
+
+async def draw(fn: Callable[[Any], bytes], model: Any, *, wait: Wait = "reply") -> bytes:
+    """``fn(model)`` — a renderer of :mod:`render` (a top-level function, or a
+    ``functools.partial`` of one) and its picture model — as PNG/GIF bytes, never drawn on the
+    event loop: in the picture workers by ``wait`` priority, or in a thread without them."""
+    if not USE_POOL:
+        return await asyncio.to_thread(fn, model)
+    from render import pool
+
+    return await pool.shared().render(fn, model, priority=getattr(pool, _PRIORITY[wait]))
 
 
 def _kind(kind: str) -> MeldKind:
@@ -74,9 +100,9 @@ def table_picture(game: GameSummary, table: TableView, lang: str = "zh") -> Any:
     """What the table picture shows (:class:`render.TablePicture`): public information only,
     with its words in ``lang``. In a claim window no seat is highlighted and the centre shows
     the same neutral wait, whoever may claim."""
-    from render import SeatView, TablePicture
+    from render import SeatView, TablePicture, four_seats
 
-    seats = [
+    seats = four_seats(
         SeatView(
             name=game.seats[ps.seat].name if ps.seat < len(game.seats) else "?",
             score=game.totals[ps.seat] if ps.seat < len(game.totals) else 0,
@@ -89,9 +115,9 @@ def table_picture(game: GameSummary, table: TableView, lang: str = "zh") -> Any:
             ready=ps.ready,
         )
         for ps in table.seats
-    ]
+    )
     return TablePicture(
-        seats=cast("tuple[SeatView, SeatView, SeatView, SeatView]", tuple(seats)),  # 4 seats
+        seats=seats,
         viewer=0,
         turn=table.turn if table.phase == "turn" else None,
         wall_left=table.wall_left,
@@ -101,5 +127,5 @@ def table_picture(game: GameSummary, table: TableView, lang: str = "zh") -> Any:
         last_discard=table.last_discard[0] if table.last_discard else None,
         claim_wait=table.phase == "claim",
         round_label=round_label(game, short(lang)),  # 共8局 / 第1/2圈 (its length)
-        words=picture_words(lang),
+        words=picture_words(lang, game.variant),
     )

@@ -3,14 +3,16 @@
 Button keys (:class:`services.model.ActionKey`) map to engine actions through the one codec,
 :mod:`services.action_codec`; the views the bot shows are the engine's privacy-filtered
 views (:mod:`engine.game.view`, renamed by :mod:`services.engine_views`); legal actions come
-from the engine's steps (:class:`engine.game.Step`), worked out once per change.
+from the engine's steps (:class:`engine.game.Step`), worked out once per change. A replay
+(:func:`replay_logged`) makes no step for the states it passes through: only the state it
+ends in gets one, when first asked.
 """
 
 from __future__ import annotations
 
 import importlib
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from engine.game import (
@@ -21,18 +23,20 @@ from engine.game import (
     Pass,
     Step,
     Win,
+    apply_quiet,
     state_from_json,
     state_to_json,
     step_of,
 )
 from engine.game import advance as engine_advance
+from engine.game import legal_actions as engine_legal_actions
 from engine.game import new_game as engine_new_game
 from engine.game.actions import ActionError, action_to_json
 from engine.game.events import Event, events_json
 from engine.game.view import meld_view, public_view, seat_view
 from engine.game.wall import commitment
 from engine.tiles import kind_of
-from services.action_codec import action_of, read_logged
+from services.action_codec import Logged, action_of, read_logged
 from services.action_codec import key_of as codec_key_of
 from services.engine_views import hand_of, meld_of, phase_of, table_of
 from services.errors import EngineIllegal, not_possible
@@ -87,8 +91,8 @@ def _remember(step: Step) -> Step:
 
 def _step(state: GameState) -> Step:
     """The engine's step of ``state``: the one its change made (the engine worked out who is
-    awaited and their legal actions then), or — for a state read from the store — the step
-    made for it now, once.
+    awaited and their legal actions then), or — for a state read from the store or replayed
+    — the step made for it now, once.
 
     Keyed by the state's identity (the step holds the state, so the key is never reused
     while it is kept)."""
@@ -101,6 +105,26 @@ def _step(state: GameState) -> Step:
 def _legal(state: GameState, seat: int) -> tuple[Any, ...]:
     """``seat``'s legal actions in ``state``, as the engine's step holds them."""
     return _step(state).legal.get(seat, ())
+
+
+#: the table (public view) of each of the last few states, by the state's identity
+_tables: dict[int, tuple[GameState, TableView]] = {}
+#: the hand's wall commitment, worked out once per hand: id(wall) → (seed, wall, hash)
+_commitments: dict[int, tuple[str, tuple[int, ...], str]] = {}
+
+
+def _commitment(seed: str, wall: tuple[int, ...]) -> str:
+    """The hand's published commitment (:func:`engine.game.wall.commitment`), hashed once per
+    hand: every state of a hand shares its wall tuple (the machine never copies it). Keyed by
+    the wall's identity; the memo holds the wall, so the key is not reused while kept."""
+    hit = _commitments.get(id(wall))
+    if hit is not None and hit[1] is wall and hit[0] == seed:
+        return hit[2]
+    digest = commitment(seed, wall)
+    if len(_commitments) >= STEP_MEMO_SIZE:
+        _commitments.clear()
+    _commitments[id(wall)] = (seed, wall, digest)
+    return digest
 
 
 def _find_ai() -> Callable[..., Any] | None:
@@ -136,6 +160,37 @@ def _fallback_choice(state: GameState, seat: int) -> Any:
     return legal[0]
 
 
+def replay_logged(state: GameState, seat: int, logged: Logged) -> GameState:
+    """The state after a logged action, for a replay (:func:`engine.game.apply_quiet`): the
+    action is checked against ``seat``'s legal actions, but no step is made (no legal actions
+    of the new state, no events); the last state's step is made once, when it is first asked
+    for (:func:`_step`). Raises :class:`EngineIllegal`."""
+    try:
+        if isinstance(logged, ActionKey):  # an older log's button key
+            action = read_logged(logged, _legal_now(state, seat), _indicator(state))
+            if isinstance(action, NextHand):
+                raise EngineIllegal(not_possible(logged.kind, logged.arg))
+        else:
+            action = read_logged(logged, ())
+        return apply_quiet(state, seat, action)
+    except ActionError as error:
+        if isinstance(logged, ActionKey):
+            raise EngineIllegal(not_possible(logged.kind, logged.arg)) from error
+        raise EngineIllegal(str(error)) from error
+    except IllegalAction as error:
+        raise EngineIllegal(error.reason) from error
+
+
+def _legal_now(state: GameState, seat: int) -> Iterator[Any]:
+    """``seat``'s legal actions in ``state``, worked out only if read (a button key names
+    its action on its own but for a kong)."""
+    hit = _steps.get(id(state))
+    if hit is not None and hit.state is state:
+        yield from hit.legal.get(seat, ())
+    else:
+        yield from engine_legal_actions(state, seat)
+
+
 class RealEngine:
     """:class:`services.engine_adapter.GameEngine` over ``engine.game``."""
 
@@ -145,13 +200,17 @@ class RealEngine:
     # -- game flow
 
     def new_game(
-        self, variant: str, options: dict[str, Any], seed: str
+        self, variant: str, options: dict[str, Any], seed: str, *, events: bool = True
     ) -> tuple[GameState, list[GameEvent]]:
         step = _remember(engine_new_game(variant, options, seed))
-        return step.state, self._events(step.events)
+        return step.state, self._events(step.events) if events else []
 
-    def next_hand(self, state: GameState, seed: str) -> tuple[GameState, list[GameEvent]]:
+    def next_hand(
+        self, state: GameState, seed: str, *, events: bool = True
+    ) -> tuple[GameState, list[GameEvent]]:
         # each hand's seed derives from the game seed, so ``seed`` is not needed here
+        if not events:  # a replay: the new hand's step is made when it is asked for
+            return apply_quiet(state, 0, NextHand()), []
         step = _remember(engine_advance(_step(state), 0, NextHand()))
         return step.state, self._events(step.events)
 
@@ -230,15 +289,16 @@ class RealEngine:
         """Apply an action as the log holds it: the engine's JSON, or the button key of
         older logs. ``events=False`` (a replay, which delivers nothing) skips turning the
         engine's events into the service's."""
+        if not events:
+            return replay_logged(state, seat, logged), []
         if isinstance(logged, ActionKey):
-            state, out = self.apply(state, seat, logged)
-            return state, out if events else []
+            return self.apply(state, seat, logged)
         try:
             action = read_logged(logged, ())
             step = _remember(engine_advance(_step(state), seat, action))
         except (ActionError, IllegalAction) as error:
             raise EngineIllegal(str(error)) from error
-        return step.state, self._events(step.events) if events else []
+        return step.state, self._events(step.events)
 
     def choose_action(self, state: GameState, seat: int) -> ActionKey:
         action = None
@@ -269,9 +329,17 @@ class RealEngine:
     # -- views
 
     def table_view(self, state: GameState) -> TableView:
-        """The engine's public view (:func:`engine.game.view.public_view`), as the table."""
+        """The engine's public view (:func:`engine.game.view.public_view`), as the table
+        (made once per state: a change and its delivery both ask for it; it is immutable)."""
+        hit = _tables.get(id(state))
+        if hit is not None and hit[0] is state:
+            return hit[1]
         h = state.hand
-        return table_of(public_view(state), commitment(h.seed, h.wall) if h.wall else None)
+        table = table_of(public_view(state), _commitment(h.seed, h.wall) if h.wall else None)
+        if len(_tables) >= STEP_MEMO_SIZE:
+            _tables.clear()
+        _tables[id(state)] = (state, table)
+        return table
 
     def hand_view(self, state: GameState, seat: int) -> HandView:
         """The engine's view of one seat (:func:`engine.game.view.seat_view`)."""

@@ -9,7 +9,7 @@ from services.gamelog import LiveGame
 from services.model import HandResult
 
 
-def _with_commitment(
+def with_commitment(
     seed_reveal: dict[str, Any] | None, published: str | None
 ) -> dict[str, Any] | None:
     """The reveal, with the hash published at the hand's start beside it (``commitment``):
@@ -45,6 +45,6 @@ def hand_input(live: LiveGame, result: HandResult) -> HandInput:
         points=result.points,
         winner_points=tuple(result.winner_points),
         items=[{"name": i.name, "en": i.en, "value": i.value} for i in result.items],
-        seed_reveal=_with_commitment(result.seed_reveal, live.commitment),
+        seed_reveal=with_commitment(result.seed_reveal, live.commitment),
         game_id=live.id,
     )

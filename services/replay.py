@@ -43,6 +43,7 @@ from i18n import t
 from services.action_codec import Logged, entry_action, read_logged, read_step
 from services.model import ActionKey, MeldInfo
 from services.picture_words import picture_words
+from services.pictures import draw
 from services.real_engine import meld_info
 
 if TYPE_CHECKING:  # render (Pillow) is imported when a picture is drawn
@@ -273,7 +274,7 @@ def frame(rh: ReplayHand, step: int, view: int, lang: str = "zh") -> Any:
     """The picture model (:class:`render.replay.ReplayFrame`) of ``step`` (0: the deal),
     seen from ``view`` (a seat, or :data:`ALL`: every hand open); its words are in
     :func:`picture_lang` (the reader's language; ``zh+en``: 简体)."""
-    from render import HandPicture, SeatView, TablePicture
+    from render import HandPicture, SeatView, TablePicture, four_seats
     from render.replay import ReplayFrame
 
     lang = picture_lang(lang)
@@ -287,7 +288,7 @@ def frame(rh: ReplayHand, step: int, view: int, lang: str = "zh") -> Any:
         who_, action = rh.logged.actions[step - 1].seat, rh.logged.actions[step - 1].action
         if action.type in ("discard", "declare_ready", "keep_drawing"):
             last = who_
-    seats = tuple(
+    seats = four_seats(
         SeatView(
             name=rh.names[i],
             score=state.scores[i],
@@ -301,7 +302,7 @@ def frame(rh: ReplayHand, step: int, view: int, lang: str = "zh") -> Any:
         for i, s in enumerate(h.seats)
     )
     table = TablePicture(
-        seats=seats,  # type: ignore[arg-type]
+        seats=seats,
         viewer=view if view != ALL else 0,
         turn=h.turn if h.phase == "turn" else None,
         wall_left=live_count(h, rules.reserve),
@@ -309,7 +310,7 @@ def frame(rh: ReplayHand, step: int, view: int, lang: str = "zh") -> Any:
         bao_indicator=h.indicator >> 2 if h.indicator is not None else None,
         wildcards=h.wildcards,
         last_discard=last,
-        words=picture_words(lang),
+        words=picture_words(lang, state.variant),
     )
     shown = range(4) if view == ALL else [view]
     hands = []
@@ -577,21 +578,21 @@ class ReplayService:
         return rh, lines
 
     async def picture(self, rh: ReplayHand, step: int, view: int, lang: str) -> bytes:
-        """The PNG of one step (drawn in a worker thread)."""
+        """The PNG of one step (drawn in the picture workers, with the hand DMs)."""
         from render.replay import render_frame
 
         model = frame(rh, step, view, lang)
-        return await asyncio.to_thread(render_frame, model)
+        return await draw(render_frame, model, wait="reply")
 
     async def animation(self, rh: ReplayHand, lang: str) -> bytes:
-        """The whole hand as a looping GIF, all four hands open (drawn in a worker thread)."""
+        """The whole hand as a looping GIF, all four hands open (drawn off the loop)."""
         from render.replay import render_animation
 
-        def draw() -> bytes:
-            frames = [frame(rh, s, ALL, lang) for s in range(rh.steps + 1)]
-            return render_animation(frames)
+        def frames() -> tuple[Any, ...]:
+            return tuple(frame(rh, s, ALL, lang) for s in range(rh.steps + 1))
 
-        return await asyncio.to_thread(draw)
+        # the frames are worked out in a thread, the GIF drawn in the picture workers, last
+        return await draw(render_animation, await asyncio.to_thread(frames), wait="bulk")
 
     async def export_game(self, guild_id: int | None, game_id: int) -> tuple[bytes, int, bool]:
         """The game's log as JSON bytes, how many hands it holds, and whether the game is

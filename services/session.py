@@ -13,6 +13,14 @@
   a lobby with the same variant, options and length, the others join it, and it starts once
   every human of the old game sits in it (or when its host starts it).
 
+**The ending is never lost.** The ``end`` entry marks the game's ending (its last hand's
+result, its final standings) owed in the same write (``ending_owed``); the mark is cleared only
+once the delivery of the ending returned. A process killed in between — right after the last
+hand's last action — leaves it owed, and the next start-up posts it from the stored log
+(:meth:`SessionMixin.resume_endings`; the delivery posts each message once). Sharing the
+database, the deadlines a commit leads to are stored in the same transaction
+(:meth:`SessionMixin._deadlines_after`), so another process fires them.
+
 Every press is a log entry written under the game's lock with the version check, so it is
 applied exactly once, and the session is part of every snapshot: after a restart a ready
 check or a vote goes on with the same deadline. One timer per game (besides the turn timer
@@ -26,16 +34,20 @@ import asyncio
 import contextlib
 import logging
 import math
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from db.types import VersionConflict
+from db.deadlines import DeadlineChange
+from db.types import HandInput, VersionConflict
+from services.deadlines import awaited_timeout
 from services.delivery import GameSummary
 from services.errors import NoSuchGame, NotInGame, ServiceError, StaleButton, WrongPhase
 from services.gamelog import LiveGame
 from services.lobby import LobbyMixin
 from services.model import GameEvent, HandResult
 from services.play import PlayMixin
+from services.recording import hand_input, with_commitment
 from services.session_state import (
     PROPOSE_COOLDOWN,
     SessionInfo,
@@ -310,7 +322,7 @@ class SessionMixin(LobbyMixin, PlayMixin):
             entry["no"] = vote.no
         if expired:
             entry["expired"] = True
-        await self._commit(live, None, entry)
+        await self._commit(live, None, entry, ending_owed=True)
         apply_entry(live.session, None, entry, self.clock())
         log.info("game %s: dissolved by vote%s", live.id, " (timed out)" if expired else "")
         self._session_changed(live)
@@ -336,7 +348,7 @@ class SessionMixin(LobbyMixin, PlayMixin):
                 self._need_host(live, user_id)
             if live.status == "active":
                 entry = {"k": "end", "why": "admin", "by": user_id}
-                await self._commit(live, None, entry)
+                await self._commit(live, None, entry, ending_owed=True)
                 apply_entry(live.session, None, entry, self.clock())
                 log.info("game %s: ended at once by server manager %s", live.id, user_id)
                 self._session_changed(live)
@@ -349,16 +361,127 @@ class SessionMixin(LobbyMixin, PlayMixin):
 
     async def _end_by_length(self, live: LiveGame) -> None:
         entry = {"k": "end", "why": "length"}
-        await self._commit(live, None, entry)
+        await self._commit(live, None, entry, ending_owed=True)
         apply_entry(live.session, None, entry, self.clock())
         log.info("game %s: its %s are played", live.id, live.session.length)
         await self._close(live, "finished")
+
+    async def _close_ended(self, live: LiveGame) -> None:
+        """The game's ``end`` entry is in the log but the game was never closed (the process
+        died between the two writes): close it now."""
+        log.info(
+            "game %s: ended (%s) before the restart; closing it", live.id, live.session.ended_by
+        )
+        played = bool(self._history(live)) and live.session.ended_by != "admin"
+        await self._close(live, "finished" if played else "abandoned")
 
     async def _close(self, live: LiveGame, status: str) -> None:
         timer = self._session_timers().pop(live.id, None)
         if timer is not None and timer is not asyncio.current_task():
             timer.cancel()
+        if live.session.ended_by is not None:
+            self._endings_queued().add(live.id)
         await super()._close(live, status)
+
+    # ------------------------------------------------------------------ the hand's record
+
+    def _hands_stored(self) -> dict[int, int]:
+        """Game → the last hand whose record this process saw written."""
+        stored = self.__dict__.get("_stored_hands")
+        if stored is None:
+            stored = self.__dict__["_stored_hands"] = {}
+        return stored
+
+    async def _store_hand(self, live: LiveGame, hand: HandInput) -> None:
+        await super()._store_hand(live, hand)
+        stored = self._hands_stored()
+        stored[live.id] = max(stored.get(live.id, 0), hand.hand_no)
+
+    async def _deal_next(self, live: LiveGame) -> None:
+        """The ended hand's record (totals, ratings) is written before the next hand is
+        dealt, unless its queued write ran already: once the game is past the hand, a restart
+        could not rebuild the record (it records the hand the game stands at). A table of AI
+        and 托管 seats deals the next hand at once, before the queued write may have run."""
+        if (
+            live.state is not None
+            and self._hand_over(live)
+            and self._hands_stored().get(live.id, 0) < live.hand_no
+        ):
+            result = self.engine.hand_result(live.state)
+            if result is not None:
+                await self._store_hand(live, hand_input(live, result))  # a copy is refused
+        await super()._deal_next(live)
+
+    # ------------------------------------------------------------------ the ending is posted
+
+    def _endings_queued(self) -> set[int]:
+        """Games whose ending this process queued for delivery (resume leaves them alone)."""
+        queued = self.__dict__.get("_ending_ids")
+        if queued is None:
+            queued = self.__dict__["_ending_ids"] = set()
+        return queued
+
+    async def _announce_ending(self, live: LiveGame, summary: GameSummary, status: str) -> None:
+        """Deliver the ending, then note it posted (``ending_owed`` cleared) — only once the
+        delivery returned: a send that failed, or a crash before it, leaves it owed, and the
+        next start-up posts it (:meth:`resume_endings`). The delivery remembers what it
+        posted, so a crash between its send and this note re-posts at most that one message."""
+        self._hands_stored().pop(live.id, None)  # (its records were queued before)
+        await super()._announce_ending(live, summary, status)
+        if live.session.ended_by is None:
+            return  # a lobby closed: it owed nothing
+        try:
+            await self.store.games.ending_posted(live.id)
+        except Exception:  # posted all the same: the next start-up checks it again
+            log.exception("game %s: could not note its ending posted", live.id)
+
+    async def resume_endings(
+        self, serves_guild: Callable[[int], bool] | None = None
+    ) -> list[GameSummary]:
+        """After a restart: every game that ended but whose ending was never known posted —
+        the process died right after the last hand's last action, or before the result and
+        the final standings went out — gets them now, rebuilt from the stored log: the last
+        hand is recorded (a second copy is refused), its result (摊牌, payments, the seed
+        reveal) and the final standings are delivered (the delivery posts each once).
+        ``serves_guild``: only the games of those servers (see ``resume_all``)."""
+        out: list[GameSummary] = []
+        for loaded in await self.store.games.load_ending_owed():
+            info = loaded.game
+            if serves_guild is not None and not serves_guild(info.guild_id):
+                continue
+            if info.id in self._endings_queued():
+                continue  # this process closed it: its ending is queued already
+            try:
+                live = self._games.get(info.id)
+                if live is None:
+                    live = self._live_from_info(info)
+                    self._replay(live, loaded)
+                    self._games[live.id] = live
+                await self._owe_ending(live)
+                out.append(self._summary(live))
+            except Exception:
+                log.exception("could not post the ending of game %s", info.id)
+        return out
+
+    async def _owe_ending(self, live: LiveGame) -> None:
+        async with live.lock:
+            self._endings_queued().add(live.id)
+            status = live.status
+            result: HandResult | None = None
+            if live.state is not None and self._hand_over(live):
+                await self._record_if_over(live)
+                result = self.engine.hand_result(live.state)
+            summary = self._summary(live)
+            if result is not None:
+                table = self.engine.table_view(live.state)
+                # the reveal shows the hash published when the hand started (the delivery
+                # of a game it never refreshed does not know it)
+                reveal = with_commitment(result.seed_reveal, live.commitment)
+                done = replace(result, seed_reveal=reveal)
+                self._enqueue(live, lambda: self.delivery.hand_ended(summary, done, table))
+            self._enqueue(live, lambda: self._announce_ending(live, summary, status))
+            self._games.finished(live)
+            log.info("game %s: its ending is posted again after the restart", live.id)
 
     # ------------------------------------------------------------------ 再来一局
 
@@ -489,6 +612,49 @@ class SessionMixin(LobbyMixin, PlayMixin):
                 self._session_changed(live)
             self._session_arm(live)
 
+    # ------------------------------------------------------------------ stored with the commit
+
+    def _deadlines_after(self, live: LiveGame, after: Any) -> list[DeadlineChange]:
+        """Sharing the database: the turn / claim (``play``) or 准备 (``session``) deadline
+        the game awaits at ``after``, stored in the same transaction as the commit that
+        leads there — a process killed right after a press leaves it for another process to
+        fire. The committing process then stores the exact one (the paced showing of AI
+        moves may start the decision later): these are late rather than early — at most by
+        the commit's own duration early, and another process fires a deadline only ``grace``
+        seconds after it is due."""
+        if not self.shared or live.status != "active" or after is None:
+            return []
+        now = self.clock()
+        version = live.version + 1
+        engine = self.engine
+        timeout = awaited_timeout(engine, live, self.turn_timeout, self.claim_timeout, after)
+        if timeout is not None:
+            old = live.state
+            same_window = (
+                old is not None
+                and engine.phase(old) == engine.phase(after) == "claim"
+                and engine.window_key(old) == engine.window_key(after)
+            )
+            if same_window:
+                start = live.window_at
+            else:  # the AI moves before it may be shown one by one, ``ai_pace`` apart
+                moves = engine.action_count(after) - engine.action_count(old) if old else 0
+                start = now + self._pace(live) * max(0, moves)
+            return [DeadlineChange(live.id, "play", version, start + timeout)]
+        if engine.phase(after) not in ("hand_over", "game_over"):
+            return []
+        # the hand ends with this commit: its 准备 check opens now (or the session ends)
+        s = live.session
+        fn = getattr(engine, "hand_history", None)
+        history = tuple(fn(after)) if fn is not None else ()
+        if complete(s.length, history) or (
+            s.length is not None and all(seat.robot for seat in live.seats)
+        ):
+            due = now
+        else:
+            due = now + (s.ready_timeout or self.ready_timeout)
+        return [DeadlineChange(live.id, "session", version, due)]
+
     # ------------------------------------------------------------------ the session timer
 
     def _session_due(self, live: LiveGame) -> float | None:
@@ -496,6 +662,8 @@ class SessionMixin(LobbyMixin, PlayMixin):
         if live.status != "active" or live.state is None:
             return None
         now = self.clock()
+        if live.session.ended_by is not None:
+            return now  # ended before a restart, never closed
         due: list[float] = []
         if live.session.vote_open:
             deadline = self._vote_deadline(live)
@@ -552,6 +720,9 @@ class SessionMixin(LobbyMixin, PlayMixin):
         check deals the next hand (the absent go on 托管 when it timed out)."""
         now = self.clock()
         s = live.session
+        if s.ended_by is not None:
+            await self._close_ended(live)
+            return
         deadline = self._vote_deadline(live)
         if s.vote_open and deadline is not None and now >= deadline:
             await self._vote_passed(live, expired=True)

@@ -53,7 +53,7 @@ def pay_lines(result: HandResult) -> list[PayLine]:
         if reason.startswith("叁包"):
             lines.append(PayLine(payer, payee, amount, "sanbao", label))
             continue
-        split = _split_jiujiang(result, payee, amount, value, reason)
+        split = _split_pao(result, payee, amount, value, reason)
         if split is None:
             lines.append(PayLine(payer, payee, amount, "hand", label))
             continue
@@ -67,10 +67,10 @@ def pay_lines(result: HandResult) -> list[PayLine]:
     return lines
 
 
-def _split_jiujiang(
+def _split_pao(
     result: HandResult, payee: int, amount: int, value: int, reason: str
 ) -> tuple[int, int, int] | None:
-    """A 九江 payment ``(hand points + 吃兴家) × value`` as its three parts, or None when
+    """A payment ``(hand points + 吃兴家) × value per 炮`` (九江) as its three parts, or None when
     the payment is not one (another variant, or numbers that do not add up)."""
     if value == 1 and "吃兴家" not in reason:
         return None

@@ -3,14 +3,25 @@
 Without ``TEST_POSTGRES_URL`` the PostgreSQL tests (marker ``postgres``) are deselected and
 the run ends with one line saying so and how to run them, instead of one ``SKIPPED`` line
 each. With ``REQUIRE_POSTGRES=1`` (CI, ``.ci/run``) they are kept, so a missing server makes
-them fail (the fixtures in ``tests/db/conftest.py`` and ``tests/services/test_stats.py``).
+them fail (the fixtures in ``tests/db/conftest.py``, ``tests/services/svc_postgres.py`` and
+``tests/e2e/backends.py``). The services and end-to-end tests run on both databases: their
+``[postgres]`` variants carry the marker and are counted in that line.
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+#: ``mypy(*args, cwd=ROOT)``: one ``python -m mypy`` run (pyproject.toml's ``[tool.mypy]`` from
+#: ``cwd``), as the type tests of every package run it
+RunMypy = Callable[..., "subprocess.CompletedProcess[str]"]
 
 _NOT_RUN = pytest.StashKey[int]()
 
@@ -45,3 +56,19 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
             f"{HOW_TO_RUN}.",
             yellow=True,
         )
+
+
+@pytest.fixture(scope="session")
+def mypy() -> RunMypy:
+    """Run mypy as CI does (``python -m mypy …`` from the repository root unless ``cwd``)."""
+
+    def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "mypy", *args],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+
+    return run

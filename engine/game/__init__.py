@@ -6,8 +6,10 @@
   the game waits on; ``apply(state, seat, action) -> Step`` (the new state, its events, the
   awaited seats and their legal actions, worked out once; it unpacks as ``state, events``)
   or :class:`IllegalAction` (with ``reason``; the state is unchanged); ``advance(step, seat,
-  action)`` applies to a step, checking against its legal actions. ``NextHand()`` starts the
-  next hand once one is over. ``replay(variant, options, seed, log)`` rebuilds a game.
+  action)`` applies to a step, checking against its legal actions; ``apply_quiet(state, seat,
+  action)`` returns only the new state (a replay: no step, no legal actions of the next
+  state). ``NextHand()`` starts the next hand once one is over. ``replay(variant, options,
+  seed, log)`` rebuilds a game.
 - ``engine.game.view.seat_view`` / ``public_view``; ``engine.game.ai.choose_action``;
   ``state_to_json`` / ``state_from_json``; ``action_to_json`` / ``action_from_json``.
 
@@ -40,7 +42,15 @@ from engine.game.actions import (
 )
 from engine.game.events import Event, visible
 from engine.game.legal import legal_actions, waiting_for
-from engine.game.machine import IllegalAction, advance, apply, apply_json, new_game, replay
+from engine.game.machine import (
+    IllegalAction,
+    advance,
+    apply,
+    apply_json,
+    apply_quiet,
+    new_game,
+    replay,
+)
 from engine.game.state import GameState, HandState, SeatState, state_from_json, state_to_json
 from engine.game.step import Step, step_of
 
@@ -71,6 +81,7 @@ __all__ = [
     "advance",
     "apply",
     "apply_json",
+    "apply_quiet",
     "legal_actions",
     "new_game",
     "replay",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine import variants
 from engine.game import events as ev
 from engine.game import wall as wall_
 from engine.game.events import Event
@@ -14,7 +15,7 @@ from engine.game.rules import rules_of, to_meld
 from engine.game.state import PHASE_OVER, GameState, HandState
 from engine.notation import format_hand, format_tiles
 from engine.scoring.types import ScoreResult, WinContext, WinKind
-from engine.settle import jiujiang_extras, next_pao_value, sanbao_feeder, settle_multi, settle_win
+from engine.settle import next_pao_value, sanbao_feeder, settle_multi, settle_win
 
 
 def finish_win(
@@ -32,9 +33,10 @@ def finish_win(
     h = g.hand
     melds = [[to_meld(m) for m in s.melds] for s in h.seats]
     rules = rules_of(g.variant, g.options)
+    variant = variants.get(g.variant)
     extras: tuple[int, ...] = (0, 0, 0, 0)
-    if rules.pao_value:  # 九江 吃兴家
-        extras = tuple(jiujiang_extras(melds[i], len(h.seats[i].flowers)) for i in range(4))
+    if variant.loser_extras is not None:  # 九江 吃兴家
+        extras = tuple(variant.extras_of(melds[i], len(h.seats[i].flowers)) for i in range(4))
     if len(won) == 1:
         seat, (result, _ctx) = won[0]
         feeder = sanbao_feeder(melds[seat]) if rules.sanbao else None

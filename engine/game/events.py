@@ -154,10 +154,17 @@ class Indicator(Event):
     """翻宝 (上饶): the 跌宝牌 turned up, and the 宝 (wildcard) kinds it names."""
 
     indicator: int
-    bao: int | None
-    wildcards: list[int] | None = None
+    wildcards: list[int]
     kind: ClassVar[str] = "indicator"
-    optional: ClassVar[frozenset[str]] = frozenset({"wildcards"})
+
+    @classmethod
+    def from_data(cls, visible_to: int | None, data: dict[str, Any]) -> Event:
+        """Also reads events logged before wildcards were a set (a single ``bao``)."""
+        data = dict(data)
+        bao = data.pop("bao", None)
+        if data.get("wildcards") is None:
+            data["wildcards"] = [] if bao is None else [bao]
+        return super().from_data(visible_to, data)
 
 
 @dataclass(frozen=True)

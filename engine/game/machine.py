@@ -160,7 +160,7 @@ def _start_hand(g: GameState, number: int, events: list[Event], seed: str | None
         h.indicator = wall[h.tail]
         h.tail -= 1
         h.wildcards = _wildcards_of(g.variant, h.indicator >> 2)
-        events.append(ev.Indicator(h.indicator >> 2, h.bao, sorted(h.wildcards)))
+        events.append(ev.Indicator(h.indicator >> 2, sorted(h.wildcards)))
         for s in h.seats:
             s.bao_drawn = sum(1 for t in s.hand if t >> 2 in h.wildcards)
     for seat in range(4):
@@ -228,6 +228,24 @@ def _check_seat(seat: int, action: Action) -> None:
 
 
 def _apply_legal(state: GameState, seat: int, action: Action, legal: Sequence[Action]) -> Step:
+    g, events = _change(state, seat, action, legal)
+    return step_of(g, events)
+
+
+def apply_quiet(state: GameState, seat: int, action: Action) -> GameState:
+    """:func:`apply` for replaying a log: only the new state. Legality is checked as in
+    :func:`apply` (against ``seat``'s legal actions now), but no step is made — neither
+    the next state's awaited seats and legal actions nor its events are kept — so a replay
+    works out legal actions once per action, not for every awaited seat of every state (the
+    last state's step is made once, by :func:`~engine.game.step.step_of`)."""
+    _check_seat(seat, action)
+    return _change(state, seat, action, legal_actions(state, seat))[0]
+
+
+def _change(
+    state: GameState, seat: int, action: Action, legal: Sequence[Action]
+) -> tuple[GameState, list[Event]]:
+    """The new state and its events (``action`` checked against ``legal``)."""
     if action not in legal:
         raise IllegalAction(explain_illegal(state, seat, action, list(legal)), seat, action)
     g = state.copy()
@@ -240,7 +258,7 @@ def _apply_legal(state: GameState, seat: int, action: Action, legal: Sequence[Ac
     else:
         _turn_action(g, seat, action, events)
     g.actions += 1
-    return step_of(g, events)
+    return g, events
 
 
 def apply_json(state: GameState, seat: int, action: dict[str, Any]) -> Step:
@@ -254,11 +272,12 @@ def replay(
     seed: str,
     log: list[tuple[int, Action]],
 ) -> GameState:
-    """Rebuild a game from its seed and action log."""
-    step = new_game(variant, options, seed)
+    """Rebuild a game from its seed and action log (each action checked, as by
+    :func:`apply`; see :func:`apply_quiet`)."""
+    state = new_game(variant, options, seed).state
     for seat, action in log:
-        step = advance(step, seat, action)
-    return step.state
+        state = apply_quiet(state, seat, action)
+    return state
 
 
 # --- a turn ------------------------------------------------------------------------------
@@ -558,6 +577,7 @@ __all__ = [
     "advance",
     "apply",
     "apply_json",
+    "apply_quiet",
     "new_game",
     "replay",
 ]

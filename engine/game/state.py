@@ -192,15 +192,6 @@ class HandState:
     deltas: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     result: dict[str, Any] | None = None
 
-    @property
-    def bao(self) -> int | None:
-        """The one wildcard kind (上饶 宝) when there is exactly one, else ``None``."""
-        return next(iter(self.wildcards)) if len(self.wildcards) == 1 else None
-
-    @bao.setter
-    def bao(self, kind: int | None) -> None:
-        self.wildcards = frozenset() if kind is None else frozenset((kind,))
-
     def copy(self) -> HandState:
         return HandState(
             self.number,

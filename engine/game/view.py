@@ -49,7 +49,6 @@ def public_view(state: GameState) -> dict[str, Any]:
         "phase": h.phase,
         "wall_left": live_count(h, rules.reserve),
         "indicator": h.indicator >> 2 if h.indicator is not None else None,
-        "bao": h.bao,  # the one wildcard kind, when there is exactly one
         "wildcards": sorted(h.wildcards),
         "seats": seats,
         "claim": claim,

@@ -35,11 +35,6 @@ class WinContext:
     flowers: int = 0  # Jiujiang 发 laid open by the winner
     flags: frozenset[str] = field(default_factory=frozenset)
 
-    @property
-    def bao(self) -> int | None:
-        """The one wildcard kind (上饶 宝) when there is exactly one, else ``None``."""
-        return next(iter(self.wildcards)) if len(self.wildcards) == 1 else None
-
 
 @dataclass(frozen=True)
 class ScoreItem:

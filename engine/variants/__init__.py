@@ -131,7 +131,7 @@ def texts() -> tuple[Text, ...]:
     for t in REFUSALS.values():
         out.setdefault(t.id, t)
     for v in all():
-        for t in (v.title, v.short, v.unit):
+        for t in (v.title, v.short, v.unit, v.wildcard):
             out.setdefault(t.id, t)
         if v.help is not None:
             for t in v.help.texts():

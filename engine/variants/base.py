@@ -21,11 +21,13 @@ from engine.rule_options import OptionError, OptionInfo, RuleOptions
 from engine.text import Text
 
 if TYPE_CHECKING:
+    from engine.notation import Meld
     from engine.payments import Payment
     from engine.scoring.types import ScoreResult, WinContext, WinKind
     from engine.variants.catalogue import ScoringItem
 
 __all__ = [
+    "BAO",
     "AiTuning",
     "DeskFields",
     "HelpFacts",
@@ -164,6 +166,10 @@ class HelpFacts:
         return tuple(out)
 
 
+#: The wildcard word of a variant that names none of its own: 宝.
+BAO = Text("wildcard.bao", "宝", "寶", "Bao")
+
+
 def _no_special(counts: Sequence[int], wilds: int, meld_kinds: Sequence[int]) -> bool:
     return False
 
@@ -180,6 +186,10 @@ class Variant:
       win although the standard shape test fails;
     - ``pay_win(...)``: the payments of one winner (结算);
     - ``wildcards_of(indicator_kind)``: the wildcard kinds (宝 / 精) an indicator makes;
+    - ``loser_extras(melds, flowers)``: what one paying loser adds to each 炮 for their own
+      open melds and flowers (九江 吃兴家); ``None`` (the default) adds nothing — ask
+      :meth:`extras_of`;
+    - ``wildcard``: its word for a wildcard kind (宝 / 精) in the three locales;
     - ``ai``, ``desk``, ``help``: AI tuning, desk fields, help facts;
     - ``items``: the scoring items it scores (:mod:`engine.variants.catalogue`).
     """
@@ -196,10 +206,13 @@ class Variant:
     pay_win: Callable[[PayRequest], list[Payment]]
     maybe_special: Callable[[Sequence[int], int, Sequence[int]], bool] = _no_special
     wildcards_of: Callable[[int], frozenset[int]] | None = None
+    loser_extras: Callable[[Sequence[Meld], int], int] | None = None
     needs_wildcards: bool = False  # a scoring request must name the wildcard (宝)
     indicator_kongs: bool = False  # the 3-tile indicator kong (XXX) exists
     menqing: bool = False  # its scoring has 门清: a claim gives it up (review hints)
     unit: Text = field(default_factory=lambda: Text("unit.points", "分", "分", "points"))
+    #: its own word for a wildcard (上饶 宝, Nanchang-style 精): the table's indicator line and picture
+    wildcard: Text = field(default_factory=lambda: BAO)
     ai: AiTuning = field(default_factory=AiTuning)
     desk: DeskFields = field(default_factory=DeskFields)
     help: HelpFacts | None = None
@@ -207,6 +220,11 @@ class Variant:
     _rules: dict[RuleOptions, TableRules] = field(
         default_factory=dict, compare=False, hash=False, repr=False
     )
+
+    def extras_of(self, melds: Sequence[Meld], flowers: int) -> int:
+        """What a loser with ``melds`` open and ``flowers`` laid open adds to each 炮 they
+        pay (九江 吃兴家, the :attr:`loser_extras` hook); 0 for a variant without one."""
+        return 0 if self.loser_extras is None else self.loser_extras(melds, flowers)
 
     def rules(self, options: RuleOptions) -> TableRules:
         """The table rules under ``options`` (built once per options value)."""

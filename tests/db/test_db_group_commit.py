@@ -4,6 +4,7 @@ transaction, each is durable when its call returns, and a failing one fails alon
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import update
 
+from db.group_commit import FAIR_SHARE, answering
 from db.models import Guild
 from db.store import Store
 from db.types import VersionConflict
@@ -179,3 +181,89 @@ async def test_a_refused_write_answers_only_after_its_batch_is_committed(
         await asyncio.gather(press(), press())
     assert len(seen_at_refusal) == 20
     assert all(seqs == [1] for seqs in seen_at_refusal), seen_at_refusal
+
+
+async def _hold_the_turn(store: Store, gate: asyncio.Event) -> None:
+    """A write that keeps the turn until ``gate`` is set (others queue behind it)."""
+    async with store.db.write() as conn:
+        await conn.execute(update(GUILDS).where(GUILDS.c.id == 1).values(language="en"))
+        await gate.wait()
+
+
+async def test_an_answering_write_takes_its_turn_before_bookkeeping_writes(
+    sqlite_store: tuple[Store, Path],
+) -> None:
+    """A press's move (its player waits for the answer) goes before writes queued earlier
+    that nobody waits on, and its batch is committed without waiting for them."""
+    store, path = sqlite_store
+    games = [await store.games.create(1, 600 + i, "shangrao") for i in range(6)]
+    gate = asyncio.Event()
+    order: list[str] = []
+    committed_at_move: list[int] = []
+
+    async def bookkeeping(game_id: int) -> None:
+        await store.games.update(game_id, table_message_id=game_id)
+        order.append(f"book{game_id}")
+
+    async def move(game_id: int) -> None:
+        with answering():
+            await store.games.append_action(game_id, 0, 0, {"k": "act"})
+        order.append("move")
+        committed_at_move.append(len(await asyncio.to_thread(_committed_seqs, path, game_id)))
+
+    holder = asyncio.create_task(_hold_the_turn(store, gate))
+    await asyncio.sleep(0.05)
+    books = [asyncio.create_task(bookkeeping(g.id)) for g in games[:5]]
+    await asyncio.sleep(0.05)  # the bookkeeping writes queue first …
+    pressed = asyncio.create_task(move(games[5].id))
+    await asyncio.sleep(0.05)  # … then the move
+    gate.set()
+    await asyncio.gather(holder, pressed, *books)
+    assert order[0] == "move", order
+    assert committed_at_move == [1]
+    for game in games[:5]:
+        assert (await store.games.get(game.id)).table_message_id == game.id
+
+
+async def test_bookkeeping_writes_are_not_starved_by_a_stream_of_moves(
+    sqlite_store: tuple[Store, Path],
+) -> None:
+    """While answering writes keep queuing, a bookkeeping write still gets a turn after at
+    most FAIR_SHARE of them."""
+    store, _ = sqlite_store
+    gate = asyncio.Event()
+    turns: list[str] = []
+
+    async def write(name: str, urgent: bool) -> None:
+        with answering() if urgent else contextlib.nullcontext():
+            async with store.db.write() as conn:
+                turns.append(name)
+                await conn.execute(update(GUILDS).where(GUILDS.c.id == 1).values(language="en"))
+
+    holder = asyncio.create_task(_hold_the_turn(store, gate))
+    await asyncio.sleep(0.05)
+    book = asyncio.create_task(write("book", False))
+    await asyncio.sleep(0.01)
+    moves = [asyncio.create_task(write(f"move{i}", True)) for i in range(3 * FAIR_SHARE)]
+    await asyncio.sleep(0.05)
+    gate.set()
+    await asyncio.gather(holder, book, *moves)
+    assert turns.index("book") == FAIR_SHARE, turns
+    assert len(turns) == 3 * FAIR_SHARE + 1
+
+
+async def test_a_batch_open_past_max_open_is_committed_though_writers_wait(
+    tmp_path: Path,
+) -> None:
+    """``max_open=0``: every write commits in a batch of its own, however many queue."""
+    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'open.db'}")
+    try:
+        assert store.db._group is not None
+        store.db._group.max_open = 0.0
+        games = [await store.games.create(1, 800 + i, "shangrao") for i in range(8)]
+        commits, writes = store.db.commits, store.db.writes
+        await asyncio.gather(*(store.games.append_action(g.id, 0, 0, {}) for g in games))
+        assert store.db.writes - writes == len(games)
+        assert store.db.commits - commits == len(games)
+    finally:
+        await store.close()

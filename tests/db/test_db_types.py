@@ -4,8 +4,6 @@ from pyproject.toml (the ``db.*`` override lists the strict flags one by one).""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import tomllib
 from pathlib import Path
 
@@ -21,16 +19,6 @@ STRICT_FLAGS = (
 )
 
 
-def _mypy(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mypy", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-
-
 def test_db_has_the_strict_flags_in_the_mypy_config() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
     db = [o for o in config.get("overrides", []) if o.get("module") == "db.*"]
@@ -39,17 +27,17 @@ def test_db_has_the_strict_flags_in_the_mypy_config() -> None:
     assert {flag: db[0].get(flag) for flag in STRICT_FLAGS} == dict.fromkeys(STRICT_FLAGS, True)
 
 
-def test_mypy_db_reports_no_errors() -> None:
-    proc = _mypy("db")
+def test_mypy_db_reports_no_errors(mypy) -> None:
+    proc = mypy("db")
     assert proc.returncode == 0, f"mypy db exited {proc.returncode}:\n{proc.stdout}{proc.stderr}"
 
 
-def test_the_db_flags_catch_an_untyped_function(tmp_path: Path) -> None:
+def test_the_db_flags_catch_an_untyped_function(tmp_path: Path, mypy) -> None:
     """The override bites: a ``db`` module with an untyped function fails the same run."""
     package = tmp_path / "db"
     package.mkdir()
     (package / "__init__.py").write_text("")
     (package / "probe.py").write_text("def untyped(x):\n    return x\n")
-    proc = _mypy("--config-file", str(ROOT / "pyproject.toml"), "db", cwd=tmp_path)
+    proc = mypy("--config-file", str(ROOT / "pyproject.toml"), "db", cwd=tmp_path)
     assert proc.returncode == 1
     assert "missing a type annotation" in proc.stdout

@@ -3,6 +3,9 @@
 - ``fake``: a started :class:`FakeDiscord` (token recognisable, checked absent from logs).
 - ``bot_factory(env=None)``: a new, not yet started :class:`BotProcess` (stopped at teardown).
 - ``bot``: a :class:`BotProcess` already started and ready.
+- ``e2e_backend``: ``"sqlite"`` or ``"postgres"``; every test that makes a bot runs on both
+  (ids ``[sqlite]``, ``[postgres]``; see :mod:`backends`), a module marked ``postgres`` on
+  PostgreSQL only. Each bot folder gets a database of its own, dropped after the test.
 
 At teardown every bot is stopped, then the test fails if its log has an unexpected
 traceback or the token, if the bot called a route the fake lacks, or if it acknowledged an
@@ -15,16 +18,52 @@ from __future__ import annotations
 
 import secrets
 import warnings
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
 
+from .backends import BACKENDS, Databases, drop_templates
 from .fake_discord import FakeDiscord
 from .harness import BotProcess
 
 BotFactory = Callable[..., BotProcess]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Run each test that makes a bot on every backend; a test marked ``postgres`` (one
+    that needs PostgreSQL's own features, like the shards) on PostgreSQL only."""
+    if "e2e_backend" not in metafunc.fixturenames:
+        return
+    only_postgres = metafunc.definition.get_closest_marker("postgres") is not None
+    params = [p for p in BACKENDS if p.values[0] == "postgres"] if only_postgres else BACKENDS
+    metafunc.parametrize("e2e_backend", params, indirect=True, scope="function")
+
+
+@pytest.fixture
+def e2e_backend(request: pytest.FixtureRequest) -> str:
+    """The backend the test's bots keep their games in (parametrized above)."""
+    return str(request.param)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _drop_e2e_databases() -> Iterator[None]:
+    yield
+    failed = drop_templates()
+    if failed:
+        warnings.warn(f"PostgreSQL databases left behind: {failed}", stacklevel=1)
+
+
+@pytest.fixture
+def databases(e2e_backend: str) -> Iterator[Databases]:
+    """One database per bot folder on the test's backend; the PostgreSQL ones are dropped
+    after the bots stopped (this fixture is torn down after ``bot_factory``)."""
+    made = Databases(e2e_backend)
+    try:
+        yield made
+    finally:
+        made.drop()
 
 
 def recognisable_token() -> str:
@@ -43,11 +82,16 @@ async def fake() -> AsyncIterator[FakeDiscord]:
 
 
 @pytest_asyncio.fixture
-async def bot_factory(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotFactory]:
+async def bot_factory(
+    fake: FakeDiscord, tmp_path: Path, databases: Databases
+) -> AsyncIterator[BotFactory]:
     made: list[BotProcess] = []
 
     def make(env: dict[str, str | None] | None = None, workdir: Path | None = None) -> BotProcess:
-        proc = BotProcess(fake, workdir or tmp_path / f"bot{len(made)}", env=env)
+        workdir = workdir or tmp_path / f"bot{len(made)}"
+        given = (env or {}).get("DATABASE_URL")  # a test's own database (the shards')
+        url = given or databases.url_for(workdir)
+        proc = BotProcess(fake, workdir, env=env, database_url=url)
         made.append(proc)
         return proc
 

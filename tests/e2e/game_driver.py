@@ -119,6 +119,16 @@ def footer_version(msg: FakeMessage) -> int | None:
     return None
 
 
+#: the note of a press on a hand drawn for an earlier moment (errors.stale_redrawn, en/zh)
+STALE_NOTES = ("earlier moment", "已过期", "已過期")
+
+
+def stale_answer(ix: Any) -> bool:
+    """Whether a button press was answered as stale: the hand redrawn as it is now (the
+    same response as a taken action) with a follow-up saying nothing was played."""
+    return any(note in m.text() for m in ix.followups for note in STALE_NOTES)
+
+
 def choose(msg: FakeMessage) -> str | None:
     """A simple player: win, else pass, else discard the drawn tile (blue), else the first."""
     buttons = [b for b in msg.buttons() if not b.get("disabled")]
@@ -256,12 +266,8 @@ def _play_state(
 
 
 def stored_version(proc: BotProcess, gid: int) -> int:
-    """The game's version in the bot's SQLite file (the ``games.version`` column)."""
-    import sqlite3
-
-    path = proc.database_url.split(":///", 1)[1]
-    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
-        row = db.execute("SELECT version FROM games WHERE id = ?", (gid,)).fetchone()
+    """The game's version in the bot's database (the ``games.version`` column)."""
+    [row] = proc.rows("SELECT version FROM games WHERE id = ?", gid) or [None]
     assert row is not None, f"no game {gid} in the store"
     return int(row[0])
 
@@ -346,28 +352,18 @@ def check_privacy(fake: FakeDiscord) -> int:
 
 
 def log_of(proc: BotProcess, gid: int) -> list[tuple[int, int | None, dict[str, Any]]]:
-    """The whole action log of a game, ``(seq, seat, entry)``, read from the bot's SQLite file
+    """The whole action log of a game, ``(seq, seat, entry)``, read from the bot's database
     (the store's ``games.load`` gives only what follows the newest snapshot)."""
     import json
-    import sqlite3
 
-    path = proc.database_url.split(":///", 1)[1]
-    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
-        rows = db.execute(
-            "SELECT seq, seat, action FROM actions WHERE game_id = ? ORDER BY seq", (gid,)
-        ).fetchall()
+    rows = proc.rows("SELECT seq, seat, action FROM actions WHERE game_id = ? ORDER BY seq", gid)
     return [(seq, seat, json.loads(action)) for seq, seat, action in rows]
 
 
 def _game_row(proc: BotProcess, gid: int) -> tuple[str, dict[str, Any], list[dict[str, Any]]]:
     import json
-    import sqlite3
 
-    path = proc.database_url.split(":///", 1)[1]
-    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
-        row = db.execute(
-            "SELECT variant, options, seats FROM games WHERE id = ?", (gid,)
-        ).fetchone()
+    [row] = proc.rows("SELECT variant, options, seats FROM games WHERE id = ?", gid) or [None]
     assert row is not None, f"no game {gid} in the store"
     return row[0], json.loads(row[1]), json.loads(row[2])
 
@@ -376,14 +372,10 @@ def _log_with_times(proc: BotProcess, gid: int) -> list[tuple[int, int | None, d
     """The whole action log with each entry's commit time (``time.time()`` seconds)."""
     import datetime as dt
     import json
-    import sqlite3
 
-    path = proc.database_url.split(":///", 1)[1]
-    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
-        rows = db.execute(
-            "SELECT seq, seat, action, created_at FROM actions WHERE game_id = ? ORDER BY seq",
-            (gid,),
-        ).fetchall()
+    rows = proc.rows(
+        "SELECT seq, seat, action, created_at FROM actions WHERE game_id = ? ORDER BY seq", gid
+    )
     out = []
     for seq, seat, action, created in rows:
         when = dt.datetime.fromisoformat(str(created))

@@ -8,13 +8,17 @@ import re
 import signal
 import sys
 from pathlib import Path
+from typing import Any
 
+from .backends import is_sqlite, rows
 from .fake_discord import FakeDiscord
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 BOT_SCRIPT = REPO_ROOT / "bot.py"
 PLUGINS_DIR = Path(__file__).resolve().parent / "plugins"
 READY_MARKER = "Bot ready:"
+#: logged by a process that leaves the command sync to shard 0's (botcore.client.syncs_commands)
+SYNC_LEFT_MARKER = "Command sync left to"
 TRACEBACK_RX = re.compile(r"^Traceback \(most recent call last\):\n(?:[ \t].*\n|\n)*.*$", re.M)
 
 #: Settings the harness controls; inherited values are removed so a developer's shell or
@@ -41,8 +45,9 @@ SETTING_NAMES = (
 class BotProcess:
     """``sys.executable bot.py`` in ``workdir`` (no ``.env`` there), logs in ``workdir``.
 
-    ``env`` adds or overrides environment variables (a ``None`` value removes one). The
-    database defaults to ``workdir/mahjong.db`` and survives restarts.
+    ``env`` adds or overrides environment variables (a ``None`` value removes one).
+    ``database_url`` is the bot's database (``DATABASE_URL``; an ``env`` entry wins), by
+    default the SQLite file ``workdir/mahjong.db``; it survives restarts.
     """
 
     def __init__(
@@ -51,12 +56,17 @@ class BotProcess:
         workdir: Path,
         *,
         env: dict[str, str | None] | None = None,
+        database_url: str | None = None,
     ) -> None:
         self.fake = fake
         self.workdir = Path(workdir)
         self.workdir.mkdir(parents=True, exist_ok=True)
-        self.database_url = f"sqlite+aiosqlite:///{self.workdir / 'mahjong.db'}"
         self.overrides = dict(env or {})
+        self.database_url = (
+            self.overrides.get("DATABASE_URL")
+            or database_url
+            or f"sqlite+aiosqlite:///{self.workdir / 'mahjong.db'}"
+        )
         self.process: asyncio.subprocess.Process | None = None
         self.runs = 0
         self.log_paths: list[Path] = []
@@ -64,7 +74,17 @@ class BotProcess:
         #: Runs that did not exit within the grace time after SIGTERM (killed instead).
         self.unclean_stops: list[int] = []
 
-    # --- environment and logs -----------------------------------------------------------
+    # --- database, environment and logs ---------------------------------------------------
+
+    def rows(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
+        """What ``sql`` (``?`` placeholders) returns from the bot's database, on SQLite or
+        PostgreSQL alike (see :func:`backends.rows` for how values come)."""
+        return rows(self.database_url, sql, *params)
+
+    @property
+    def backend(self) -> str:
+        """``"sqlite"`` or ``"postgres"``: where the bot keeps its games."""
+        return "sqlite" if is_sqlite(self.database_url) else "postgres"
 
     def environment(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if k.upper() not in SETTING_NAMES}
@@ -135,18 +155,19 @@ class BotProcess:
             )
 
     async def wait_ready(self, timeout: float = 20.0) -> None:
-        """Wait until this run synced its commands, identified, and logged ``Bot ready``
-        (``timeout`` is scaled by ``fake.timeout_scale``)."""
+        """Wait until this run synced its commands (or left that to shard 0's process),
+        identified, and logged ``Bot ready`` (``timeout`` is scaled by ``fake.timeout_scale``)."""
 
         def ready() -> bool:
             if self.process is not None and self.process.returncode is not None:
                 raise RuntimeError(
                     f"bot exited with code {self.process.returncode} before ready:\n{self.log}"
                 )
+            log = self.log
             return (
-                len(self.fake.command_syncs) > self._syncs_before
+                (len(self.fake.command_syncs) > self._syncs_before or SYNC_LEFT_MARKER in log)
                 and self.fake.gateway.identify_count > self._identify_before
-                and READY_MARKER in self.log
+                and READY_MARKER in log
             )
 
         try:

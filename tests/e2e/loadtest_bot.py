@@ -4,10 +4,12 @@ fake Discord at the HTTP boundary (prints figures, asserts nothing; issue 15).
 ``python -m tests.e2e.loadtest_bot --tree PATH --tables 100 [--seconds 120] [--think 3]``
 
 ``--tables`` tables of one human and three AI seats, each in its own channel, are opened
-with ``/mahjong new`` and Start. Then each human presses what a simple player would (win,
-pass, else discard the drawn tile; 准备 after a hand) every ``--think`` seconds on average
-(uniformly 0.5–1.5×), or as soon as their hand DM offers a choice with ``--think 0`` (flat
-out), for ``--seconds``. ``--tree``: the bot to run (its ``bot.py``, with ``PYTHONPATH``
+with ``/mahjong new`` and Start, ten at a time. Each table's human starts playing as soon
+as the table is open, pressing what a simple player would (win, pass, else discard the drawn
+tile; 准备 after a hand) every ``--think`` seconds on average (uniformly 0.5–1.5×), or as
+soon as their hand DM offers a choice with ``--think 0`` (flat out). The figures count the
+``--seconds`` after the last table is open. ``--ai-pace`` sets ``AI_PACE_SECONDS`` (default
+0: the AI answers at once, so a table moves at its human's pace). ``--tree``: the bot to run (its ``bot.py``, with ``PYTHONPATH``
 set to it), so an older release runs under the same script and the same fake in the same
 run: ``git worktree add /tmp/base 9c936b7`` then ``--tree /tmp/base``.
 
@@ -107,7 +109,7 @@ class Load:
         self.moves: list[tuple[int, float]] = []  # (game, when the move was acknowledged)
         self.errors = 0
         self.late_opening = 0  # /mahjong new or Start answered late (or never)
-        self.stop_at = 0.0
+        self.stop_at = float("inf")  # set when the last table is open
 
     # -- finding messages (through the channel index)
 
@@ -260,7 +262,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         tables.append(Table(user, channel))
     await fake.start()
     work = Path(tempfile.mkdtemp(prefix="mj-loadbot-"))
-    env = {"AI_PACE_SECONDS": "0"}
+    env = {"AI_PACE_SECONDS": str(args.ai_pace)}
     if args.workers is not None:
         env["PICTURE_WORKERS"] = str(args.workers)
     bot = TreeBot(fake, work, tree, env)
@@ -268,15 +270,25 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     try:
         await bot.start_ready(60)
         started = time.monotonic()
+        players: list[asyncio.Task[None]] = []
+
+        async def open_and_play(table: Table) -> None:
+            await load.open(table)
+            players.append(asyncio.create_task(load.play(table)))
+
+        # each table's human plays from the moment it is open (as on a real server: nobody
+        # waits for 999 other tables, and an idle human would go 托管 on the turn timeout and
+        # leave the AI playing flat out); figures count from when the last table is open
         for i in range(0, len(tables), 10):
-            await asyncio.gather(*(load.open(t) for t in tables[i : i + 10]))
+            await asyncio.gather(*(open_and_play(t) for t in tables[i : i + 10]))
         opened = time.monotonic() - started
         print(f"{len(tables)} tables open in {opened:.1f} s", file=sys.stderr)
         load.latencies.clear()
+        load.moves.clear()
         load.late = 0
         began = time.monotonic()
         load.stop_at = began + args.seconds
-        await asyncio.gather(*(load.play(t) for t in tables))
+        await asyncio.gather(*players)
         elapsed = time.monotonic() - began
         await asyncio.sleep(3)  # the last table edits
         lags = []
@@ -292,6 +304,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "commit": tree_commit(tree),
             "tables": len(tables),
             "think_s": args.think,
+            "ai_pace_s": args.ai_pace,
+            "opened_s": round(opened, 1),
             "seconds": round(elapsed, 1),
             "presses": len(load.latencies),
             "presses_per_s": round(len(load.latencies) / elapsed, 1),
@@ -318,6 +332,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=120.0)
     parser.add_argument("--think", type=float, default=3.0, help="0: flat out")
     parser.add_argument("--workers", type=int, default=None, help="PICTURE_WORKERS")
+    parser.add_argument(
+        "--ai-pace", type=float, default=0.0, help="AI_PACE_SECONDS (0: AI answers at once)"
+    )
     args = parser.parse_args(argv)
     figures = asyncio.run(run(args))
     for key, value in figures.items():

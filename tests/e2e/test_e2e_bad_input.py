@@ -10,7 +10,6 @@ published when the hand began, and whether the revealed seed and wall match it.
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 from typing import Any
 
 import pytest
@@ -49,13 +48,11 @@ async def input_bot(fake: FakeDiscord, bot_factory: Any) -> BotProcess:
 
 
 def _settings(proc: BotProcess, guild_id: int) -> list[tuple[Any, ...]]:
-    path = proc.database_url.split(":///", 1)[1]
-    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
-        return db.execute(
-            "SELECT default_variant, rule_options, turn_timeout, claim_timeout, language, hints"
-            " FROM guilds WHERE id = ?",
-            (guild_id,),
-        ).fetchall()
+    return proc.rows(
+        "SELECT default_variant, rule_options, turn_timeout, claim_timeout, language, hints"
+        " FROM guilds WHERE id = ?",
+        guild_id,
+    )
 
 
 def _answers(fake: FakeDiscord) -> list[FakeMessage]:

@@ -8,7 +8,6 @@ user) and keeps the name of any ranked player it has none for when it draws the 
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -30,9 +29,7 @@ ENV = {"EXTRA_EXTENSIONS": EXTENSIONS} if EXTENSIONS else None
 
 
 def _names(proc: BotProcess) -> dict[int, str | None]:
-    path = proc.database_url.split(":///", 1)[1]
-    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
-        return dict(db.execute("SELECT user_id, display_name FROM players").fetchall())
+    return dict(proc.rows("SELECT user_id, display_name FROM players"))
 
 
 async def test_leaderboard_picture_names_players_known_only_from_records(

@@ -11,7 +11,6 @@ a game starts and says which are missing.
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 import pytest
@@ -51,9 +50,7 @@ async def admin_bot(fake: FakeDiscord, bot_factory: Any) -> BotProcess:
 
 
 def _rows(proc: BotProcess, sql: str, *args: Any) -> list[tuple[Any, ...]]:
-    path = proc.database_url.split(":///", 1)[1]
-    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
-        return db.execute(sql, args).fetchall()
+    return proc.rows(sql, *args)
 
 
 def _settings(proc: BotProcess, guild_id: int) -> list[tuple[Any, ...]]:

@@ -48,12 +48,8 @@ def reveals_the_seed(fake: FakeDiscord, result: FakeMessage) -> bool:
 
 
 def stored_messages(proc, gid: int) -> dict:
-    """The messages the bot remembers for game ``gid`` (its SQLite ``games.messages``)."""
-    import sqlite3
-
-    path = proc.database_url.split(":///", 1)[1]
-    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
-        row = db.execute("SELECT messages FROM games WHERE id = ?", (gid,)).fetchone()
+    """The messages the bot remembers for game ``gid`` (its ``games.messages`` column)."""
+    [row] = proc.rows("SELECT messages FROM games WHERE id = ?", gid) or [None]
     return json.loads(row[0]) if row and row[0] else {}
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 from typing import Any
 
 import pytest
@@ -46,11 +45,7 @@ pytestmark = pytest.mark.e2e
 
 
 def _game_row(proc: BotProcess, gid: int) -> tuple[str, dict[str, Any], list[dict[str, Any]]]:
-    path = proc.database_url.split(":///", 1)[1]
-    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
-        row = db.execute(
-            "SELECT variant, options, seats FROM games WHERE id = ?", (gid,)
-        ).fetchone()
+    [row] = proc.rows("SELECT variant, options, seats FROM games WHERE id = ?", gid)
     return row[0], json.loads(row[1]), json.loads(row[2])
 
 

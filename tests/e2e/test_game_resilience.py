@@ -154,6 +154,18 @@ class Players:
         assert "手牌" in reply.text() or "Tiles" in reply.text()
         return reply
 
+    def reply_edits(self) -> list[str]:
+        """Tokens of the bot's edits of Bob's ephemeral replies (made with the token of one
+        of his interactions); Alice's pressed DM gets its picture by an ``@original`` edit
+        too, and is not his reply."""
+        mine = {ix.token for ix in self.fake.interactions.values() if ix.user is self.bob}
+        out = []
+        for call in self.fake.calls_to("PATCH", WEBHOOK_EDIT):
+            m = re.search(WEBHOOK_EDIT, call.path)
+            if m and m.group("token") in mine:
+                out.append(m.group("token"))
+        return out
+
     def renewed_edits(self) -> list[str]:
         """Tokens of the bot's edits of an ephemeral reply made with one of Bob's presses."""
         out = []
@@ -218,7 +230,7 @@ async def closed_dm_story(fake: FakeDiscord, players: Players) -> None:
 
     await players.drive(renewed, bob_plays=True, what="an edit through Bob's latest press")
     await fake.wait_for(lambda: fake.messages[ping.id].deleted, 10, what="the mention gone")
-    edits = len(fake.calls_to("PATCH", WEBHOOK_EDIT))
+    edits = len(players.reply_edits())
 
     # 3. his reply lapses (nothing to wait on but the clock: a lower bound, never a race):
     #    it is edited no more, and his next turn still brings one mention
@@ -230,7 +242,7 @@ async def closed_dm_story(fake: FakeDiscord, players: Players) -> None:
         return len(pings(fake, bob)) > seen and phase == "turn" and 1 in waiting
 
     await players.drive(pinged_again, bob_plays=False, what="the next mention")
-    assert len(fake.calls_to("PATCH", WEBHOOK_EDIT)) == edits  # the lapsed reply stays
+    assert len(players.reply_edits()) == edits  # the lapsed reply stays
     _phase, waiting, _hand, before = await game_now(players.store, gid)
     assert 1 in waiting
 

@@ -5,7 +5,6 @@ still being played refused through the command, the autocomplete and a forged cu
 from __future__ import annotations
 
 import json
-import sqlite3
 
 import pytest
 
@@ -18,12 +17,10 @@ pytestmark = pytest.mark.e2e
 
 def recorded(proc: BotProcess, gid: int, hand_no: int) -> bool:
     """Whether the bot's store recorded hand ``hand_no`` of game ``gid`` (it is over)."""
-    path = proc.database_url.split(":///", 1)[1]
-    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
-        row = db.execute(
-            "SELECT count(*) FROM hands WHERE game_id = ? AND hand_no = ?", (gid, hand_no)
-        ).fetchone()
-    return bool(row and row[0])
+    [(count,)] = proc.rows(
+        "SELECT count(*) FROM hands WHERE game_id = ? AND hand_no = ?", gid, hand_no
+    )
+    return bool(count)
 
 
 async def followup(fake: FakeDiscord, ix) -> str:

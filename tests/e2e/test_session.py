@@ -74,11 +74,8 @@ def is_ready_alert(msg: FakeMessage) -> bool:
 
 def totals(proc: BotProcess, gid: int) -> tuple[str, list[int]]:
     import json
-    import sqlite3
 
-    path = proc.database_url.split(":///", 1)[1]
-    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
-        status, raw = db.execute("SELECT status, totals FROM games WHERE id = ?", (gid,)).fetchone()
+    [(status, raw)] = proc.rows("SELECT status, totals FROM games WHERE id = ?", gid)
     return status, list(json.loads(raw))
 
 

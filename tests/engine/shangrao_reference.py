@@ -209,10 +209,15 @@ def _thirteen_fill(chosen: list[int], w: int, lo: int, bao: int) -> Iterator[lis
         chosen.pop()
 
 
+def the_bao(ctx: WinContext) -> int:
+    """The hand's one 宝 kind (上饶 has exactly one wildcard kind)."""
+    (bao,) = ctx.wildcards
+    return bao
+
+
 def readings(ctx: WinContext) -> Iterator[Reading]:
     """Every reading of the hand as a winning shape."""
-    bao = ctx.bao
-    assert bao is not None
+    bao = the_bao(ctx)
     win = ctx.hand.winning
     assert win is not None
     plain = [k for k in ctx.hand.concealed if k != bao]
@@ -339,11 +344,11 @@ def xingchen_rows(r: Reading, ctx: WinContext, b: int) -> list[Row]:
             rows.append((True, 4) if all_trip else (False, 2))  # 碰碰胡 / 平胡 with a wildcard
         if bd:
             rows.append((True, 8 if all_trip else 3))  # (碰碰胡)宝吊头
-            if touji and win == ctx.bao:
+            if touji and win == the_bao(ctx):
                 rows.append((True, 6))  # 宝吊宝 (碰碰胡宝吊宝: no row, the largest above)
         if (
             touji
-            and win != ctx.bao
+            and win != the_bao(ctx)
             and not wild
             and b >= 2
             and not any(g.kind == "seq" and g.face_bao for g in r.groups)
@@ -359,8 +364,7 @@ def xingchen_rows(r: Reading, ctx: WinContext, b: int) -> list[Row]:
 
 def refused(ctx: WinContext) -> bool:
     """RULES §7: hands no table can produce."""
-    bao = ctx.bao
-    assert bao is not None
+    bao = the_bao(ctx)
     b = ctx.hand.concealed.count(bao)
     if any(bao in m.tiles for m in ctx.hand.melds if m.kind is not MeldKind.CHI):
         return True
@@ -383,7 +387,7 @@ def reference_score(ctx: WinContext) -> tuple[bool, int]:
     flags = ctx.flags
     if ctx.win == "discard" and not (opts.discard_win or flags & {"earth", "jiebao"}):
         return False, 0
-    b = ctx.hand.concealed.count(ctx.bao)
+    b = ctx.hand.concealed.count(the_bao(ctx))
 
     # the hand's own doublings: 杠上开花 / 杠开, 抢杠
     if classic:

@@ -6,12 +6,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from engine import variants
 from engine.notation import Meld, MeldKind
 from engine.scoring import ScoreResult
 from engine.settle import (
     Settlement,
     follow_factor,
-    jiujiang_extras,
     kong_money,
     next_pao_value,
     pao_value,
@@ -74,16 +74,26 @@ def test_kong_money() -> None:
     assert kong_money("jiujiang", 1, concealed=False).deltas == (0, 0, 0, 0)
 
 
-def test_jiujiang_extras() -> None:
+def test_jiujiang_extras_are_its_variants_loser_extras_hook() -> None:
+    jiujiang = variants.get("jiujiang")
     melds = [
         Meld(MeldKind.KONG, (0, 0, 0, 0)),  # +1
         Meld(MeldKind.CONCEALED_KONG, (9, 9, 9, 9)),  # +2
         Meld(MeldKind.PONG, (31, 31, 31)),  # 中 pong +1
         Meld(MeldKind.PONG, (5, 5, 5)),  # suit pong: 0
     ]
-    assert jiujiang_extras(melds, flowers=2) == 6
-    assert jiujiang_extras([Meld(MeldKind.KONG, (33,) * 4)], 0) == 3
-    assert jiujiang_extras([Meld(MeldKind.CONCEALED_KONG, (33,) * 4)], 0) == 4
+    assert jiujiang.extras_of(melds, flowers=2) == 6
+    assert jiujiang.extras_of([Meld(MeldKind.KONG, (33,) * 4)], 0) == 3
+    assert jiujiang.extras_of([Meld(MeldKind.CONCEALED_KONG, (33,) * 4)], 0) == 4
+    with pytest.raises(ValueError):
+        jiujiang.extras_of([], -1)
+
+
+@pytest.mark.parametrize("name", ["shangrao", "xinyu"])
+def test_variants_without_loser_extras_add_nothing(name: str) -> None:
+    variant = variants.get(name)
+    assert variant.loser_extras is None
+    assert variant.extras_of([Meld(MeldKind.CONCEALED_KONG, (33,) * 4)], 3) == 0
 
 
 def test_jiujiang_payments_eat_the_losers_extras_and_value() -> None:

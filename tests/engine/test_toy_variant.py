@@ -16,6 +16,7 @@ import toy_variant
 from engine import variants
 from engine.game import new_game
 from engine.game.simulate import simulate
+from engine.game.view import seat_view
 from engine.scoring import context_from_dict, score
 
 HERE = Path(__file__).resolve().parent
@@ -48,7 +49,7 @@ def test_two_wildcard_kinds_at_the_table(toy) -> None:
     assert h.indicator is not None
     ind = h.indicator >> 2
     assert h.wildcards == toy_variant.wildcards_of(ind) and len(h.wildcards) == 2
-    assert h.bao is None  # no single 宝: the one-kind view says so
+    assert seat_view(g, 0)["wildcards"] == sorted(h.wildcards)  # both kinds are shown
     for s in h.seats:  # every 精 drawn is counted, of both kinds
         assert s.bao_drawn == sum(1 for t in s.hand if t >> 2 in h.wildcards)
 

@@ -7,8 +7,6 @@ pyproject.toml (strict for ``engine.*``). A cold run takes a couple of seconds; 
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import tomllib
 from pathlib import Path
 
@@ -21,14 +19,8 @@ def test_engine_is_strict_in_the_mypy_config() -> None:
     assert engine and engine[0].get("strict") is True, "pyproject.toml: engine.* must be strict"
 
 
-def test_mypy_engine_reports_no_errors() -> None:
-    proc = subprocess.run(
-        [sys.executable, "-m", "mypy", "engine"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+def test_mypy_engine_reports_no_errors(mypy) -> None:
+    proc = mypy("engine")
     hint = (
         " (install the test extra: pip install -e '.[test]')" if "No module" in proc.stderr else ""
     )

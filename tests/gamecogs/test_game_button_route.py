@@ -7,6 +7,8 @@ import re
 from types import SimpleNamespace
 from typing import Any
 
+import discord
+
 from cogs.game import Game
 from cogs.views import CUSTOM_ID, GameButton
 
@@ -24,8 +26,9 @@ async def test_a_press_is_announced_with_the_game_kind_and_argument() -> None:
     interaction: Any = SimpleNamespace(client=client)
     match = re.fullmatch(CUSTOM_ID, "mj:42:discard:5m")
     assert match is not None
-    item: Any = SimpleNamespace(label="5万")
-    button = await GameButton.from_custom_id(interaction, item, match)
+    pressed: discord.ui.Button[Any] = discord.ui.Button(label="5万")
+    button = await GameButton.from_custom_id(interaction, pressed, match)
+    assert button.item.label == "5万"  # the press keeps the button's label
     await button.callback(interaction)
     assert client.events == [("game_button", (interaction, 42, "discard", "5m"))]
 

@@ -23,20 +23,22 @@ from cogs.help import (
     MENU_ID,
     PAGE_ID,
     SERVER_PAGE,
-    TOPIC_CHOICES,
+    Help,
     command_lines,
+    refresh_topic_choices,
     render_help,
     server_note,
+    topic_choices,
     topic_pages,
 )
 from cogs.help_text import (
     NOTATION_EXAMPLE_COUNT,
-    TOPICS,
     notation_examples,
     scoring_names,
     scoring_rows,
     static_pages,
     topic_name,
+    topics,
 )
 from engine import variants
 from engine.notation import parse_hand
@@ -67,7 +69,7 @@ def page_count(topic: str, lang: str) -> int:
 
 
 @pytest.mark.parametrize("lang", (*LANGS, "zh-TW"))
-@pytest.mark.parametrize("topic", TOPICS)
+@pytest.mark.parametrize("topic", topics())
 async def test_every_page_fits_discord_limits(tree, topic: str, lang: str) -> None:
     pages = await topic_pages(topic, lang, tree)
     assert pages
@@ -87,7 +89,7 @@ async def test_every_page_fits_discord_limits(tree, topic: str, lang: str) -> No
             assert re.fullmatch(PAGE_ID, cid) or re.fullmatch(MENU_ID, cid)
         items = [getattr(c, "item", c) for c in view.children]
         menu = [c for c in items if isinstance(c, discord.ui.Select)]
-        assert len(menu) == 1 and len(menu[0].options) == len(TOPICS) <= 25
+        assert len(menu) == 1 and len(menu[0].options) == len(topics()) <= 25
         assert [o.value for o in menu[0].options if o.default] == [topic]
         buttons = [c for c in items if isinstance(c, discord.ui.Button)]
         if len(pages) > 1:
@@ -99,7 +101,7 @@ async def test_every_page_fits_discord_limits(tree, topic: str, lang: str) -> No
             assert not buttons
 
 
-@pytest.mark.parametrize("topic", TOPICS)
+@pytest.mark.parametrize("topic", topics())
 async def test_languages_differ_and_chinese_is_chinese(tree, topic: str) -> None:
     zh = await topic_pages(topic, "zh", tree)
     en = await topic_pages(topic, "en", tree)
@@ -135,9 +137,10 @@ async def test_taiwan_readers_get_the_guide_in_traditional_chinese(tree, topic: 
 
 
 async def test_topic_choices_have_chinese_names() -> None:
-    assert [c.value for c in TOPIC_CHOICES] == list(TOPICS)
+    choices = topic_choices()
+    assert [c.value for c in choices] == list(topics())
     translator = CatalogueTranslator()
-    for choice in TOPIC_CHOICES:
+    for choice in choices:
         ctx = app_commands.TranslationContext(
             app_commands.TranslationContextLocation.choice_name, choice
         )
@@ -145,6 +148,36 @@ async def test_topic_choices_have_chinese_names() -> None:
         tw = await translator.translate(choice._locale_name, discord.Locale.taiwan_chinese, ctx)
         assert zh == topic_name(choice.value, "zh") and CJK.search(zh)
         assert tw == topic_name(choice.value, "zh-TW") and CJK.search(tw)
+
+
+async def test_a_variant_registered_after_import_has_its_help_topic(tree, monkeypatch) -> None:
+    """Topics are read from the registry when used: the toy variant (tests/engine/toy_variant,
+    registered long after cogs.help was imported) is in the menu, the command's choices
+    and has its pages; once it is gone, so is its topic."""
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "engine"))
+    toy = importlib.import_module("toy_variant")
+    assert toy.NAME not in topics()
+    variants.register(toy.VARIANT, replace=True)
+    try:
+        assert toy.NAME in topics() and topics()[-2:] == ("notation", "commands")
+        refresh_topic_choices()
+        offered = [c.value for c in Help.help.get_parameter("topic").choices]
+        assert toy.NAME in offered and offered == list(topics())
+        for lang in LANGS:
+            embed, view = await render_help(toy.NAME, 0, lang, tree)
+            assert toy.VARIANT.help.title.pick(lang) in (embed.title or "")
+            assert toy.VARIANT.help.summary.pick(lang) in (embed.description or "")
+            assert "`" in (embed.description or "")  # its rule options are listed
+            items = [getattr(c, "item", c) for c in view.children]
+            (menu,) = [c for c in items if isinstance(c, discord.ui.Select)]
+            assert [o.value for o in menu.options if o.default] == [toy.NAME]
+    finally:
+        variants.unregister(toy.NAME)
+        refresh_topic_choices()
+    assert toy.NAME not in topics()
+    assert toy.NAME not in [c.value for c in Help.help.get_parameter("topic").choices]
+    embed, _view = await render_help(toy.NAME, 0, "zh", tree)  # an old button: the overview
+    assert embed.title == (await render_help("overview", 0, "zh", tree))[0].title
 
 
 async def test_out_of_range_page_and_unknown_topic_fall_back(tree) -> None:

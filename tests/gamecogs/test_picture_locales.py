@@ -35,7 +35,7 @@ def test_the_simplified_catalogue_is_the_pictures_default() -> None:
 
 def test_traditional_words_come_from_the_zh_tw_catalogue() -> None:
     tw = picture_words("zh-TW")
-    assert (tw.dealer, tw.ready, tw.auto, tw.bao) == ("莊", "聽", "託管", "寶")
+    assert (tw.dealer, tw.ready, tw.auto, tw.wildcard) == ("莊", "聽", "託管", "寶")
     assert tw.winds[0] == "東" and tw.honors[5] == "發" and tw.session_winner == "贏家"
     assert tw.wall_left == t("picture.wall_left", "zh-TW") == "剩餘 {n} 張"
     assert tw.claim_wait == "等待吃碰槓胡…"

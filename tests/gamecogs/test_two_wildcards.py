@@ -13,7 +13,7 @@ import pytest
 from cogs.desk_answer import hand_picture as desk_hand_picture
 from cogs.desk_text import context_lines, tile_label
 from cogs.pictures import hand_picture, table_picture
-from cogs.session_text import hand_notation
+from cogs.session_text import hand_notation, showdown_lines
 from cogs.text import hand_lines, table_lines, tile_name
 from engine import variants
 from engine.game import new_game
@@ -22,7 +22,7 @@ from render.hand import hand_image
 from render.table import table_image
 from services.delivery import GameSummary
 from services.desk import BaoInputError, DeskQuery, score_desk
-from services.model import Seat
+from services.model import HandResult, RevealedHand, Seat
 from services.real_engine import RealEngine
 
 ENGINE_TESTS = Path(__file__).resolve().parents[1] / "engine"
@@ -85,15 +85,19 @@ def test_two_wildcard_kinds_reach_the_views_pictures_and_text(toy_state) -> None
     for kind in wilds:
         assert not _same(marked, hand_image(replace(both, wildcards=wilds - {kind})))
 
-    # the text names both kinds: the private hand, the table's 宝 line and the 摊牌 notation
-    hand_text = "\n".join(hand_lines(hand, (), "zh"))
-    assert f"宝：{tile_name(first, 'zh')}、{tile_name(second, 'zh')}" in hand_text
-    table_text = "\n".join(table_lines(table, ["a", "b", "c", "d"], (0,) * 4, [False] * 4, "zh"))
+    # the text names both kinds, with the variant's own word (精): the private hand, the
+    # table's wildcard line and the 摊牌 notation (its mark is the variant's word; 宝 by default)
+    hand_text = "\n".join(hand_lines(hand, (), "zh", variant="toyjing"))
+    assert f"精：{tile_name(first, 'zh')}、{tile_name(second, 'zh')}" in hand_text
+    table_text = "\n".join(
+        table_lines(table, ["a", "b", "c", "d"], (0,) * 4, [False] * 4, "zh", variant="toyjing")
+    )
     indicator = tile_name(table.bao_indicator, "zh")
     pair = f"{tile_name(first, 'zh')}、{tile_name(second, 'zh')}"
-    assert f"宝牌指示 {indicator} → 宝 {pair}" in table_text
-    notation = hand_notation((first, first, second, 27), wilds)
-    assert notation == f"1z 宝{tile_str(first)}×2 宝{tile_str(second)}×1"
+    assert f"精牌指示 {indicator} → 精 {pair}" in table_text
+    notation = hand_notation((first, first, second, 27), wilds, variant="toyjing")
+    assert notation == f"1z 精{tile_str(first)}×2 精{tile_str(second)}×1"
+    assert hand_notation((first, 27), wilds) == f"1z 宝{tile_str(first)}×1"
 
 
 def test_the_scoring_desk_takes_and_shows_both_wildcard_kinds(toy_state) -> None:
@@ -107,7 +111,8 @@ def test_the_scoring_desk_takes_and_shows_both_wildcard_kinds(toy_state) -> None
     assert not score_desk(DeskQuery(hand=hand, variant="toyjing", bao="5p")).legal
     assert desk_hand_picture(by_tiles).wildcards == {13, 14}
     text = "\n".join(context_lines(by_tiles, "zh"))
-    assert f"宝：{tile_label(13, 'zh')}、{tile_label(14, 'zh')}" in text
+    assert f"精：{tile_label(13, 'zh')}、{tile_label(14, 'zh')}" in text
+    assert "宝" not in text
     # a tile the desk cannot read among several is named; an indicator's error stays its own
     with pytest.raises(BaoInputError) as bad_tile:
         score_desk(DeskQuery(hand=hand, variant="toyjing", bao="5p 0p"))
@@ -115,3 +120,76 @@ def test_the_scoring_desk_takes_and_shows_both_wildcard_kinds(toy_state) -> None
     with pytest.raises(BaoInputError) as bad_indicator:
         score_desk(DeskQuery(hand=hand, variant="toyjing", bao="indicator: 0p"))
     assert bad_indicator.value.bad == "0p"
+
+
+def test_the_wildcard_word_is_the_variants_own(toy_state) -> None:
+    """The toy variant names its wildcard 精 (its registry field): the table picture writes
+    精 beside the indicator, and the table and hand texts say 精 in every locale; 上饶 says
+    宝 / 寶 / Bao."""
+    engine = RealEngine()
+    table = engine.table_view(toy_state)
+    hand = engine.hand_view(toy_state, 0)
+    toy_pic = table_picture(_game(), table, "zh")
+    assert toy_pic.words.wildcard == "精"
+    shangrao_pic = table_picture(replace(_game(), variant="shangrao"), table, "zh")
+    assert shangrao_pic.words.wildcard == "宝"
+    # the pixels: the same table with 上饶's word draws differently, and 精 is drawn
+    assert not _same(table_image(toy_pic), table_image(shangrao_pic))
+    assert _same(
+        table_image(toy_pic),
+        table_image(replace(shangrao_pic, words=replace(shangrao_pic.words, wildcard="精"))),
+    )
+    names = ["a", "b", "c", "d"]
+    for lang, toy_word, bao in (("zh", "精", "宝"), ("zh-TW", "精", "寶"), ("en", "Jing", "Bao")):
+        toy_lines = table_lines(table, names, (0,) * 4, [False] * 4, lang, variant="toyjing")
+        bao_lines = table_lines(table, names, (0,) * 4, [False] * 4, lang, variant="shangrao")
+        (toy_line,) = [line for line in toy_lines if toy_word in line]
+        (bao_line,) = [line for line in bao_lines if bao in line]
+        assert toy_line.replace(toy_word, bao) == bao_line
+        toy_hand = hand_lines(hand, (), lang, variant="toyjing")
+        assert any(toy_word in line for line in toy_hand)
+        assert not any(bao in line for line in toy_hand)
+
+
+def test_the_showdown_and_the_desk_use_the_variants_wildcard_word(toy_state) -> None:
+    """摊牌 (the wildcard line, each laid-open hand's notation mark, the winning tile's mark)
+    and the scoring desk's read-back name the wildcards with the variant's own word in every
+    locale: the toy's 精 where 上饶 says 宝 / 寶 / Bao (the notation mark stays Chinese)."""
+    wilds = frozenset({13, 14})  # 5p, 6p
+    result = HandResult(
+        hand_no=1,
+        how="self",
+        winners=(0,),
+        discarder=None,
+        points=8,
+        items=(),
+        deltas=(24, -8, -8, -8),
+        winning_tile=13,
+        hands=(
+            RevealedHand(0, (0, 1, 2, 3, 4, 5, 18, 19, 20, 27, 27, 13, 14, 13)),
+            RevealedHand(1, (9, 10, 11, 14, 14, 30)),
+        ),
+        dealer=0,
+        wildcards=wilds,
+    )
+    words = {"zh": ("宝", "宝"), "zh-TW": ("寶", "寶"), "en": ("Bao", "宝")}
+    for lang, (bao_word, bao_mark) in words.items():
+        toy = "\n".join(showdown_lines(_game(), result, lang))
+        shangrao = "\n".join(showdown_lines(replace(_game(), variant="shangrao"), result, lang))
+        toy_word = "Jing" if lang == "en" else "精"
+        # the winner's 5p is shown apart, marked; seat 1 holds two 6p
+        assert "`123456m 123s 11z 精5p×1 精6p×1`" in toy and "精6p×2" in toy and "5p精" in toy
+        assert toy_word in toy.replace("精5p", "").replace("精6p", "").replace("5p精", "")
+        assert bao_word not in toy and bao_mark not in toy
+        as_shangrao = toy.replace(toy_word, bao_word).replace("精", bao_mark)
+        assert as_shangrao == shangrao
+        # the desk: the same hand scored with both 精 named in the read-back
+        answer = score_desk(
+            DeskQuery(hand="123m456m789s11z569p +9p", variant="toyjing", bao="5p 6p")
+        )
+        read_back = "\n".join(context_lines(answer, lang))
+        assert toy_word in read_back and bao_word not in read_back
+        bao_desk = score_desk(
+            DeskQuery(hand="123m456m789s11z569p +9p", variant="shangrao", bao="5p")
+        )
+        assert bao_word in "\n".join(context_lines(bao_desk, lang))

@@ -210,7 +210,7 @@ def test_jiujiang_discard_only_the_discarder_pays_with_their_own_extras() -> Non
 def test_jiujiang_without_table_keeps_one_point_per_pao_and_says_what_is_missing() -> None:
     a = score_desk(DeskQuery(hand=JJ_HAND, variant="jiujiang"))
     assert deltas(a) == (9, -3, -3, -3)
-    assert a.notes == ("jiujiang_extras", "jiujiang_streak")
+    assert a.notes == ("loser_extras", "pao_streak")
 
 
 def test_xinyu_kong_money_of_the_winner_and_the_others() -> None:

@@ -9,8 +9,6 @@ for their types only (``follow_imports = "silent"``)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -28,16 +26,6 @@ SERVICE_FLAGS = (
     "no_implicit_reexport",
     "strict_equality",
 )
-
-
-def _mypy(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mypy", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
 
 
 def _config() -> dict[str, Any]:
@@ -78,22 +66,22 @@ def test_services_have_the_strict_flags_in_the_mypy_config() -> None:
     )
 
 
-def test_mypy_services_reports_no_errors() -> None:
-    proc = _mypy("services", "i18n")
+def test_mypy_services_reports_no_errors(mypy) -> None:
+    proc = mypy("services", "i18n")
     assert proc.returncode == 0, (
         f"mypy services i18n exited {proc.returncode}:\n{proc.stdout}{proc.stderr}"
     )
 
 
-def test_mypy_engine_db_services_together_report_no_errors() -> None:
+def test_mypy_engine_db_services_together_report_no_errors(mypy) -> None:
     """One run over every checked package, as CI runs it (each package's flags apply to it)."""
-    proc = _mypy("engine", "db", "services", "i18n")
+    proc = mypy("engine", "db", "services", "i18n")
     assert proc.returncode == 0, (
         f"mypy engine db services i18n exited {proc.returncode}:\n{proc.stdout}{proc.stderr}"
     )
 
 
-def test_the_services_flags_bite_on_their_own(tmp_path: Path) -> None:
+def test_the_services_flags_bite_on_their_own(tmp_path: Path, mypy) -> None:
     """The override alone catches what it should: the probe's config is pyproject.toml's
     ``[tool.mypy]`` with only the services override (engine's ``strict``, which mypy applies
     everywhere, left out), over a ``services`` and an ``i18n`` package with typing faults."""
@@ -115,7 +103,7 @@ def test_the_services_flags_bite_on_their_own(tmp_path: Path) -> None:
         (tmp_path / package).mkdir()
         (tmp_path / package / "__init__.py").write_text("")
         (tmp_path / package / "probe.py").write_text(faults)
-    proc = _mypy("services", "i18n", cwd=tmp_path)
+    proc = mypy("services", "i18n", cwd=tmp_path)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     for package in ("services", "i18n"):
         found = {

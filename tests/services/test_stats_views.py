@@ -159,10 +159,10 @@ async def test_the_board_picture_goes_into_the_embed_or_is_left_out_when_it_fail
     assert file.filename == "leaderboard.png" and file.description
     assert embed.image.url == "attachment://leaderboard.png"
 
-    def broken(_: BoardPage) -> bytes:
+    def broken(_: object) -> bytes:  # the page's picture (drawn off the loop)
         raise OSError("font file unreadable")
 
-    monkeypatch.setattr(stats_views, "board_png", broken)
+    monkeypatch.setattr(stats_views, "render_leaderboard", broken)
     plain = discord.Embed(title="t")
     assert await stats_views.board_files(shown, plain) == []
     assert plain.image.url is None  # no link to a missing attachment
@@ -187,3 +187,54 @@ async def test_pictures_need_the_bot_switch_and_the_players_choice(
 
     monkeypatch.setattr(pictures, "ENABLED", switch)
     assert await stats_views.wants_pictures(_Prefs(player), 1) is expected  # type: ignore[arg-type]
+
+
+class _Response:
+    def __init__(self) -> None:
+        self.deferred: list[dict[str, bool]] = []
+
+    async def defer(self, **kw: bool) -> None:
+        self.deferred.append(kw)
+
+
+class _Asking:
+    """An interaction as :func:`cogs.stats_views.begin_page` reads it."""
+
+    def __init__(self, guild_id: int | None) -> None:
+        self.guild_id = guild_id
+        self.locale = "zh-TW"
+        self.response = _Response()
+
+
+@pytest.mark.parametrize(("edit", "private", "deferred"), [
+    (True, False, {}),  # the pressed page is updated
+    (False, False, {"ephemeral": False, "thinking": True}),  # a new public answer
+    (False, True, {"ephemeral": True, "thinking": True}),  # a new private answer (a game)
+])  # fmt: skip
+async def test_every_page_answer_begins_the_same_way(
+    monkeypatch: pytest.MonkeyPatch, edit: bool, private: bool, deferred: dict[str, bool]
+) -> None:
+    """show_board / show_history / show_game share one start: refused outside a server,
+    else acknowledged (updating the page or answering anew) in the answer's language."""
+    from cogs import stats_views
+
+    refused: list[str] = []
+
+    async def refuse(_interaction: object, text: str) -> None:
+        refused.append(text)
+
+    async def lang_of(service: object, _interaction: object) -> str:
+        return f"lang of {service}"
+
+    monkeypatch.setattr(stats_views, "_refuse", refuse)
+    monkeypatch.setattr(stats_views, "service_of", lambda _interaction: "stats")
+    monkeypatch.setattr(stats_views, "answer_lang", lang_of)
+    in_dm = _Asking(None)
+    assert await stats_views.begin_page(in_dm, edit=edit, private=private) is None  # type: ignore[arg-type]
+    assert (
+        refused == [stats_views.t("errors.guild_only", "zh-TW")] and in_dm.response.deferred == []
+    )
+    in_server = _Asking(5)
+    begun = await stats_views.begin_page(in_server, edit=edit, private=private)  # type: ignore[arg-type]
+    assert begun == ("stats", "lang of stats", 5)
+    assert in_server.response.deferred == [deferred]

@@ -266,3 +266,18 @@ async def test_a_killed_process_s_deadlines_are_fired_by_the_other(instances, pg
     log = await stored_log(b.store, gid)
     assert len([r for r in log if r.action.get("timeout")]) == 1
     assert [r.seq for r in log] == list(range(1, len(log) + 1))
+
+
+async def test_the_owner_adopts_the_table_message_posted_elsewhere(instances) -> None:
+    """A process that served a press posted the hand's table: the owner, hearing of the new
+    version, edits that table from then on (it does not post another over it)."""
+    a = await instances("a")
+    b = await instances("b")
+    gid = await started_game(a)
+    assert await a.svc.set_table_message(gid, 1111) == 1111
+    view = await b.svc.private_view(gid, USERS[0])
+    assert await b.svc.set_table_message(gid, 2222) == 2222  # b loaded the game after 1111
+    await b.svc.act(gid, USERS[0], simple_choice(view.hand.legal, view.hand.drawn))
+    await eventually(lambda: a.held(gid).version == b.held(gid).version, "the owner's refresh")
+    assert a.held(gid).table_message_id == 2222
+    assert await a.svc.set_table_message(gid, 3333) == 3333  # replacing the one it adopted

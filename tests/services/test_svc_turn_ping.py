@@ -16,7 +16,8 @@ from typing import Any
 import discord
 from svc_helpers import USERS, lobby_with, settle, simple_choice
 
-from cogs.delivery import EPHEMERAL_LIFETIME, DiscordDelivery, lifetime_from_env
+from cogs.delivery import DiscordDelivery
+from cogs.hand_dm import EPHEMERAL_LIFETIME, lifetime_from_env
 from services.delivery import GameSummary, PrivateUpdate
 from services.model import ActionKey, HandView, Seat
 
@@ -162,9 +163,9 @@ def update(alert: int, *, kind: str = "turn", drawn: int | None = 5) -> PrivateU
 def make_delivery(*, closed: bool = False, mode: str = "on") -> tuple[DiscordDelivery, Bot]:
     bot = Bot(closed=closed)
     delivery = DiscordDelivery(bot, ephemeral_lifetime=60)  # type: ignore[arg-type]
-    delivery.set_user_images(UID, False)
-    delivery.set_user_alerts(UID, mode)
-    delivery.note_user(UID, "zh-CN")
+    delivery.preferences.set_user_images(UID, False)
+    delivery.preferences.set_user_alerts(UID, mode)
+    delivery.preferences.note_user(UID, "zh-CN")
     return delivery, bot
 
 
@@ -207,7 +208,7 @@ async def test_alert_choices() -> None:
     await delivery.hand_changed(summary(version=12), update(0))
     await delivery.hand_changed(summary(version=13, phase="claim"), update(13, kind="claim"))
     assert [("吃碰杠胡" in m.content) for m in alerts(bot.dm)] == [True]
-    delivery.set_user_alerts(UID, "off")
+    delivery.preferences.set_user_alerts(UID, "off")
     await delivery.hand_changed(summary(version=14), update(0))
     await delivery.hand_changed(summary(version=15, phase="claim"), update(15, kind="claim"))
     assert len(alerts(bot.dm)) == 1
@@ -215,8 +216,8 @@ async def test_alert_choices() -> None:
 
 async def test_closed_dms_get_a_mention_on_their_turn_never_for_a_claim() -> None:
     delivery, bot = make_delivery(closed=True)
-    delivery.dm_closed.add(UID)
-    delivery.notified_closed.add((7, UID))
+    delivery.hands.dm_closed.add(UID)
+    delivery.hands.notified_closed.add((7, UID))
     await delivery.hand_changed(summary(version=10, phase="claim"), update(10, kind="claim"))
     assert bot.channel.sent == []  # a public mention would tell who may claim
     await delivery.hand_changed(summary(version=11), update(0))
@@ -237,7 +238,7 @@ async def test_the_closed_dm_notice_stands_for_the_decision_it_comes_with() -> N
     await delivery.hand_changed(summary(version=10), update(10))  # the deal asks the dealer
     [notice] = bot.channel.sent
     assert f"<@{UID}>" in notice.content and "/mahjong hand" in notice.content
-    assert UID in delivery.dm_closed
+    assert UID in delivery.hands.dm_closed
 
 
 async def test_no_alert_for_a_seat_on_autoplay_or_a_finished_game() -> None:
@@ -252,18 +253,18 @@ async def test_no_alert_for_a_seat_on_autoplay_or_a_finished_game() -> None:
 
 async def test_the_ephemeral_reply_is_edited_while_it_lives() -> None:
     delivery, _bot = make_delivery(closed=True)
-    delivery.dm_closed.add(UID)
-    delivery.notified_closed.add((7, UID))
+    delivery.hands.dm_closed.add(UID)
+    delivery.hands.notified_closed.add((7, UID))
     reply = Ephemeral()
-    delivery.remember_ephemeral(7, UID, reply)  # type: ignore[arg-type]
+    delivery.hands.remember_ephemeral(7, UID, reply)  # type: ignore[arg-type]
     await delivery.hand_changed(summary(version=10), update(10))
     assert reply.edits == 1
-    delivery.ephemeral[(7, UID)] = (time.monotonic() - 61, reply)  # type: ignore[assignment]
+    delivery.hands.ephemeral[(7, UID)] = (time.monotonic() - 61, reply)  # type: ignore[assignment]
     await delivery.hand_changed(summary(version=11), update(10, drawn=6))
     assert reply.edits == 1  # lapsed: no longer edited
-    delivery.remember_ephemeral(7, UID, Ephemeral(fail=True))  # type: ignore[arg-type]
+    delivery.hands.remember_ephemeral(7, UID, Ephemeral(fail=True))  # type: ignore[arg-type]
     await delivery.hand_changed(summary(version=12), update(10, drawn=7))
-    assert (7, UID) not in delivery.ephemeral  # Discord refused: forgotten
+    assert (7, UID) not in delivery.hands.ephemeral  # Discord refused: forgotten
 
 
 def test_the_lifetime_comes_from_the_environment(monkeypatch):

@@ -8,7 +8,7 @@ from engine.variants.jiujiang.items import ITEMS
 from engine.variants.jiujiang.options import JiujiangOptions
 from engine.variants.jiujiang.rules import FLAGS, table_rules
 from engine.variants.jiujiang.scoring import score_jiujiang
-from engine.variants.jiujiang.settle import pay_win
+from engine.variants.jiujiang.settle import eaten_extras, pay_win
 
 VARIANT = Variant(
     name="jiujiang",
@@ -21,6 +21,7 @@ VARIANT = Variant(
     flags=FLAGS,
     score=score_jiujiang,
     pay_win=pay_win,
+    loser_extras=eaten_extras,
     menqing=True,
     unit=Text("unit.pao", "炮", "炮", "pao"),
     ai=AiTuning(pace=3),

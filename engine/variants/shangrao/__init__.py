@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.variants.base import AiTuning, DeskFields, HelpFacts, Text, Variant
+from engine.variants.base import BAO, AiTuning, DeskFields, HelpFacts, Text, Variant
 from engine.variants.shangrao.help import PAGES as HELP_PAGES
 from engine.variants.shangrao.items import ITEMS
 from engine.variants.shangrao.options import ShangraoOptions
@@ -22,6 +22,7 @@ VARIANT = Variant(
     title=Text("variant.shangrao", "上饶麻将", "上饒麻將", "Shangrao"),
     short=Text("variant.shangrao.short", "上饶", "上饒", "Shangrao"),
     aliases=("上饶", "上饶麻将", "上饒", "上饒麻將", "sr"),
+    wildcard=BAO,  # 宝
     options_class=ShangraoOptions,
     table_rules=table_rules,
     flags=FLAGS,

@@ -3,7 +3,7 @@ the 宝 an indicator makes, and when the AI declines a win for 偷机."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from engine.tiles import N_KINDS, is_terminal_or_honor, successor
 from engine.variants.base import RuleOptions, TableRules
@@ -39,6 +39,19 @@ def table_rules(options: ShangraoOptions) -> TableRules:
 def wildcards_of(indicator: int) -> frozenset[int]:
     """The 宝 is the kind after the face-up 跌宝牌 (RULES §3.1)."""
     return frozenset({successor(indicator)})
+
+
+def the_bao(wildcards: Collection[int]) -> int | None:
+    """The one 宝 kind of a 上饶 hand's wildcard set (上饶 has exactly one kind, RULES §3.1);
+    ``None`` when the set does not hold exactly one (no indicator turned yet).
+
+    >>> the_bao(frozenset({8})), the_bao(frozenset())
+    (8, None)
+    """
+    if len(wildcards) != 1:
+        return None
+    (kind,) = wildcards
+    return kind
 
 
 def maybe_special(counts: Sequence[int], wilds: int, meld_kinds: Sequence[int]) -> bool:

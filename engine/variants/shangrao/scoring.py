@@ -30,6 +30,7 @@ from engine.scoring.types import ScoreItem, ScoreResult, WinContext
 from engine.special import QIXING_SHISANLAN, JiuYao, jiuyao, shisanlan
 from engine.tiles import is_terminal_or_honor, suit_of
 from engine.variants.shangrao.options import ShangraoOptions
+from engine.variants.shangrao.rules import the_bao
 
 _SUIT = tuple(suit_of(k) for k in range(34))
 YAO = frozenset(k for k in range(34) if is_terminal_or_honor(k))
@@ -106,7 +107,7 @@ COL = {"宝吊": 0, "无宝": 1, "有宝": 2}
 
 def score_shangrao(ctx: WinContext) -> ScoreResult:
     """Score a 上饶 hand under the ``classic`` or ``xingchen`` preset."""
-    if ctx.bao is None:
+    if the_bao(ctx.wildcards) is None:
         raise ValueError("a shangrao hand needs its 宝 kind")
     opts = cast(ShangraoOptions, ctx.options)  # score() checked they are shangrao options
     flags = ctx.flags
@@ -349,7 +350,7 @@ def _classic_name(
 
 
 def _classic(ctx: WinContext) -> list[Candidate]:
-    hand, bao = ctx.hand, ctx.bao
+    hand, bao = ctx.hand, the_bao(ctx.wildcards)
     assert bao is not None
     tiles = hand.all_tiles()
     no_bao = bao not in tiles
@@ -424,7 +425,7 @@ def _x(
 
 
 def _xingchen(ctx: WinContext) -> list[Candidate]:
-    hand, bao = ctx.hand, ctx.bao
+    hand, bao = ctx.hand, the_bao(ctx.wildcards)
     assert bao is not None
     touji = "touji" in ctx.flags
     head: bool | None = None

@@ -70,9 +70,9 @@ def rig(
     )
     if ind is not None:
         h.indicator = ind
-        h.bao = successor(ind >> 2)
+        h.wildcards = frozenset({successor(ind >> 2)})
         for s in seats:
-            s.bao_drawn = sum(1 for t in s.hand if t >> 2 == h.bao)
+            s.bao_drawn = sum(1 for t in s.hand if t >> 2 in h.wildcards)
     seats[dealer].drawn = seats[dealer].hand[-1]
     g = GameState(variant, opts, seed, h, dealer)
     _open_turn(g, [])

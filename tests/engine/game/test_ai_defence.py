@@ -292,7 +292,7 @@ def test_fold_never_throws_the_bao():
         draws="1z 1z",
     )
     g = with_river(g, 2, "1z 1z")
-    assert g.hand.bao == K("1z")
+    assert g.hand.wildcards == {K("1z")}
     sight = sight_of(g, 0)
     assert threat_of(sight, 1) == 1.0
     kinds = sorted({t >> 2 for t in g.hand.seats[0].hand})

@@ -6,6 +6,7 @@ import json
 
 from engine.game import new_game
 from engine.game.danger import sight_from_view, sight_of
+from engine.game.events import Event, Indicator
 from engine.game.state import state_from_json, state_to_json
 from engine.game.view import seat_view
 
@@ -40,8 +41,20 @@ def test_views_show_the_wildcard_set_and_old_views_still_read() -> None:
     g = new_game("shangrao", seed="view").state
     view = seat_view(g, 0)
     assert view["wildcards"] == sorted(g.hand.wildcards)
-    assert view["bao"] == g.hand.bao
+    assert "bao" not in view  # the set is the only form a view shows
     assert sight_from_view(view) == sight_of(g, 0)
     old = dict(view)
-    del old["wildcards"]  # a view stored before wildcard sets
+    (old["bao"],) = old.pop("wildcards")  # a view stored before wildcard sets: one bao
     assert sight_from_view(old) == sight_of(g, 0)
+
+
+def test_the_indicator_event_names_the_wildcard_set_and_old_events_still_read() -> None:
+    step = new_game("shangrao", seed="indicator-event")
+    (event,) = [e for e in step.events if isinstance(e, Indicator)]
+    assert event.wildcards == sorted(step.state.hand.wildcards)
+    assert "bao" not in event.data
+    assert Event.from_json(event.to_json()) == event
+    old = {"kind": "indicator", "visible_to": None, "data": {"indicator": 3, "bao": 4}}
+    assert Event.from_json(old) == Indicator(3, [4])
+    none = {"kind": "indicator", "visible_to": None, "data": {"indicator": 3, "bao": None}}
+    assert Event.from_json(none) == Indicator(3, [])

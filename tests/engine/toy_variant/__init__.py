@@ -42,6 +42,7 @@ VARIANT = Variant(
     title=Text("variant.toyjing", "玩具精麻将", "玩具精麻將", "Toy jing"),
     short=Text("variant.toyjing.short", "玩具精", "玩具精", "Toy jing"),
     aliases=("玩具精", "tj"),
+    wildcard=Text("wildcard.jing", "精", "精", "Jing"),  # 正精 / 副精 are both 精
     options_class=ToyJingOptions,
     table_rules=table_rules,
     flags=_xinyu.flags,

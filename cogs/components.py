@@ -1,0 +1,34 @@
+"""What a component interaction carries, typed: the pressed button of a persistent item,
+the ``custom_id`` and the values chosen in a select menu.
+
+discord.py hands ``DynamicItem.from_custom_id`` the component as an ``Item`` and
+``interaction.data`` as a union of payloads; these helpers read them without guessing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+
+def pressed_button(item: discord.ui.Item[Any]) -> discord.ui.Button[Any]:
+    """The button a persistent button item is rebuilt from (its label, its style)."""
+    if not isinstance(item, discord.ui.Button):
+        raise TypeError(f"a button was expected, not {type(item).__name__}")
+    return item
+
+
+def _data(interaction: discord.Interaction) -> dict[str, Any]:
+    data: Any = interaction.data or {}
+    return data if isinstance(data, dict) else {}
+
+
+def custom_id_of(interaction: discord.Interaction) -> str:
+    """The ``custom_id`` of the pressed component ("" for other interactions)."""
+    return str(_data(interaction).get("custom_id", ""))
+
+
+def chosen_values(interaction: discord.Interaction) -> list[str]:
+    """The values chosen in a select menu (empty when none)."""
+    values = _data(interaction).get("values") or []
+    return [str(v) for v in values] if isinstance(values, list) else []

@@ -1,0 +1,138 @@
+"""The edit budget of the table message: at most one edit per ``interval`` (about 2 s) per
+game. Changes that come in meanwhile are coalesced — only the newest table is ever rendered —
+and a write that failed for a reason that may pass is made again after a back-off."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+
+import discord
+
+from cogs import pictures
+from cogs.places import Places
+from cogs.preferences import Preferences
+from cogs.views import table_message
+from services import outbox
+from services.delivery import GameSummary
+from services.model import TableView
+
+log = logging.getLogger(__name__)
+
+TABLE_EDIT_INTERVAL = 2.0  # seconds between two edits of one table message
+
+
+class TableEdits:
+    """Writes each game's table message, coalescing changes to the edit budget."""
+
+    def __init__(
+        self,
+        places: Places,
+        preferences: Preferences,
+        resend_delay: Callable[[BaseException], float | None],
+        *,
+        interval: float = TABLE_EDIT_INTERVAL,
+    ) -> None:
+        self.places = places
+        self.preferences = preferences
+        #: at least how long before a failed write is made again (None: never)
+        self.resend_delay = resend_delay
+        self.interval = interval
+        self._latest: dict[int, tuple[GameSummary, TableView | None]] = {}
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._writing: set[int] = set()  # games whose coalesced table write is under way
+        self._last_edit: dict[int, float] = {}
+
+    def schedule(self, game: GameSummary, table: TableView | None) -> None:
+        """Edit the table soon: at most one edit per ``interval`` per game."""
+        self._latest[game.id] = (game, table)
+        task = self._tasks.get(game.id)
+        if task is not None and not task.done():
+            return
+        self._tasks[game.id] = asyncio.create_task(self._later(game.id), name=f"mj-table-{game.id}")
+
+    async def _later(self, game_id: int) -> None:
+        """Write the newest table, then again while newer ones came in meanwhile (only the
+        newest is ever rendered: a table superseded while waiting is skipped). A write that
+        failed for a reason that may pass (:attr:`resend_delay`) is made again after a
+        back-off, with the newest table then."""
+        written = None
+        failures = 0
+        while self._tasks.get(game_id) is asyncio.current_task():
+            wait = self._last_edit.get(game_id, 0.0) + self.interval - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            latest = self._latest.get(game_id)
+            if latest is None or latest is written:
+                return
+            self._writing.add(game_id)
+            try:
+                await self.write(*latest)
+            except Exception as error:
+                if self.places.closing or self.places.bot.is_closed():
+                    log.info("game %s: table edit dropped at shut-down", game_id)
+                    return
+                delay = self.resend_delay(error)
+                if delay is None:
+                    log.exception("game %s: table edit failed", game_id)
+                    return
+                failures += 1
+                seconds = outbox.backoff(failures, delay)
+                log.warning(
+                    "game %s: table edit failed (%s); the newest table goes in %.1f s",
+                    game_id,
+                    error,
+                    seconds,
+                )
+                self._last_edit[game_id] = time.monotonic() + seconds - self.interval
+                continue  # the newest table then (a newer one supersedes the failed one)
+            finally:
+                self._writing.discard(game_id)
+            written, failures = latest, 0
+
+    async def stop(self, game_id: int) -> None:
+        """No coalesced edit pending any more: one still waiting is dropped, one already
+        writing finishes first (cut off, a table it posted would be left with buttons)."""
+        task = self._tasks.pop(game_id, None)
+        if task is None or task is asyncio.current_task():
+            return
+        if game_id in self._writing:
+            await asyncio.gather(task, return_exceptions=True)
+        else:
+            task.cancel()
+
+    async def stop_all(self) -> None:
+        """Shut-down: every pending edit stops."""
+        tasks = list(self._tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def flush(self, game: GameSummary, table: TableView | None) -> None:
+        """Write this table now (pending coalesced edits are superseded)."""
+        await self.stop(game.id)
+        self._latest[game.id] = (game, table)
+        await self.write(game, table)
+
+    async def write(self, game: GameSummary, table: TableView | None) -> None:
+        """The lobby before the first hand, else the hand's table with its picture."""
+        lang = await self.preferences.lang_for_guild(game.guild_id)
+        if table is None or game.hand_no == 0:
+            embed, view = table_message(game, table, lang)
+            await self.places.put_lobby(game, embed, view)
+        else:
+            # rendered off the loop, after waiting answers and hands; under load the text is
+            # written without a new picture rather than late (the next edit brings it)
+            png = await pictures.table_png(game, table, lang=lang)
+
+            def build() -> tuple[discord.Embed, discord.ui.View | None, list[discord.File]]:
+                embed, view = table_message(game, table, lang)
+                files = pictures.files_of(png, "table.png")
+                if files:
+                    embed.set_image(url=f"attachment://{files[0].filename}")
+                return embed, view, files
+
+            await self.places.put_hand_table(game, build)
+        self._last_edit[game.id] = time.monotonic()

@@ -1,0 +1,135 @@
+"""End-to-end: a SIGKILL right after a game's last hand loses neither its result nor its
+final standings (issue 15, item 6).
+
+The real ``bot.py`` plays a 4-hand game against the fake Discord. During the last hand
+Discord refuses (503) the last result and the final standings, so when the hand's last
+action is committed — and the game, its length played, is closed — nothing of its ending has
+been posted; the bot is SIGKILLed then. The restarted bot finds the ending still owed in the
+database and posts the last hand's result (with the seed reveal) and the final standings,
+each exactly once — and a further restart posts nothing again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from .fake_discord import FakeDiscord, FakeMessage, RestCall
+from .game_driver import click_ok, game_env, open_game, play_hand, result_message, table_message
+from .harness import BotProcess
+from .test_e2e_sends import MESSAGES, REVEAL
+
+pytestmark = pytest.mark.e2e
+
+SEED = "e2e-crash-results"
+HANDS = 4
+
+
+def _titles(embeds: list[dict]) -> list[str]:
+    return [str(e.get("title") or "") for e in embeds]
+
+
+def _footers(embeds: list[dict]) -> list[str]:
+    return [str((e.get("footer") or {}).get("text", "")) for e in embeds]
+
+
+def is_last_result(gid: int, embeds: list[dict]) -> bool:
+    """An embed list showing the result of game ``gid``'s last hand."""
+    return any(
+        (f"第{HANDS}局结果" in title or f"Result of hand {HANDS} " in title)
+        and footer.startswith(f"#{gid} ")
+        for title, footer in zip(_titles(embeds), _footers(embeds), strict=False)
+    )
+
+
+def is_standings(gid: int, embeds: list[dict]) -> bool:
+    """An embed list showing game ``gid``'s final standings."""
+    return any(
+        ("最终战绩" in title or "Final standings" in title) and footer == f"#{gid}"
+        for title, footer in zip(_titles(embeds), _footers(embeds), strict=False)
+    )
+
+
+def carries_ending(gid: int):
+    """Whether a request posts the last hand's result or the final standings."""
+
+    def match(call: RestCall) -> bool:
+        embeds = list((call.json or {}).get("embeds") or []) if isinstance(call.json, dict) else []
+        return is_last_result(gid, embeds) or is_standings(gid, embeds)
+
+    return match
+
+
+def posted(
+    fake: FakeDiscord, gid: int, which: Callable[[int, list[dict]], bool]
+) -> list[FakeMessage]:
+    """Every message of the server that ever showed ``which`` (deleted ones too)."""
+    return [
+        m
+        for m in fake.guild_messages(include_deleted=True)
+        if any(which(gid, v.get("embeds") or []) for v in m.versions())
+    ]
+
+
+def game_row(proc: BotProcess, gid: int) -> tuple[str, bool]:
+    [(status, owed)] = proc.rows("SELECT status, ending_owed FROM games WHERE id = ?", gid)
+    return str(status), bool(owed)
+
+
+async def test_a_sigkill_right_after_the_last_hand_still_posts_result_and_standings_once(
+    fake: FakeDiscord, bot_factory
+) -> None:
+    proc = bot_factory(env=game_env(EXTRA_EXTENSIONS="e2e_seed", E2E_SEEDS=SEED))
+    await proc.start_ready()
+    alice = fake.user("alice")
+    gid, _lobby = await open_game(fake, alice, [], length=str(HANDS))
+    for hand in range(1, HANDS):
+        result = await play_hand(fake, [alice], gid, hand_no=hand)
+        await click_ok(fake, alice, result, f"mj:{gid}:next:{hand}")  # 准备: deals at once
+        await fake.wait_for(
+            lambda h=hand, r=result: (
+                f"第{h + 1}/{HANDS}局" in (table_message(fake, gid) or r).text()
+            ),
+            20,
+            what=f"hand {hand + 1}'s table",
+        )
+
+    # Discord refuses the ending until healed: when the last action is in, nothing of it is out
+    fault = fake.break_next("POST", MESSAGES, None, status=503, match=carries_ending(gid))
+    await play_hand(fake, [alice], gid, hand_no=HANDS, until=lambda: fault.refused[:1] or None)
+    await fake.wait_for(
+        lambda: game_row(proc, gid)[0] == "finished", 20, what="the game closed by its length"
+    )
+    await proc.kill()  # right after the last hand's last action: its ending still owed
+    fault.heal()
+    assert posted(fake, gid, is_last_result) == [] and posted(fake, gid, is_standings) == []
+    assert game_row(proc, gid) == ("finished", True)
+
+    await proc.start_ready()
+    board = await fake.wait_for(
+        lambda: posted(fake, gid, is_standings) or None, 60, what="the final standings"
+    )
+    [last] = posted(fake, gid, is_last_result)
+    found = REVEAL.search(fake.messages[last.id].text())
+    assert found, fake.messages[last.id].text()  # the seed reveal, with the published hash
+    published = [m for m in fake.guild_messages() if m.id != last.id]
+    assert any(found.group(2) in m.text() for m in published)
+    names = [m.id for m in fake.channel_messages()]
+    assert board[0].id in names  # the standings stay in the channel
+    await fake.wait_for(lambda: game_row(proc, gid) == ("finished", False), 20, what="noted")
+    for _ in range(10):  # until what follows has gone out (quiet for 3 s)
+        if not await fake.wait_change(fake.changes, 3.0):
+            break
+    assert len(posted(fake, gid, is_standings)) == 1
+    assert len(posted(fake, gid, is_last_result)) == 1
+    assert result_message(fake, gid, HANDS) is None  # the last hand offers no 准备
+
+    # another restart posts nothing of it again
+    await proc.kill()
+    await proc.start_ready()
+    for _ in range(10):
+        if not await fake.wait_change(fake.changes, 3.0):
+            break
+    assert len(posted(fake, gid, is_standings)) == 1
+    assert len(posted(fake, gid, is_last_result)) == 1

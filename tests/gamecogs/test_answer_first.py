@@ -1,0 +1,99 @@
+"""A press is answered first, its hand picture follows (issue 15, item 1): the pressed hand
+message gets its new text and buttons at once, keeping its picture for the moment; the new
+picture comes in a second edit (none when a newer hand reached the message meanwhile)."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+
+from cogs import game as game_cog
+from cogs import pictures
+
+
+class FakeResponse:
+    def __init__(self, calls: list[tuple[str, dict[str, Any]]]) -> None:
+        self.calls = calls
+
+    async def edit_message(self, **kwargs: Any) -> None:
+        self.calls.append(("answer", kwargs))
+
+
+class FakeInteraction:
+    """What ``_redraw_hand`` uses of a press on a hand message that carries a picture."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+        self.response = FakeResponse(self.calls)
+        self.message = SimpleNamespace(attachments=[SimpleNamespace(filename="hand.png")])
+        self.locale = discord.Locale.chinese
+
+    async def edit_original_response(self, **kwargs: Any) -> None:
+        self.calls.append(("picture", kwargs))
+
+
+@pytest.fixture
+def slow_picture(monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
+    """The hand picture is ready only once the returned event is set."""
+    ready = asyncio.Event()
+
+    async def hand_png(hand: Any, **kwargs: Any) -> bytes:
+        assert kwargs["urgent"] is True  # before any DM or table picture
+        await ready.wait()
+        return b"\x89PNG new hand"
+
+    monkeypatch.setattr(pictures, "ENABLED", True)
+    monkeypatch.setattr(pictures, "hand_png", hand_png)
+    return ready
+
+
+async def _press(interaction: FakeInteraction, current: Any = None) -> discord.Embed:
+    embed = discord.Embed(description="the new hand")
+    await game_cog._redraw_hand(interaction, embed, None, hand=object(), still_current=current)
+    return embed
+
+
+async def test_the_answer_does_not_wait_for_the_picture(slow_picture: asyncio.Event) -> None:
+    interaction = FakeInteraction()
+    await _press(interaction)
+    # answered while the picture is still being drawn: text and buttons, old picture kept
+    assert [kind for kind, _ in interaction.calls] == ["answer"]
+    answered = interaction.calls[0][1]
+    assert "attachments" not in answered
+    assert answered["embed"].description == "the new hand"
+    assert answered["embed"].image.url == "attachment://hand.png"
+    slow_picture.set()
+    await asyncio.gather(*game_cog._LATE_PICTURES)
+    assert [kind for kind, _ in interaction.calls] == ["answer", "picture"]
+    edit = interaction.calls[1][1]
+    assert [f.filename for f in edit["attachments"]] == ["hand.png"]
+    assert edit["attachments"][0].fp.read() == b"\x89PNG new hand"
+    assert edit["embed"].image.url == "attachment://hand.png"
+
+
+async def test_a_picture_overtaken_by_a_newer_hand_is_not_shown(
+    slow_picture: asyncio.Event,
+) -> None:
+    interaction = FakeInteraction()
+    await _press(interaction, current=lambda: False)
+    slow_picture.set()
+    await asyncio.gather(*game_cog._LATE_PICTURES)
+    assert [kind for kind, _ in interaction.calls] == ["answer"]
+
+
+async def test_a_failed_picture_leaves_no_stale_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    async def no_png(hand: Any, **kwargs: Any) -> None:
+        return None
+
+    monkeypatch.setattr(pictures, "ENABLED", True)
+    monkeypatch.setattr(pictures, "hand_png", no_png)
+    interaction = FakeInteraction()
+    await _press(interaction)
+    await asyncio.gather(*game_cog._LATE_PICTURES)
+    assert [kind for kind, _ in interaction.calls] == ["answer", "picture"]
+    edit = interaction.calls[1][1]
+    assert edit["attachments"] == [] and not edit["embed"].image.url

@@ -1,0 +1,197 @@
+"""The Discord delivery's collaborators on their own: the table's edit budget
+(:mod:`cogs.table_edits`), the stored choices (:mod:`cogs.preferences`) and where messages go
+(:mod:`cogs.places`); and how :class:`cogs.delivery.DiscordDelivery` wires them."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+
+from cogs.delivery import DiscordDelivery
+from cogs.places import Places
+from cogs.preferences import Preferences
+from cogs.table_edits import TableEdits
+
+INTERVAL = 0.2
+
+
+class PartialChannel:
+    """What ``get_partial_messageable`` gives: a channel known by its id only."""
+
+    def __init__(self, channel_id: int) -> None:
+        self.id = channel_id
+
+
+class FakeBot:
+    def __init__(self, cached: dict[int, Any] | None = None) -> None:
+        self.cached = cached or {}
+        self.closed = False
+
+    def get_channel(self, channel_id: int) -> Any:
+        return self.cached.get(channel_id)
+
+    def get_partial_messageable(self, channel_id: int) -> PartialChannel:
+        return PartialChannel(channel_id)
+
+    def is_closed(self) -> bool:
+        return self.closed
+
+
+def game(game_id: int = 7) -> Any:
+    return SimpleNamespace(id=game_id, guild_id=1, messages={})
+
+
+def edits(*, fail: list[BaseException] | None = None, delay: float | None = 0.0) -> Any:
+    """A TableEdits whose writes are recorded (and fail with ``fail``'s errors first)."""
+    places = Places(FakeBot(), Preferences(None))  # type: ignore[arg-type]
+    tables = TableEdits(places, Preferences(None), lambda _error: delay, interval=INTERVAL)
+    written: list[Any] = []
+    errors = list(fail or [])
+
+    async def write(_game: Any, table: Any) -> None:
+        if errors:
+            raise errors.pop(0)
+        written.append(table)
+
+    tables.write = write  # type: ignore[method-assign]
+    return tables, written
+
+
+async def settle(tables: TableEdits, game_id: int = 7) -> None:
+    task = tables._tasks.get(game_id)
+    if task is not None:
+        await asyncio.wait_for(task, timeout=30)
+
+
+async def test_table_changes_coalesce_to_the_newest_within_the_edit_budget() -> None:
+    """≤ 1 edit per interval per table: the first change is written at once, four more
+    within the interval give one write, of the newest — the three between are never
+    rendered; changes made before the write starts are one write too."""
+    tables, written = edits()
+    g = game()
+    tables.schedule(g, "table 0")
+    await asyncio.sleep(0.01)
+    assert written == ["table 0"]
+    for n in range(1, 5):
+        tables.schedule(g, f"table {n}")
+    await settle(tables)
+    assert written == ["table 0", "table 4"]
+    for n in range(5, 8):
+        tables.schedule(g, f"table {n}")
+    await settle(tables)
+    assert written == ["table 0", "table 4", "table 7"]
+
+
+async def test_two_games_have_their_own_budget() -> None:
+    tables, written = edits()
+    tables.schedule(game(7), "seven")
+    tables.schedule(game(8), "eight")
+    await settle(tables, 7)
+    await settle(tables, 8)
+    assert sorted(written) == ["eight", "seven"]
+
+
+async def test_a_failed_write_that_may_pass_goes_again_with_the_newest_table() -> None:
+    tables, written = edits(
+        fail=[discord.DiscordServerError(SimpleNamespace(status=503, reason="x"), "")]
+    )  # type: ignore[arg-type]
+    g = game()
+    tables.schedule(g, "first")
+    await asyncio.sleep(0)
+    tables.schedule(g, "newer")
+    await settle(tables)
+    assert written == ["newer"]
+
+
+async def test_a_write_that_cannot_pass_is_dropped() -> None:
+    tables, written = edits(fail=[RuntimeError("refused")], delay=None)
+    tables.schedule(game(), "first")
+    await settle(tables)
+    assert written == []
+    assert tables._tasks[7].done()
+
+
+async def test_flush_writes_now_and_drops_the_pending_edit() -> None:
+    tables, written = edits()
+    g = game()
+    tables.schedule(g, "first")
+    await asyncio.sleep(0.01)
+    tables.schedule(g, "pending")
+    await tables.flush(g, "final")
+    await asyncio.sleep(INTERVAL * 2)
+    assert written == ["first", "final"]
+
+
+async def test_preferences_without_a_store_are_the_defaults() -> None:
+    prefs = Preferences(None)
+    assert await prefs.lang_for_guild(1) == "zh"
+    assert await prefs.lang_for_user(2) == "zh"
+    assert await prefs.images_for_user(2) is True
+    assert await prefs.alerts_for_user(2) == "on"
+    prefs.note_user(2, "en-US")
+    prefs.set_user_images(2, False)
+    prefs.set_user_alerts(2, "claims")
+    assert (await prefs.lang_for_user(2), await prefs.images_for_user(2)) == ("en", False)
+    assert await prefs.alerts_for_user(2) == "claims"
+    prefs.set_user_alerts(2, "sometimes")  # not a choice: alerts stay on
+    assert await prefs.alerts_for_user(2) == "on"
+
+
+def test_a_channel_that_takes_no_messages_is_reached_by_its_id() -> None:
+    """A cached forum or category cannot be sent to: the partial channel stands in."""
+    forum = SimpleNamespace(id=5)
+    places = Places(FakeBot({5: forum}), Preferences(None))  # type: ignore[arg-type]
+    where = places.place(5)
+    assert isinstance(where, PartialChannel) and where.id == 5
+
+
+def test_remembered_groups_are_created_once_and_kept() -> None:
+    places = Places(FakeBot(), Preferences(None))  # type: ignore[arg-type]
+    g = game()
+    g.messages = {"alerts": "garbled"}
+    alerts = places.held(g, "alerts")
+    assert alerts == {}
+    alerts["9"] = [1, 2, 3]
+    assert places.held(g, "alerts") == {"9": [1, 2, 3]}
+    assert places.refs(g)["alerts"] is alerts
+
+
+def test_the_delivery_wires_one_set_of_collaborators() -> None:
+    bot = FakeBot()
+    delivery = DiscordDelivery(bot, ephemeral_lifetime=30)  # type: ignore[arg-type]
+    service: Any = object()
+    delivery.service = service
+    assert delivery.places.service is service and delivery.service is service
+    assert delivery.hands.places is delivery.places is delivery.alerts.places
+    assert delivery.session.hands is delivery.hands is delivery.alerts.hands
+    assert delivery.tables.places is delivery.places
+    assert delivery.hands.ephemeral_lifetime == 30
+    assert (
+        delivery.resend_delay(
+            discord.DiscordServerError(SimpleNamespace(status=503, reason="x"), "")
+        )
+        == 0.0
+    )  # type: ignore[arg-type]
+    bot.closed = True  # nothing is sent again once the bot is closed
+    assert delivery.resend_delay(RuntimeError()) is None
+
+
+async def test_closing_stops_pending_table_edits() -> None:
+    delivery = DiscordDelivery(FakeBot())  # type: ignore[arg-type]
+    written: list[Any] = []
+
+    async def write(_game: Any, table: Any) -> None:
+        written.append(table)
+
+    delivery.tables.write = write  # type: ignore[method-assign]
+    g = game()
+    delivery.tables.schedule(g, "first")
+    await asyncio.sleep(0.01)
+    delivery.tables.schedule(g, "second")
+    await delivery.close()
+    await asyncio.sleep(INTERVAL * 2)
+    assert delivery.closing
+    assert written == ["first"]

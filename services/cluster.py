@@ -18,12 +18,15 @@ bot does it when several processes share PostgreSQL) turns on three things:
 - **Owners hear of changes** through ``LISTEN/NOTIFY`` (:mod:`db.notify`): a process holding
   a game another process moved on reloads it, re-arms its timers and refreshes its messages.
 - **Deadlines fire once** (:mod:`db.deadlines`): every turn / claim (``play``) and 准备 / 解散
-  / next-hand (``session``) deadline armed here is stored (written in batches, behind the
-  commit); a timer that expires first claims its stored deadline, and every process sweeps
-  deadlines overdue by ``grace`` seconds with ``FOR UPDATE SKIP LOCKED`` — those of a
-  process that stopped or died are fired by another, which takes the game over (its timers,
-  its messages). Firing is a versioned append: two processes firing one deadline apply it
-  once.
+  / next-hand (``session``) deadline armed here is stored: a press's (or AI step's) turn /
+  claim deadline and the 准备 deadline set by a hand's last action go in the same
+  transaction as the action (``append_action(deadlines=…)``), so a process killed right
+  after answering still leaves them; the exact values, and the vote / next-hand deadlines,
+  follow in batches behind the commit. A timer that expires first claims its stored
+  deadline, and every process sweeps deadlines overdue by ``grace`` seconds with ``FOR
+  UPDATE SKIP LOCKED`` — those of a process that stopped or died are fired by another, which
+  takes the game over (its timers, its messages). Firing is a versioned append: two
+  processes firing one deadline apply it once.
 """
 
 from __future__ import annotations

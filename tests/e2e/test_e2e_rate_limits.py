@@ -24,6 +24,7 @@ from .game_driver import (
     parse_id,
     play_hand,
     result_message,
+    stale_answer,
     table_message,
 )
 
@@ -121,8 +122,7 @@ def _accepted_presses(fake: FakeDiscord, gid: int, users) -> int:
             continue
         if parse_id(cid)[1] in ("join", "start", "hand", "next", "end", "dissolve"):
             continue
-        stale = any("earlier moment" in m.text() or "更早" in m.text() for m in ix.followups)
-        if ix.response_type == 7 and not stale:
+        if ix.response_type == 7 and not stale_answer(ix):
             taken += 1
     return taken
 

@@ -64,9 +64,12 @@ def decisions(proc: BotProcess, gid: int) -> dict[int, list[dict[str, Any]]]:
     variant, options, seats = _game_row(proc, gid)
     humans = {i for i, s in enumerate(seats) if not s.get("ai")}
     log = log_of(proc, gid)
-    assert not [e for _q, _s, e in log if e.get("k") == "auto" or e.get("timeout")], (
-        "this replay knows no 托管"
-    )
+    # a claim window that timed out only passes, quietly (no 托管): replayed like a press
+    assert not [
+        e
+        for _q, _s, e in log
+        if e.get("k") == "auto" or (e.get("timeout") and (e.get("a") or {}).get("type") != "pass")
+    ], "this replay knows no 托管"
     changes: list[list[tuple[int, int | None, dict[str, Any]]]] = []
     for seq, seat, entry in log:
         if entry.get("k") in ("setup", "rdy", "vote", "rematch"):

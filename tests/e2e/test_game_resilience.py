@@ -36,6 +36,9 @@ pytestmark = pytest.mark.e2e
 
 #: how long the bot under test believes an ephemeral reply stays editable
 LIFETIME = 6.0
+#: seconds a claim window waits for Bob: while he does not play (he has no hand open), a
+#: discard he could claim passes on its own, quietly (the deal decides whether one comes)
+CLAIM_WINDOW = "3"
 ENGINE = RealEngine()
 WEBHOOK_EDIT = r"webhooks/\d+/(?P<token>[^/]+)/messages/@original$"
 
@@ -177,7 +180,9 @@ class Players:
 
 
 async def test_closed_dms_get_one_mention_per_turn(fake: FakeDiscord, bot_factory) -> None:
-    proc = await start_bot(bot_factory, EPHEMERAL_LIFETIME_SECONDS=str(LIFETIME))
+    proc = await start_bot(
+        bot_factory, EPHEMERAL_LIFETIME_SECONDS=str(LIFETIME), CLAIM_TIMEOUT_SECONDS=CLAIM_WINDOW
+    )
     alice, bob = fake.user("alice"), fake.user("bob")
     fake.close_dms(bob)
     # 新余: seat 0 (Alice) deals, so Bob is not asked before Alice's first discard

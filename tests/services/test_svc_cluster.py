@@ -112,6 +112,8 @@ async def test_a_press_is_served_by_the_instance_not_holding_the_game(instances)
     assert view.hand.legal, "the human is asked to decide after the deal"
     version = a.held(gid).version
     key = simple_choice(view.hand.legal, view.hand.drawn)
+    # counted before the press: the owner may hear of it (NOTIFY) before ``act`` returns here
+    tables_before = len(a.delivery.named("table"))
 
     result = await b.svc.act(gid, USERS[0], key)
 
@@ -120,7 +122,6 @@ async def test_a_press_is_served_by_the_instance_not_holding_the_game(instances)
     assert [entry_key(r.action) for r in mine] == [key]
     assert result.game.version == log[-1].seq
     # the owner hears of it and refreshes its copy and its table message
-    tables_before = len(a.delivery.named("table"))
     await eventually(lambda: a.held(gid).version == log[-1].seq, "the owner's refresh")
     await a.svc.idle()
     assert len(a.delivery.named("table")) > tables_before

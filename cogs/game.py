@@ -420,9 +420,11 @@ class Game(commands.Cog):
 
     async def _run(self, interaction: discord.Interaction, job: Any) -> None:
         """Run a command's work; a refusal it raises reaches the one app-command error
-        handler (:mod:`cogs.errors`), which answers it in the user's language."""
+        handler (:mod:`cogs.errors`), which answers it in the user's language. Its writes
+        go before bookkeeping writes, as a button press's do: its player waits for them."""
         self.delivery.preferences.note_user(interaction.user.id, interaction.locale)
-        await job()
+        with answering():
+            await job()
 
     async def _guild_only(self, interaction: discord.Interaction) -> bool:
         if interaction.guild_id is None:

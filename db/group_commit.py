@@ -52,8 +52,10 @@ _holding: ContextVar[tuple[GroupCommit, AsyncConnection] | None] = ContextVar(
 )
 
 #: while answering writes queue, at most this many of them take turns in a row before a
-#: waiting other write gets one
-FAIR_SHARE = 8
+#: waiting other write gets one (100 tables at a press per 3 s: 8 left the table messages'
+#: bookkeeping, and so their edits, 6.6 s behind at p99; 2 keeps them 3.5 s behind for the
+#: same press latency — ``python -m tests.e2e.loadtest_bot --tables 100``)
+FAIR_SHARE = 2
 #: seconds a batch stays open for writers queued behind it before it is committed anyway
 MAX_OPEN = 0.05
 

@@ -97,3 +97,27 @@ async def test_a_failed_picture_leaves_no_stale_one(monkeypatch: pytest.MonkeyPa
     assert [kind for kind, _ in interaction.calls] == ["answer", "picture"]
     edit = interaction.calls[1][1]
     assert edit["attachments"] == [] and not edit["embed"].image.url
+
+
+async def test_a_commands_writes_go_before_bookkeeping() -> None:
+    """``/mahjong new``, ``join``, ``start``… run their work inside ``answering()``: their
+    player waits for the commit, like a button's (a lobby opened under load was answered
+    late when its writes queued behind message-id bookkeeping)."""
+    from db import group_commit
+
+    seen: list[bool] = []
+    noted: list[int] = []
+    cog = SimpleNamespace(
+        delivery=SimpleNamespace(
+            preferences=SimpleNamespace(note_user=lambda user_id, locale: noted.append(user_id))
+        )
+    )
+    interaction = SimpleNamespace(user=SimpleNamespace(id=7), locale=discord.Locale.chinese)
+
+    async def job() -> None:
+        seen.append(group_commit._is_answering())
+
+    assert not group_commit._is_answering()
+    await game_cog.Game._run(cog, interaction, job)  # type: ignore[arg-type]
+    assert seen == [True] and noted == [7]
+    assert not group_commit._is_answering()

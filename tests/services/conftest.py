@@ -5,7 +5,7 @@ delivery."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -78,3 +78,28 @@ async def make_service(store: Store, delivery: RecordingDelivery) -> AsyncIterat
     yield factory
     for svc in made:
         await svc.close()
+
+
+@pytest.fixture
+async def processes(db_url: str) -> AsyncIterator[Callable[[], Awaitable[GameService]]]:
+    """``await processes()``: one more service instance on the test's database (its own
+    store and memory, as another bot process would be), closed after the test."""
+    made: list[tuple[Store, GameService]] = []
+
+    async def make() -> GameService:
+        store = await Store.open(db_url)
+        svc = GameService(
+            store,
+            RealEngine(),
+            RecordingDelivery(),
+            turn_timeout=600,
+            claim_timeout=600,
+            new_seed=lambda: "services-test-seed",
+        )
+        made.append((store, svc))
+        return svc
+
+    yield make
+    for store, svc in made:
+        await svc.close()
+        await store.close()

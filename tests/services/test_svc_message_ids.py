@@ -4,39 +4,14 @@ thread is decided once, and the remembered messages of both processes are kept."
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
-import pytest
-from svc_helpers import CHANNEL, GUILD, USERS, RecordingDelivery
+from svc_helpers import CHANNEL, GUILD, USERS
 
-from db.store import Store
 from services.game import GameService
-from services.real_engine import RealEngine
 
+#: the ``processes`` fixture (tests/services/conftest.py): one more service instance
 Make = Callable[[], Awaitable[GameService]]
-
-
-@pytest.fixture
-async def processes(db_url: str) -> AsyncIterator[Make]:
-    made: list[tuple[Store, GameService]] = []
-
-    async def make() -> GameService:
-        store = await Store.open(db_url)
-        svc = GameService(
-            store,
-            RealEngine(),
-            RecordingDelivery(),
-            turn_timeout=600,
-            claim_timeout=600,
-            new_seed=lambda: "services-test-seed",
-        )
-        made.append((store, svc))
-        return svc
-
-    yield make
-    for store, svc in made:
-        await svc.close()
-        await store.close()
 
 
 async def _both_hold_a_lobby(a: GameService, b: GameService) -> int:

@@ -15,6 +15,7 @@ once, and changes made elsewhere are heard.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import Sequence
@@ -38,6 +39,39 @@ from services.replay import ReplayService
 from services.stats import StatsService
 
 log = logging.getLogger(__name__)
+
+#: seconds a stop waits for the interactions being handled (a command's reply, a press's
+#: commit and its bookkeeping writes) before the store closes under them
+HANDLER_GRACE = 10.0
+#: names discord.py gives the tasks that run app commands, buttons, selects and modals
+_HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-", "discord.py: interaction")
+
+
+def _handler_tasks() -> list[asyncio.Task[Any]]:
+    current = asyncio.current_task()
+    return [
+        task
+        for task in asyncio.all_tasks()
+        if task is not current
+        and not task.done()
+        and task.get_name().startswith(_HANDLER_TASKS)
+        and not task.get_name().startswith("discord-ui-view-timeout")
+    ]
+
+
+async def finish_handlers(grace: float) -> int:
+    """Wait (at most ``grace`` seconds) for the interaction handlers running now: a stop
+    must not close the store under a command that already answered and still writes (its
+    message id, names…). Returns how many were still running after the wait."""
+    running = _handler_tasks()
+    if not running:
+        return 0
+    log.info("Waiting for %d interaction(s) being handled", len(running))
+    _, pending = await asyncio.wait(running, timeout=grace)
+    if pending:
+        log.warning("%d interaction(s) still running after %.0f s; closing", len(pending), grace)
+    return len(pending)
+
 
 #: Extensions loaded at start-up, in order. Game cogs add their module here.
 DEFAULT_EXTENSIONS: tuple[str, ...] = (
@@ -172,8 +206,10 @@ class MahjongBot(commands.Bot):
         return self.shard_set is None or self.shard_set.serves_guild(guild_id)
 
     async def close(self) -> None:
-        """Unload the cogs, close the services and the store, then disconnect: the services'
-        last deliveries (queued before the stop) still reach Discord."""
+        """Let the presses and commands being handled finish (their writes are acknowledged
+        actions), unload the cogs, close the services and the store, then disconnect: the
+        services' last deliveries (queued before the stop) still reach Discord."""
+        await finish_handlers(HANDLER_GRACE)
         for name in tuple(self.extensions):
             try:
                 await self.unload_extension(name)

@@ -184,6 +184,7 @@ class GroupCommit:
         self.max_open = max_open
         self._turns: _Turns | None = None
         self._finishing: set[asyncio.Task[None]] = set()
+        self._active = 0  # writes begun and not yet returned
         #: commits made, and writes they held (figures for benchmarks)
         self.commits = 0
         self.writes = 0
@@ -201,6 +202,15 @@ class GroupCommit:
         if held is not None and held[0] is self:
             yield held[1]  # part of the enclosing write
             return
+        self._active += 1
+        try:
+            async with self._write() as conn:
+                yield conn
+        finally:
+            self._active -= 1
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[AsyncConnection]:
         turns = self._for_loop()
         urgent = _is_answering()
         timing = log.isEnabledFor(logging.DEBUG)
@@ -330,11 +340,20 @@ class GroupCommit:
             with contextlib.suppress(Exception):
                 await batch.conn.close()
 
-    async def settle(self) -> None:
-        """Wait for batches being committed and their connections going back to the pool
-        (before the engine is disposed)."""
-        while self._finishing:
-            await asyncio.gather(*self._finishing, return_exceptions=True)
+    async def settle(self, grace: float = 10.0) -> None:
+        """Wait (at most ``grace`` seconds) for the writes under way to return and their
+        batches to be committed and their connections back in the pool (before the engine
+        is disposed). Being cancelled does not cancel a commit."""
+        deadline = time.monotonic() + grace
+        while self._finishing or self._active:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                log.warning("closing with %d write(s) still under way", self._active)
+                return
+            if self._finishing:
+                await asyncio.wait(set(self._finishing), timeout=left)
+            else:
+                await asyncio.sleep(min(0.01, left))
 
     def _rescue(self, turns: _Turns) -> None:
         """A writer gave up waiting for its turn (cancelled): if the open batch was left

@@ -113,3 +113,29 @@ async def test_close_closes_the_services_after_the_cogs(
 def test_bot_of_refuses_another_client() -> None:
     with pytest.raises(TypeError, match="MahjongBot"):
         bot_of(discord.Client(intents=discord.Intents.none()))
+
+
+async def test_a_stop_waits_for_the_interactions_being_handled() -> None:
+    """A command that already answered may still write (its message's id): the stop lets it
+    finish before the store closes, and gives up on one that outlives the grace."""
+    import asyncio
+
+    from botcore.client import finish_handlers
+
+    done: list[str] = []
+
+    async def handler(name: str, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        done.append(name)
+
+    quick = asyncio.create_task(handler("command", 0.05), name="CommandTree-invoker")
+    press = asyncio.create_task(handler("button", 0.05), name="discord-ui-view-dispatch-7")
+    other = asyncio.create_task(handler("table edit", 30), name="mj-table-1")
+    assert await finish_handlers(5.0) == 0
+    assert sorted(done) == ["button", "command"] and quick.done() and press.done()
+    assert not other.done()  # not an interaction: the services close it themselves
+    slow = asyncio.create_task(handler("slow", 30), name="CommandTree-invoker")
+    assert await finish_handlers(0.05) == 1
+    for task in (other, slow):
+        task.cancel()
+    await asyncio.gather(other, slow, return_exceptions=True)

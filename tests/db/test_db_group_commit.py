@@ -267,3 +267,39 @@ async def test_a_batch_open_past_max_open_is_committed_though_writers_wait(
         assert store.db.commits - commits == len(games)
     finally:
         await store.close()
+
+
+async def test_closing_waits_for_a_write_under_way_and_keeps_it(tmp_path: Path) -> None:
+    """A stop closes the store while a command that already answered still writes (its
+    message id): the close waits for that write, which is committed, not cancelled."""
+    path = tmp_path / "closing.db"
+    store = await Store.open(f"sqlite+aiosqlite:///{path}")
+    game = await store.games.create(1, 100, "shangrao")
+    inside = asyncio.Event()
+
+    async def late_write() -> int:
+        async with store.db.write() as conn:
+            inside.set()
+            await asyncio.sleep(0.2)  # the close arrives while the block runs
+            await conn.execute(update(GUILDS).values(language="en"))
+            return await store.games.append_action(game.id, 0, 0, {"k": "act"})  # joins it
+
+    writer = asyncio.create_task(late_write())
+    await inside.wait()
+    await store.close()
+    assert writer.done() and writer.result() == 1
+    assert await asyncio.to_thread(_committed_seqs, path, game.id) == [1]
+
+
+async def test_a_cancelled_close_does_not_cancel_the_commit_it_waits_for(
+    sqlite_store: tuple[Store, Path],
+) -> None:
+    store, path = sqlite_store
+    game = await store.games.create(1, 100, "shangrao")
+    writer = asyncio.create_task(store.games.append_action(game.id, 0, 0, {"k": "act"}))
+    await asyncio.sleep(0)
+    closing = asyncio.create_task(store.db._group.settle())  # type: ignore[union-attr]
+    await asyncio.sleep(0)
+    closing.cancel()
+    assert await writer == 1
+    assert await asyncio.to_thread(_committed_seqs, path, game.id) == [1]

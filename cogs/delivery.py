@@ -86,9 +86,11 @@ class DiscordDelivery:
         return self.places.closing
 
     async def close(self) -> None:
-        """Stop pending table edits (shut-down)."""
+        """Stop pending table edits; the saves of remembered messages under way or asked
+        for end first (shut-down: the store closes after this)."""
         self.places.closing = True
         await self.tables.stop_all()
+        await self.places.saves_done()
 
     def resend_delay(self, error: BaseException) -> float | None:
         """At least how many seconds before a failed send is made again (a 429, a 5xx, a
@@ -165,8 +167,24 @@ class DiscordDelivery:
         if view is not None:
             await self.places.note_result(game, where, message.id)
         else:
-            await self.places.save_refs(game.id)
+            await self.places.save_refs(game.id, wait=False)
         await self.session.update_ready_alerts(game)
+
+    async def past_result(self, game: GameSummary, result: HandResult, table: TableView) -> None:
+        """The result of an earlier hand that never went out (a table of AI and 托管 seats
+        dealt the next hand at once, and the bot restarted before the result was posted):
+        posted once, with the seed reveal and the hash published when that hand started; the
+        table, which shows the hand in play, is left alone, and there is no 准备 to press."""
+        if self.result_shown(game):
+            return
+        lang = await self.preferences.lang_for_guild(game.guild_id)
+        published = (result.seed_reveal or {}).get("commitment")
+        content, embed, _view, files = await result_parts(game, result, lang, published)
+        where = await self.places.play_channel_id(game)
+        message = await self.places.send(where, content=content or None, embed=embed, files=files)
+        self.places.note_snowflake(message.id)
+        self.places.refs(game)["result_posted"] = game.hand_no
+        await self.places.save_refs(game.id)
 
     async def game_ended(self, game: GameSummary, reason: str) -> None:
         lang = await self.preferences.lang_for_guild(game.guild_id)

@@ -171,6 +171,8 @@ class HandMessages:
         self.dm_messages[key] = (game.hand_no, message)
         held = self.places.refs(game).setdefault("dm", {})
         held[str(update.user_id)] = [message.channel.id, message.id, game.hand_no]
+        # waited for: a crash after this DM's send costs at most this one duplicate, never
+        # a second DM for messages sent after it (and sharing, the stored DM decides)
         await self.places.save_refs(game.id)
         if await self._keep_stored_dm(game, key, message, embed, view, files):
             message = self.dm_messages[key][1]  # (the duplicate notified them before it went)

@@ -33,6 +33,7 @@ from cogs.text import t, variant_name
 from cogs.views import lobby_message
 from services.delivery import GameSummary
 from services.game import GameService
+from services.single_flight import SingleFlight
 
 if TYPE_CHECKING:  # importing discord.types at run time is circular
     from discord.types.threads import ThreadArchiveDuration, ThreadType
@@ -68,11 +69,15 @@ class Places:
         self.closing = False
         #: game → the messages delivery keeps up to date (saved as the game's ``messages``)
         self._refs: dict[int, dict[str, Any]] = {}
+        #: game → its messages as this process last saved them (the store's copy)
+        self._stored: dict[int, dict[str, Any]] = {}
         #: game → the channel it plays in (its thread, or the channel itself)
         self._where: dict[int, int] = {}
         #: channel → the bot's permissions there, as the latest interaction reported them
         self._perms: dict[int, discord.Permissions] = {}
         self._place_locks: dict[int, asyncio.Lock] = {}
+        #: the saves of each game's remembered messages, combined (one under way at a time)
+        self._saves: SingleFlight[int] = SingleFlight(self._save_once, "messages of game")
         #: Discord's clock: the time of the newest snowflake seen (epoch seconds)
         self._discord_time = 0.0
 
@@ -94,22 +99,54 @@ class Places:
             group = refs[name] = {}
         return group
 
-    async def save_refs(self, game_id: int) -> None:
-        """Store the game's remembered messages (a failure is only logged)."""
+    @property
+    def sharing(self) -> bool:
+        """Whether other processes share the database (a save's stored result may then
+        differ from what was sent, and a caller adopting it must wait for it)."""
+        return bool(getattr(self.service, "shared", False))
+
+    async def save_refs(self, game_id: int, *, wait: bool = True) -> None:
+        """Store the game's remembered messages (a failure is only logged).
+
+        Saves of one game are combined: at most one is under way, and the calls made
+        meanwhile are served by one following save of the latest copy. ``wait=False``:
+        return at once, the save goes on behind — for callers that need nothing of it (the
+        messages are bookkeeping: a crash before the save ends costs at worst a message sent
+        again after the restart, never a game action). With ``wait`` (the default) the copy
+        has taken back what the store holds (:func:`take_stored`) when this returns."""
+        if self._refs.get(game_id) is None or self.service is None:
+            return
+        done = self._saves.request(game_id)
+        if wait:
+            await asyncio.shield(done)
+
+    async def saves_done(self) -> None:
+        """Wait until every save asked for has ended, and the table message ids written
+        behind with them (shut-down, tests)."""
+        await self._saves.drained()
+        if self.service is not None:
+            await self.service.written_behind()
+
+    async def _save_once(self, game_id: int) -> None:
+        """One save of the game's copy as it is now (read before the first ``await``)."""
         held = self._refs.get(game_id)
         if held is None or self.service is None:
             return
         sent = _copy(held)
+        if not self.sharing and self._stored.get(game_id) == sent:
+            return  # as stored (changed and changed back meanwhile), and nobody else writes
         try:
             stored = await self.service.save_messages(game_id, sent)
         except Exception:
             log.exception("game %s: could not save its messages", game_id)
             return
         if self._refs.get(game_id) is held:
+            self._stored[game_id] = _copy(stored)
             take_stored(held, sent, stored)
 
     def forget_game(self, game_id: int) -> None:
         self._refs.pop(game_id, None)
+        self._stored.pop(game_id, None)
         self._where.pop(game_id, None)
         self._place_locks.pop(game_id, None)
 
@@ -291,7 +328,7 @@ class Places:
         message = await self.send(game.channel_id, embed=embed, view=view)
         self.note_snowflake(message.id)
         if self.service is not None:
-            stored = await self.service.set_table_message(game.id, message.id)
+            stored = await self.service.set_table_message(game.id, message.id, wait=self.sharing)
             if stored != message.id:  # another process posted the lobby meanwhile: it stays
                 await self._drop_duplicate(game, message)
                 if stored is not None:
@@ -357,7 +394,9 @@ class Places:
         message = await self.send(where, embed=embed, view=view, files=files or [])
         self.note_snowflake(message.id)
         if self.service is not None:
-            kept = await self.service.set_table_message(game.id, message.id)
+            # alone on the database nobody else posts this game's table: the id is written
+            # behind, and the next edit does not wait for it
+            kept = await self.service.set_table_message(game.id, message.id, wait=self.sharing)
             if kept != message.id:
                 await self._keep_stored_table(game, message, kept, where, build)
                 return
@@ -373,7 +412,7 @@ class Places:
             else:
                 await self.retire(int(old_at[0]), current)
         await self.retire_result(game, before=game.hand_no)
-        await self.save_refs(game.id)
+        await self.save_refs(game.id, wait=False)  # (the next edit needs nothing of it)
 
     async def _drop_duplicate(self, game: GameSummary, message: discord.Message) -> None:
         """A table (or lobby) this process just posted while another process posted one
@@ -445,7 +484,7 @@ class Places:
     async def note_result(self, game: GameSummary, channel_id: int, message_id: int) -> None:
         """The result message of the hand just ended (its buttons go when the next starts)."""
         self.refs(game)["result"] = [channel_id, message_id, game.hand_no]
-        await self.save_refs(game.id)
+        await self.save_refs(game.id, wait=False)
 
     async def delete(self, entry: list[Any], what: str) -> None:
         """Delete a remembered ``[channel, message, …]`` message (an alert; best effort)."""

@@ -15,7 +15,7 @@ import io
 import logging
 import re
 import time
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypedDict, Unpack
 
 import discord
 
@@ -70,6 +70,35 @@ def card_embed(card: Card, *, colour: discord.Colour = COLOUR) -> discord.Embed:
     return embed
 
 
+class PageLook(TypedDict, total=False):
+    """How a page button looks: its label and emoji, and whether it is greyed out (no such
+    page). Left out: no label, no emoji, enabled."""
+
+    label: str | None
+    emoji: str | None
+    disabled: bool
+
+
+def page_button(
+    custom_id: str, *, style: discord.ButtonStyle = GREY, **look: Unpack[PageLook]
+) -> discord.ui.Button[Any]:
+    """The button a page item wraps (◀ / ▶ / 📍); ``custom_id`` says which page it shows."""
+    return discord.ui.Button(custom_id=custom_id, style=style, **look)
+
+
+def pressed_look(item: discord.ui.Item[Any]) -> PageLook:
+    """The look a page item rebuilt from a press keeps: the pressed button's label."""
+    return PageLook(label=pressed_button(item).label)
+
+
+def prev_next_looks(lang: str, *, has_prev: bool, has_next: bool) -> tuple[PageLook, PageLook]:
+    """◀ 上一页 and ▶ 下一页, each greyed out when there is no such page."""
+    return (
+        PageLook(emoji="◀", label=_l("prev", lang), disabled=not has_prev),
+        PageLook(emoji="▶", label=_l("next", lang), disabled=not has_next),
+    )
+
+
 class BoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BOARD_ID):
     """Prev / Next / my position on a leaderboard; shows the page in its ``custom_id``."""
 
@@ -78,29 +107,20 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BOARD
         query: BoardQuery,
         page: int | None,
         *,
-        label: str | None = None,
-        emoji: str | None = None,
         style: discord.ButtonStyle = GREY,
-        disabled: bool = False,
+        **look: Unpack[PageLook],
     ) -> None:
         self.query = query
         self.page = page
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                emoji=emoji,
-                style=style,
-                custom_id=query.custom_id("me" if page is None else page),
-                disabled=disabled,
-            )
-        )
+        custom_id = query.custom_id("me" if page is None else page)
+        super().__init__(page_button(custom_id, style=style, **look))
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> BoardButton:
         query, page = BoardQuery.from_match(match)
-        return cls(query, page, label=pressed_button(item).label)
+        return cls(query, page, **pressed_look(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await show_board(interaction, self.query, self.page, edit=True)
@@ -140,32 +160,16 @@ class HistorySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HIS
 class HistoryButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HISTORY_PAGE_ID):
     """Previous / next page of the history list (the select then lists that page)."""
 
-    def __init__(
-        self,
-        user_id: int | None,
-        page: int,
-        *,
-        label: str | None = None,
-        emoji: str | None = None,
-        disabled: bool = False,
-    ) -> None:
+    def __init__(self, user_id: int | None, page: int, **look: Unpack[PageLook]) -> None:
         self.user_id = user_id
         self.page = page
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                emoji=emoji,
-                style=GREY,
-                custom_id=history_page_custom_id(user_id, page),
-                disabled=disabled,
-            )
-        )
+        super().__init__(page_button(history_page_custom_id(user_id, page), **look))
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> HistoryButton:
-        return cls(int(match["user"]) or None, int(match["page"]), label=pressed_button(item).label)
+        return cls(int(match["user"]) or None, int(match["page"]), **pressed_look(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await show_history(interaction, self.user_id, self.page, edit=True)
@@ -174,32 +178,16 @@ class HistoryButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HIS
 class HandsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GAME_ID):
     """Previous / next page of one game's hands."""
 
-    def __init__(
-        self,
-        game_id: int,
-        page: int,
-        *,
-        label: str | None = None,
-        emoji: str | None = None,
-        disabled: bool = False,
-    ) -> None:
+    def __init__(self, game_id: int, page: int, **look: Unpack[PageLook]) -> None:
         self.game_id = game_id
         self.page = page
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                emoji=emoji,
-                style=GREY,
-                custom_id=game_custom_id(game_id, page),
-                disabled=disabled,
-            )
-        )
+        super().__init__(page_button(game_custom_id(game_id, page), **look))
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> HandsButton:
-        return cls(int(match["game"]), int(match["page"]), label=pressed_button(item).label)
+        return cls(int(match["game"]), int(match["page"]), **pressed_look(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await show_game(interaction, self.game_id, self.page, edit=True)
@@ -212,16 +200,9 @@ def board_view(page: BoardPage, lang: str) -> discord.ui.View:
     next_page = page.page + 1 if page.has_next else max(page.page + 1, 1)
     if prev_page == next_page:  # one page: keep the ids distinct
         next_page += 1
-    view.add_item(
-        BoardButton(
-            page.query, prev_page, emoji="◀", disabled=not page.has_prev, label=_l("prev", lang)
-        )
-    )
-    view.add_item(
-        BoardButton(
-            page.query, next_page, emoji="▶", disabled=not page.has_next, label=_l("next", lang)
-        )
-    )
+    prev_look, next_look = prev_next_looks(lang, has_prev=page.has_prev, has_next=page.has_next)
+    view.add_item(BoardButton(page.query, prev_page, **prev_look))
+    view.add_item(BoardButton(page.query, next_page, **next_look))
     view.add_item(BoardButton(page.query, None, emoji="📍", style=BLUE, label=_l("me", lang)))
     return view
 
@@ -245,16 +226,9 @@ def history_view(
             HistorySelect(user_id, choices, placeholder=t("stats.history_pick", lang)[:150])
         )
     if paged:
-        view.add_item(
-            HistoryButton(
-                user_id, max(page - 1, 0), emoji="◀", label=_l("prev", lang), disabled=page == 0
-            )
-        )
-        view.add_item(
-            HistoryButton(
-                user_id, page + 1, emoji="▶", label=_l("next", lang), disabled=not has_next
-            )
-        )
+        prev_look, next_look = prev_next_looks(lang, has_prev=page > 0, has_next=has_next)
+        view.add_item(HistoryButton(user_id, max(page - 1, 0), **prev_look))
+        view.add_item(HistoryButton(user_id, page + 1, **next_look))
     return view
 
 
@@ -278,20 +252,11 @@ def game_view(page: GamePage, lang: str) -> discord.ui.View | None:
     next_page = min(page.page + 1, page.pages - 1)
     if prev_page == next_page:
         next_page = prev_page + 1
-    view.add_item(
-        HandsButton(
-            page.game.id, prev_page, emoji="◀", label=_l("prev", lang), disabled=page.page == 0
-        )
+    prev_look, next_look = prev_next_looks(
+        lang, has_prev=page.page > 0, has_next=page.page + 1 < page.pages
     )
-    view.add_item(
-        HandsButton(
-            page.game.id,
-            next_page,
-            emoji="▶",
-            label=_l("next", lang),
-            disabled=page.page + 1 >= page.pages,
-        )
-    )
+    view.add_item(HandsButton(page.game.id, prev_page, **prev_look))
+    view.add_item(HandsButton(page.game.id, next_page, **next_look))
     return view
 
 

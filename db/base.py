@@ -52,18 +52,39 @@ class Database:
         return 0 if self._group is None else self._group.writes
 
     @asynccontextmanager
-    async def write(self) -> AsyncIterator[AsyncConnection]:
+    async def write(self, *, savepoint: bool = True) -> AsyncIterator[AsyncConnection]:
         """One write, committed durably before the block's ``async with`` returns; nothing
         of it when the block raises. A write inside another write of the same task joins it.
+
+        ``savepoint=False`` (SQLite): the block needs no savepoint of its own in a group
+        commit (two statements less) because it raises only before it has changed a row (a
+        refused compare-and-set); should it raise later, the whole batch is rolled back and
+        each of its writers gets `StoreError` (nothing recorded). No effect on PostgreSQL.
 
         Raises `StoreBusy` when the database stayed locked past the timeout (nothing of the
         write was recorded)."""
         if self._group is not None:
-            async with self._group.write() as conn:
+            async with self._group.write(savepoint=savepoint) as conn:
                 yield conn
             return
         try:
             async with self.engine.connect() as conn, conn.begin():
+                yield conn
+        except DBAPIError as error:
+            if is_busy(error):
+                raise StoreBusy(str(error.orig)) from error
+            raise
+
+    @asynccontextmanager
+    async def autocommit(self) -> AsyncIterator[AsyncConnection]:
+        """A PostgreSQL connection where each statement commits alone, durably, when it
+        completes (no ``BEGIN``/``COMMIT`` round trips): for a write that is one statement.
+        Raises `StoreBusy` when a lock was waited on past the timeout."""
+        if self._group is not None:
+            raise RuntimeError("autocommit writes are for PostgreSQL (SQLite: write())")
+        try:
+            async with self.engine.connect() as conn:
+                await conn.execution_options(isolation_level="AUTOCOMMIT")
                 yield conn
         except DBAPIError as error:
             if is_busy(error):

@@ -379,10 +379,10 @@ def _timing_writes(store: Store, held: list[float]) -> Iterator[None]:
     original = store.db.write
 
     @asynccontextmanager
-    async def timed() -> AsyncIterator[Any]:
+    async def timed(**options: Any) -> AsyncIterator[Any]:
         start = time.perf_counter()
         try:
-            async with original() as conn:
+            async with original(**options) as conn:
                 yield conn
         finally:
             held.append(time.perf_counter() - start)

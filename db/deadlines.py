@@ -17,11 +17,11 @@ writers take turns anyway.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Table, and_, delete, or_, select, update
+from sqlalchemy import Table, and_, delete, or_, select, true, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from db.base import StoreBase
@@ -91,6 +91,17 @@ async def arm_rows(
     await conn.execute(stmt, rows)
 
 
+def _free(now: float, alive: Collection[str] | None, holder: str | None = None) -> Any:
+    """The rows nobody is firing: never claimed, their lease run out, claimed by ``holder``
+    itself, or (``alive`` known) claimed by a process that is gone."""
+    free = [_D.c.lease_until.is_(None), _D.c.lease_until < now]
+    if holder is not None:
+        free.append(_D.c.holder == holder[:64])
+    if alive is not None:
+        free.append(_D.c.holder.not_in([h[:64] for h in alive]) if alive else true())
+    return or_(*free)
+
+
 class DeadlineBook:
     """The ``deadlines`` table of a store (``DeadlineBook(store)``)."""
 
@@ -114,11 +125,20 @@ class DeadlineBook:
             await arm_rows(conn, self._store._insert, arms, holder)
 
     async def claim(
-        self, game_id: int, kind: str, version: int, holder: str, *, now: float, lease: float
+        self,
+        game_id: int,
+        kind: str,
+        version: int,
+        holder: str,
+        *,
+        now: float,
+        lease: float,
+        alive: Collection[str] | None = None,
     ) -> bool:
         """Claim the game's deadline armed at ``version`` for firing it now. False only when
-        another process holds it (claimed and its lease not run out): a row not written yet,
-        or one at another version, does not stop the caller (the versioned append decides)."""
+        another process holds it (claimed and its lease not run out — nor that process gone:
+        ``alive``, the holders alive, :mod:`db.presence`): a row not written yet, or one at
+        another version, does not stop the caller (the versioned append decides)."""
         async with self._store._write() as conn:
             claimed = await conn.execute(
                 update(_D)
@@ -126,7 +146,7 @@ class DeadlineBook:
                     _D.c.game_id == game_id,
                     _D.c.kind == kind,
                     _D.c.version == version,
-                    or_(_D.c.lease_until.is_(None), _D.c.lease_until < now, _D.c.holder == holder),
+                    _free(now, alive, holder),
                 )
                 .values(lease_until=now + lease, holder=holder[:64])
             )
@@ -140,18 +160,23 @@ class DeadlineBook:
         return taken is None
 
     async def claim_overdue(
-        self, holder: str, *, now: float, grace: float, lease: float, limit: int = 50
+        self,
+        holder: str,
+        *,
+        now: float,
+        grace: float,
+        lease: float,
+        limit: int = 50,
+        alive: Collection[str] | None = None,
     ) -> list[DueDeadline]:
         """Claim up to ``limit`` deadlines past due by ``grace`` seconds that nobody is firing
-        (``FOR UPDATE SKIP LOCKED``: two processes sweeping at once take different rows)."""
+        (``FOR UPDATE SKIP LOCKED``: two processes sweeping at once take different rows);
+        ``alive``: the holders alive — a claim by any other is void, its lease or not."""
         async with self._store._write() as conn:
             rows = (
                 await conn.execute(
                     select(_D.c.game_id, _D.c.kind, _D.c.version, _D.c.due_at)
-                    .where(
-                        _D.c.due_at <= now - grace,
-                        or_(_D.c.lease_until.is_(None), _D.c.lease_until < now),
-                    )
+                    .where(_D.c.due_at <= now - grace, _free(now, alive))
                     .order_by(_D.c.due_at)
                     .limit(limit)
                     .with_for_update(skip_locked=True)

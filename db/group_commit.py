@@ -7,6 +7,9 @@ process take turns on one open transaction (a *batch*):
 - the first writer opens it (``BEGIN IMMEDIATE``), later ones join it while it is open;
 - each writer after the first runs in a ``SAVEPOINT`` of its own: one that raises is rolled
   back alone, the others stay in (the first needs none: failing alone, it ends the batch);
+  a write that can only be refused before it changes a row (an action append: its
+  compare-and-set comes first) runs without one (``write(savepoint=False)``: two statements
+  less);
 - the batch is committed when no other writer is waiting for its turn (or ``batch_limit``
   writes joined, or it has been open ``max_open`` seconds: under load a write does not wait
   for dozens queued after it); every writer of the batch returns only after that
@@ -37,6 +40,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -196,21 +200,27 @@ class GroupCommit:
         return self._turns
 
     @asynccontextmanager
-    async def write(self) -> AsyncIterator[AsyncConnection]:
-        """Run the block as one write of a batch; return once the batch committed."""
+    async def write(self, *, savepoint: bool = True) -> AsyncIterator[AsyncConnection]:
+        """Run the block as one write of a batch; return once the batch committed.
+
+        ``savepoint=False``: a block joining an open batch runs without a savepoint of its
+        own (``SAVEPOINT`` and ``RELEASE`` spared). Raising before it changed any row (a
+        refused compare-and-set: SQLite's change counter has not moved) leaves the batch
+        as it was; raising after breaks the batch: it is rolled back and every writer of
+        it gets `StoreError`, nothing recorded."""
         held = _holding.get()
         if held is not None and held[0] is self:
             yield held[1]  # part of the enclosing write
             return
         self._active += 1
         try:
-            async with self._write() as conn:
+            async with self._write(savepoint) as conn:
                 yield conn
         finally:
             self._active -= 1
 
     @asynccontextmanager
-    async def _write(self) -> AsyncIterator[AsyncConnection]:
+    async def _write(self, use_savepoint: bool = True) -> AsyncIterator[AsyncConnection]:
         turns = self._for_loop()
         urgent = _is_answering()
         timing = log.isEnabledFor(logging.DEBUG)
@@ -232,12 +242,21 @@ class GroupCommit:
                 turns.batch = _Batch(await self._begin())
             batch = turns.batch
             first = batch.members == 0
-            savepoint = None if first else await batch.conn.begin_nested()
+            guarded = use_savepoint and not first
+            savepoint = await batch.conn.begin_nested() if guarded else None
+            changes = -1 if first or guarded else _total_changes(batch.conn)
             token = _holding.set((self, batch.conn))
             try:
                 yield batch.conn
             except BaseException as error:
-                if savepoint is None:
+                if (
+                    savepoint is None
+                    and changes >= 0
+                    and isinstance(error, Exception)  # (a cancelled statement may still run)
+                    and _total_changes(batch.conn) == changes
+                ):
+                    pass  # it changed nothing (refused): the batch stays as it was
+                elif savepoint is None:
                     batch.broken = batch.broken or _Abandoned()  # alone: roll back the batch
                 else:
                     try:
@@ -370,6 +389,13 @@ class GroupCommit:
             turns.lock.release()
             return
         await self._finish(turns, batch)
+
+
+def _total_changes(conn: AsyncConnection) -> int:
+    """Rows changed on the connection since it opened (SQLite's ``total_changes``, read
+    without a trip to aiosqlite's thread)."""
+    driver: Any = conn.sync_connection.connection.driver_connection  # type: ignore[union-attr]
+    return int(driver.total_changes)
 
 
 class _Abandoned(Exception):

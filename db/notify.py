@@ -47,11 +47,15 @@ def _dsn(store: StoreBase) -> str:
 
 
 class GameNotices:
-    """A dedicated connection listening to ``mahjong_games``; ``await close()`` to stop."""
+    """A dedicated connection listening to ``mahjong_games``; ``await close()`` to stop.
 
-    def __init__(self, dsn: str, on_change: OnChange) -> None:
+    ``application_name``: what the connection is called on the server — the process's
+    presence (:mod:`db.presence`)."""
+
+    def __init__(self, dsn: str, on_change: OnChange, application_name: str = "") -> None:
         self._dsn = dsn
         self._on_change = on_change
+        self._application_name = application_name
         self._conn: Any = None
         self._closed = False
         self._reconnect: asyncio.Task[None] | None = None
@@ -60,10 +64,22 @@ class GameNotices:
         """Connect and LISTEN (raises if the server cannot be reached)."""
         import asyncpg
 
-        conn = await asyncpg.connect(self._dsn)
+        settings = {"application_name": self._application_name} if self._application_name else {}
+        conn = await asyncpg.connect(self._dsn, server_settings=settings)
         await conn.add_listener(CHANNEL, self._heard)
         conn.add_termination_listener(self._lost)
         self._conn = conn
+
+    def reconnect(self) -> None:
+        """Drop the connection and listen on a new one (the server no longer shows it:
+        lost without asyncpg noticing); ``on_change(None, 0, "")`` follows once listening."""
+        if self._closed or self._reconnect is not None:
+            return
+        log.warning("game notices: the listening connection is gone; reconnecting")
+        self._reconnect = asyncio.get_running_loop().create_task(self._again())
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            conn.terminate()  # (its termination listener then ignores it: not ours any more)
 
     def _heard(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         notice = parse_notice(payload)
@@ -72,9 +88,9 @@ class GameNotices:
             return
         self._on_change(*notice)
 
-    def _lost(self, _conn: Any) -> None:
-        if self._closed or self._reconnect is not None:
-            return
+    def _lost(self, conn: Any) -> None:
+        if self._closed or self._reconnect is not None or conn is not self._conn:
+            return  # (a connection already replaced)
         log.warning("game notices: connection lost; reconnecting")
         self._reconnect = asyncio.get_running_loop().create_task(self._again())
 
@@ -103,10 +119,13 @@ class GameNotices:
                 await conn.close(timeout=2)
 
 
-async def listen_games(store: StoreBase, on_change: OnChange) -> GameNotices | None:
-    """Start listening to the store's game changes; None on SQLite (one process)."""
+async def listen_games(
+    store: StoreBase, on_change: OnChange, application_name: str = ""
+) -> GameNotices | None:
+    """Start listening to the store's game changes, on a connection called
+    ``application_name``; None on SQLite (one process)."""
     if store.dialect != "postgresql":
         return None
-    notices = GameNotices(_dsn(store), on_change)
+    notices = GameNotices(_dsn(store), on_change, application_name)
     await notices.start()
     return notices

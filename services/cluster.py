@@ -19,14 +19,22 @@ bot does it when several processes share PostgreSQL) turns on three things:
   a game another process moved on reloads it, re-arms its timers and refreshes its messages.
 - **Deadlines fire once** (:mod:`db.deadlines`): every turn / claim (``play``) and 准备 / 解散
   / next-hand (``session``) deadline armed here is stored: a press's (or AI step's) turn /
-  claim deadline and the 准备 deadline set by a hand's last action go in the same
-  transaction as the action (``append_action(deadlines=…)``), so a process killed right
-  after answering still leaves them; the exact values, and the vote / next-hand deadlines,
-  follow in batches behind the commit. A timer that expires first claims its stored
-  deadline, and every process sweeps deadlines overdue by ``grace`` seconds with ``FOR
-  UPDATE SKIP LOCKED`` — those of a process that stopped or died are fired by another, which
-  takes the game over (its timers, its messages). Firing is a versioned append: two
-  processes firing one deadline apply it once.
+  claim deadline, the 准备 deadline set by a hand's last action, and those set by a 准备
+  press, a 解散 vote, a deal, an ``end`` entry or a 托管 toggle go in the same transaction
+  as that entry (``append_action(deadlines=…)``), so a process killed right after
+  answering still leaves them; the exact values follow in batches behind the commit. A
+  timer that expires first claims its stored deadline, and every process sweeps deadlines
+  overdue by ``grace`` seconds with ``FOR UPDATE SKIP LOCKED`` — those of a process that
+  stopped or died are fired by another, which takes the game over (its timers, its
+  messages). Firing is a versioned append: two processes firing one deadline apply it once.
+- **Processes alive** are those whose listening connection PostgreSQL shows
+  (:mod:`db.presence`, looked at every ``presence_every`` seconds): a claim by a process
+  that is gone is void at once, and when one goes, the others redraw the games they hold
+  that changed lately (both processes edit a game's messages, and an edit the dead one drew
+  for an earlier moment may have landed last). None of this waits for a NOTIFY: the sweep
+  and the redraw read the database; a process missing from the list reconnects its
+  listener. The cluster's loops (deadline writer, sweep, presence) are restarted, with the
+  error logged, if one ever ends.
 """
 
 from __future__ import annotations
@@ -36,12 +44,13 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import Awaitable, Callable
-from typing import TypeVar, cast
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, TypeVar, cast
 
 from db.base import StoreBase
 from db.deadlines import DeadlineBook, DeadlineChange, DueDeadline
 from db.notify import GameNotices, listen_games
+from db.presence import HOLDER_LIMIT, live_holders, presence_name
 from services.delivery import GameSummary
 from services.errors import NoSuchGame, ServiceError
 from services.gamelog import LiveGame
@@ -62,10 +71,16 @@ GRACE = 3.0
 LEASE = 30.0
 #: deadlines armed within this many seconds are stored in one write (well under ``GRACE``)
 FLUSH_EVERY = 0.2
+#: seconds between two looks at which processes are alive (:mod:`db.presence`)
+PRESENCE_EVERY = 1.0
+#: when a process dies, the games changed this many seconds before are redrawn by the others
+#: (an edit of the dead process, drawn for an earlier moment, may have landed last)
+TAKE_OVER_RECENT = 120.0
 
 
 def process_name() -> str:
-    """``host:pid:random`` — who holds a claimed deadline (logs and the ``deadlines`` table)."""
+    """``host:pid:random`` — who holds a claimed deadline (logs, the ``deadlines`` table and
+    the presence of the process, :mod:`db.presence`: at most 55 characters)."""
     return f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(3)}"
 
 
@@ -76,6 +91,7 @@ class ClusterMixin(SessionMixin):
     sweep_every: float = SWEEP_EVERY
     grace: float = GRACE
     lease: float = LEASE
+    presence_every: float = PRESENCE_EVERY
 
     # ------------------------------------------------------------------ joining and leaving
 
@@ -86,18 +102,26 @@ class ClusterMixin(SessionMixin):
         sweep_every: float = SWEEP_EVERY,
         grace: float = GRACE,
         lease: float = LEASE,
+        presence_every: float = PRESENCE_EVERY,
     ) -> None:
         """Start sharing the database: store deadlines, sweep overdue ones, listen to game
-        changes (PostgreSQL; on SQLite nothing is heard — one process)."""
+        changes, watch which processes are alive (PostgreSQL; on SQLite nothing is heard —
+        one process). ``holder``: this process's name (at most 55 characters)."""
         if self.shared:
             return
-        self.holder = holder or process_name()
+        self.holder = (holder or process_name())[:HOLDER_LIMIT]
         self.sweep_every, self.grace, self.lease = sweep_every, grace, lease
+        self.presence_every = presence_every
         self._book = DeadlineBook(cast(StoreBase, self.store))
         self._book_pending: dict[tuple[int, str], DeadlineChange] = {}
         self._book_wake = asyncio.Event()
         self._refresh_wanted: dict[int, tuple[int, str]] = {}
         self._refreshing: dict[int, asyncio.Task[None]] = {}
+        self._redraw_wanted: set[int] = set()
+        self._heard_at: dict[int, float] = {}
+        self._firing: dict[tuple[int, str], asyncio.Task[None]] = {}
+        self._alive: set[str] | None = None
+        self._unseen = 0
         self._notices: GameNotices | None = None
         self._cluster_tasks: list[asyncio.Task[None]] = []
         self.shared = True
@@ -105,12 +129,35 @@ class ClusterMixin(SessionMixin):
             if live.status == "active":
                 self._deadline_changed(live, "play", live.deadline)
                 self._session_arm(live)
-        self._cluster_tasks = [
-            asyncio.create_task(self._write_deadlines(), name="mj-deadline-writer"),
-            asyncio.create_task(self._sweep(), name="mj-deadline-sweep"),
-        ]
-        self._notices = await listen_games(cast(StoreBase, self.store), self._heard)
+        self._keep_running("mj-deadline-writer", self._write_deadlines)
+        self._keep_running("mj-deadline-sweep", self._sweep)
+        store = cast(StoreBase, self.store)
+        self._notices = await listen_games(store, self._heard, presence_name(self.holder))
+        if store.dialect == "postgresql":
+            self._keep_running("mj-presence", self._watch_presence)
         log.info("sharing the database as %s", self.holder)
+
+    def _keep_running(self, name: str, loop: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """Run one of the cluster's endless loops; one that ends while the database is
+        shared (an error it did not catch) is logged and started again — never lost
+        silently."""
+        task = asyncio.create_task(loop(), name=name)
+        self._cluster_tasks.append(task)
+
+        def ended(done: asyncio.Task[None]) -> None:
+            if done in self._cluster_tasks:
+                self._cluster_tasks.remove(done)
+            if done.cancelled() or not self.shared:
+                return
+            error = done.exception()
+            log.error("%s stopped (%r); starting it again", name, error, exc_info=error)
+            asyncio.get_running_loop().call_later(self.sweep_every, self._restart, name, loop)
+
+        task.add_done_callback(ended)
+
+    def _restart(self, name: str, loop: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        if self.shared:
+            self._keep_running(name, loop)
 
     async def leave_cluster(self) -> None:
         """Stop sweeping and listening (part of :meth:`services.game.GameService.close`);
@@ -118,7 +165,7 @@ class ClusterMixin(SessionMixin):
         if not self.shared:
             return
         self.shared = False
-        tasks = [*self._cluster_tasks, *self._refreshing.values()]
+        tasks = [*self._cluster_tasks, *self._refreshing.values(), *self._firing.values()]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -166,7 +213,13 @@ class ClusterMixin(SessionMixin):
         """May this process fire the game's deadline armed at ``version``?"""
         try:
             return await self._book.claim(
-                game_id, kind, version, self.holder, now=self.clock(), lease=self.lease
+                game_id,
+                kind,
+                version,
+                self.holder,
+                now=self.clock(),
+                lease=self.lease,
+                alive=self._alive,
             )
         except Exception:
             log.exception("game %s: could not claim its %s deadline", game_id, kind)
@@ -185,11 +238,18 @@ class ClusterMixin(SessionMixin):
         await super()._session_fire(live)
 
     async def _sweep(self) -> None:
+        """Every ``sweep_every`` seconds: claim the deadlines overdue by ``grace`` that nobody
+        alive is firing, and fire each in a task of its own (one that hangs never stops the
+        sweep)."""
         while True:
             await asyncio.sleep(self.sweep_every)
             try:
                 due = await self._book.claim_overdue(
-                    self.holder, now=self.clock(), grace=self.grace, lease=self.lease
+                    self.holder,
+                    now=self.clock(),
+                    grace=self.grace,
+                    lease=self.lease,
+                    alive=self._alive,
                 )
             except asyncio.CancelledError:
                 raise
@@ -197,16 +257,31 @@ class ClusterMixin(SessionMixin):
                 log.exception("deadline sweep failed")
                 continue
             for deadline in due:
-                try:
-                    await self._fire_swept(deadline)
-                except asyncio.CancelledError:
-                    raise
-                except Exception:
-                    log.exception("game %s: firing its overdue deadline failed", deadline.game_id)
+                key = (deadline.game_id, deadline.kind)
+                running = self._firing.get(key)
+                if running is None or running.done():
+                    self._firing[key] = asyncio.create_task(
+                        self._fire_logged(deadline), name=f"mj-fire-{deadline.game_id}"
+                    )
+
+    async def _fire_logged(self, deadline: DueDeadline) -> None:
+        key = (deadline.game_id, deadline.kind)
+        try:
+            await self._fire_swept(deadline)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("game %s: firing its overdue deadline failed", deadline.game_id)
+        finally:
+            if self._firing.get(key) is asyncio.current_task():
+                self._firing.pop(key, None)
 
     async def _fire_swept(self, deadline: DueDeadline) -> None:
         """Fire an overdue deadline this process claimed: the game is loaded (or brought up
-        to date) and taken over — its timers armed here, its messages kept by this process."""
+        to date) and taken over — its timers armed here, its messages kept by this process,
+        the results its last deal noted owed handed over again when the game was not held
+        here (:mod:`services.results_owed`)."""
+        taken_over = self._games.get(deadline.game_id) is None
         try:
             live = await self._get(deadline.game_id)
         except NoSuchGame:
@@ -215,6 +290,9 @@ class ClusterMixin(SessionMixin):
         async with live.lock:
             if live.version < deadline.version or live.status != "active":
                 await self._reload(live)
+            if taken_over and live.status == "active":
+                await self._queue_owed_results(live)
+                self._queue_ended_result(live)
         if live.status != "active":
             await self._book.drop(deadline.game_id, deadline.kind, deadline.version)
             return
@@ -244,14 +322,23 @@ class ClusterMixin(SessionMixin):
                 self._want_refresh(held, held.version + 1)
             return
         live = self._games.get(game_id)
-        if live is None or (version <= live.version and status == live.status):
+        if live is None:
+            return
+        self._heard_at[game_id] = self.clock()
+        if version <= live.version and status == live.status:
             return
         self._want_refresh(live, version, status)
 
-    def _want_refresh(self, live: LiveGame, version: int, status: str = "") -> None:
+    def _want_refresh(
+        self, live: LiveGame, version: int, status: str = "", *, redraw: bool = False
+    ) -> None:
+        """Bring the held copy up to ``version`` (and its messages); ``redraw``: show every
+        message of the game again even if the copy is current (a process died)."""
         known = self._refresh_wanted.get(live.id)
         if known is None or version >= known[0]:
             self._refresh_wanted[live.id] = (version, status)
+        if redraw:
+            self._redraw_wanted.add(live.id)
         task = self._refreshing.get(live.id)
         if task is None or task.done():
             self._refreshing[live.id] = asyncio.create_task(
@@ -259,42 +346,111 @@ class ClusterMixin(SessionMixin):
             )
 
     async def _refresh(self, live: LiveGame) -> None:
+        """Refresh until nothing more is wanted (a notice heard while a refresh is under
+        way is handled by the same task, not lost)."""
         try:
-            async with live.lock:
-                version, status = self._refresh_wanted.pop(live.id, (0, ""))
-                if self._games.get(live.id) is not live:
+            while live.id in self._refresh_wanted or live.id in self._redraw_wanted:
+                try:
+                    await self._refresh_once(live)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("game %s: could not refresh it", live.id)
                     return
-                if live.version > version or (live.version == version and live.status == status):
-                    return  # (its own write, heard before the writer took the new version)
-                stored = await self.store.games.get(live.id)
-                if stored is None:
-                    return
-                if stored.version == live.version and stored.status == live.status:
-                    return
-                await self._reload(live)
-                # the table another process posted meanwhile is the one edited from now on
-                live.table_message_id = stored.table_message_id
-                log.debug("game %s: refreshed to version %s", live.id, live.version)
-                self._show_refreshed(live)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("game %s: could not refresh it", live.id)
         finally:
             if self._refreshing.get(live.id) is asyncio.current_task():
                 self._refreshing.pop(live.id, None)
 
-    def _show_refreshed(self, live: LiveGame) -> None:
-        """After a reload (under the lock): timers for what is awaited now, messages redrawn."""
+    async def _refresh_once(self, live: LiveGame) -> None:
+        async with live.lock:
+            version, status = self._refresh_wanted.pop(live.id, (0, ""))
+            redraw = live.id in self._redraw_wanted
+            self._redraw_wanted.discard(live.id)
+            if self._games.get(live.id) is not live:
+                return
+            current = live.version > version or (live.version == version and live.status == status)
+            if current and not redraw:
+                return  # (its own write, heard before the writer took the new version)
+            stored = await self.store.games.get(live.id)
+            if stored is None:
+                return
+            if stored.version != live.version or stored.status != live.status:
+                await self._reload(live)
+                log.debug("game %s: refreshed to version %s", live.id, live.version)
+            elif not redraw:
+                return
+            # the table another process posted meanwhile is the one edited from now on
+            live.table_message_id = stored.table_message_id
+            self._show_refreshed(live, redraw=redraw)
+
+    def _show_refreshed(self, live: LiveGame, *, redraw: bool = False) -> None:
+        """After a reload (under the lock): timers for what is awaited now, messages redrawn
+        (``redraw``: every one of them — the table, every hand — as at a resume)."""
         if live.status not in ("lobby", "active"):
             self._deadlines.cancel(live)
             self._games.finished(live)
             return
+        summary = self._summary(live)
         if live.state is None:
-            summary = self._summary(live)
             self._enqueue(live, lambda: self.delivery.lobby_changed(summary))
             return
-        self._after_change(live, [])
+        if redraw:
+            table = self.engine.table_view(live.state)
+            self._enqueue(live, lambda: self.delivery.refresh(summary, table))
+            live.delivered.clear()
+        self._after_change(live, [], force_private=redraw)
+
+    # ------------------------------------------------------------------ processes alive
+
+    async def _watch_presence(self) -> None:
+        """Every ``presence_every`` seconds: which processes are alive (:mod:`db.presence`)."""
+        while True:
+            await asyncio.sleep(self.presence_every)
+            try:
+                alive = await live_holders(cast(StoreBase, self.store))
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("could not see which processes are alive")
+                continue
+            if alive is not None:
+                self._seen_alive(alive)
+
+    def _seen_alive(self, alive: set[str]) -> None:
+        """The processes alive now: a deadline claimed by one that is gone is free at once,
+        and the games it may have been showing are taken over (:meth:`_take_over`). This
+        process missing from the list means its listening connection is gone unnoticed:
+        it listens again (and refreshes every game held)."""
+        if self.holder not in alive:
+            self._unseen += 1
+            if self._unseen >= 2 and self._notices is not None:
+                self._unseen = 0
+                self._notices.reconnect()
+        else:
+            self._unseen = 0
+        previous, self._alive = self._alive, {*alive, self.holder}
+        since = self.clock() - TAKE_OVER_RECENT
+        for game_id, at in list(self._heard_at.items()):
+            if at < since:  # (what is older does not matter to a take-over)
+                del self._heard_at[game_id]
+        gone = sorted((previous or set()) - self._alive)
+        if gone:
+            log.warning("process %s is gone; taking over its games", ", ".join(gone))
+            self._take_over()
+
+    def _take_over(self) -> None:
+        """Another process died or stopped: every game held here that changed lately is
+        brought up to date from the database and shown again — table and hands — since an
+        edit that process drew for an earlier moment may have landed after the newest one
+        (both processes edit a game's messages), and nobody else would correct it. Its
+        deadlines need nothing here: the sweep fires them (its claims are void now)."""
+        since = self.clock() - TAKE_OVER_RECENT
+        for live in list(self._games.values()):
+            if live.status not in ("lobby", "active"):
+                continue
+            if max(self._heard_at.get(live.id, 0.0), live.window_at) < since:
+                continue
+            self._want_refresh(live, live.version, live.status, redraw=True)
 
     # ------------------------------------------------------------------ presses on old copies
 

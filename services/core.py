@@ -156,12 +156,16 @@ class GameCore:
                 entry["ai"] = steps
                 events = [*events, *ai_events]
         after = provisional[-1][1] if provisional else state
-        await self._commit(live, seat, entry, after=after)
-        now = self.clock()
-        live.state = state
-        self._bookkeep(live, seat, old, now)
-        live.steps.append((seat, state, own))
-        self._settle_steps(live, state, provisional, now)
+
+        def settle(target: LiveGame, at: float) -> None:
+            target.state = state
+            self._bookkeep(target, seat, old, at)
+            target.steps.append((seat, state, own))
+            self._settle_steps(target, state, provisional, at)
+
+        snapshot = self._snapshot_due(live, after, settle)
+        await self._commit(live, seat, entry, after=after, snapshot=snapshot)
+        settle(live, self.clock())
         if timeout:
             # a claim that timed out passes quietly: who could claim is never public
             quiet = self.engine.phase(old) == "claim"
@@ -170,13 +174,15 @@ class GameCore:
             )
             events = [note, *events]
         await self._record_if_over(live)
-        await self._maybe_snapshot(live)
         return list(events)
 
     async def _set_auto(self, live: LiveGame, seat: int, on: bool) -> list[GameEvent]:
-        await self._commit(live, seat, {"k": "auto", "on": on})
-        live.seats[seat].auto = on
-        await self._maybe_snapshot(live)
+        def settle(target: LiveGame, _at: float) -> None:
+            target.seats[seat].auto = on
+
+        snapshot = self._snapshot_due(live, live.state, settle)
+        await self._commit(live, seat, {"k": "auto", "on": on}, snapshot=snapshot)
+        settle(live, 0.0)
         return [GameEvent("auto", seat=seat, data={"on": on})]
 
     def _simulate_ai(
@@ -200,10 +206,16 @@ class GameCore:
         steps, provisional, events = self._simulate_ai(live, live.state)
         if not steps:
             return []
-        await self._commit(live, None, {"k": "ai", "acts": steps}, after=provisional[-1][1])
-        self._settle_steps(live, live.state, provisional, self.clock())
+        old = live.state
+
+        def settle(target: LiveGame, at: float) -> None:
+            self._settle_steps(target, old, provisional, at)
+
+        after = provisional[-1][1]
+        snapshot = self._snapshot_due(live, after, settle)
+        await self._commit(live, None, {"k": "ai", "acts": steps}, after=after, snapshot=snapshot)
+        settle(live, self.clock())
         await self._record_if_over(live)
-        await self._maybe_snapshot(live)
         return events
 
     def _settle_steps(
@@ -227,21 +239,25 @@ class GameCore:
         entry: dict[str, Any],
         *,
         after: Any = None,
+        snapshot: tuple[int, dict[str, Any]] | None = None,
         **changes: Any,
     ) -> None:
         """Append ``entry`` to the log if the game is still at ``live.version`` (else
         `VersionConflict`, nothing written); ``changes``: game columns (seats, status…)
         written in the same compare-and-set; ``after``: the engine state the entry leads to
-        (its deadlines are stored in the same transaction: :meth:`_deadlines_after`)."""
+        (its deadlines are stored in the same transaction: :meth:`_deadlines_after`);
+        ``snapshot``: from :meth:`_snapshot_due`, stored in the same transaction too."""
         # no lock here: on SQLite the store's writers take turns and presses arriving
         # together share one commit (db.group_commit); PostgreSQL commits games in parallel
         extra: dict[str, Any] = {}
         if changes:
             extra["changes"] = changes
-        if after is not None:
-            stored = self._deadlines_after(live, after)
-            if stored:
-                extra.update(deadlines=stored, holder=self._holder_name())
+        stored = self._deadlines_after(live, after) if after is not None else []
+        stored += self._deadlines_with_entry(live, seat, entry)
+        if stored:
+            extra.update(deadlines=stored, holder=self._holder_name())
+        if snapshot is not None:
+            extra["snapshot"] = snapshot[1]
         try:
             live.version = await self.store.games.append_action(
                 live.id, live.version, seat, entry, **extra
@@ -249,18 +265,32 @@ class GameCore:
         except StoreBusy as error:  # nothing was written: the player is told to press again
             log.warning("game %s: commit stalled (%s); press not recorded", live.id, error)
             raise TableBusy() from error
+        if snapshot is not None:
+            live.snapshot_at = snapshot[0]
 
-    async def _maybe_snapshot(self, live: LiveGame) -> None:
-        """Save a snapshot once ``snapshot_every`` game actions were logged since the last."""
-        if not self.snapshot_every or live.state is None:
-            return
-        done = self.engine.action_count(live.state)
-        if done - live.snapshot_at >= self.snapshot_every:
-            live.snapshot_at = done
-            try:
-                await self.store.games.save_snapshot(live.id, live.version, self._snapshot(live))
-            except Exception:  # a snapshot only speeds up loading
-                log.exception("game %s: snapshot failed", live.id)
+    def _snapshot_due(
+        self, live: LiveGame, after: Any, settle: Callable[[LiveGame, float], None]
+    ) -> tuple[int, dict[str, Any]] | None:
+        """The snapshot to store with the next entry, once ``snapshot_every`` game actions
+        were logged since the last: ``(engine action count, snapshot)`` of the game as it
+        will be after the entry (``after``: its engine state; ``settle``: what the commit
+        is followed by, run here on a copy of the game, :func:`services.gamelog.prospect`),
+        or None. Stored in the entry's own transaction: no write of its own."""
+        if not self.snapshot_every or after is None:
+            return None
+        done = self.engine.action_count(after)
+        if done - live.snapshot_at < self.snapshot_every:
+            return None
+        ahead = gamelog.prospect(live)
+        at = self.clock()
+        settle(ahead, at)
+        self._after_commit_ahead(ahead, at)
+        return done, self._snapshot(ahead)
+
+    def _after_commit_ahead(self, ahead: LiveGame, at: float) -> None:
+        """What :meth:`_record_if_over` changes in the snapshot after a commit, done to the
+        copy :meth:`_snapshot_due` snapshots (the session's 准备 check:
+        :meth:`services.session.SessionMixin._after_commit_ahead`); nothing here."""
 
     async def _record_if_over(self, live: LiveGame) -> None:
         """Record a finished hand in the store once (totals, ratings)."""
@@ -382,8 +412,16 @@ class GameCore:
         ):
             result = self.engine.hand_result(live.state)
             if result is not None:
-                self._enqueue(live, lambda: self.delivery.hand_ended(summary, result, table))
+                self._queue_result(live, summary, result, table)
         return plan is not None
+
+    def _queue_result(
+        self, live: LiveGame, summary: GameSummary, result: Any, table: TableView
+    ) -> None:
+        """Queue the hand's result (摊牌, payments, the seed reveal) for delivery; the
+        session notes it owed until it went out (:meth:`services.session.SessionMixin.
+        _queue_result`)."""
+        self._enqueue(live, lambda: self.delivery.hand_ended(summary, result, table))
 
     def _end_waited_episodes(self, live: LiveGame, actor: int | None) -> None:
         """A seat that was not asked when the last change was shown, and did not make this
@@ -496,6 +534,14 @@ class GameCore:
     def _deadlines_after(self, live: LiveGame, after: Any) -> list[Any]:
         """The deadlines to store with the commit leading to ``after`` (processes sharing a
         database: :meth:`services.session.SessionMixin._deadlines_after`); none here."""
+        return []
+
+    def _deadlines_with_entry(
+        self, live: LiveGame, seat: int | None, entry: dict[str, Any]
+    ) -> list[Any]:
+        """The deadlines a log entry that moves no engine state sets (a 准备 press, a 解散
+        vote, a seat's 托管), stored in its own transaction (processes sharing a database:
+        :meth:`services.session.SessionMixin._deadlines_with_entry`); none here."""
         return []
 
     def _holder_name(self) -> str:

@@ -87,6 +87,11 @@ class Delivery(Protocol):
     made again (:mod:`services.outbox`). Calls are then made at least once: after a restart
     :meth:`hand_ended` is called again for a hand over whose result may not have been shown
     (the delivery remembers what it showed, in ``GameSummary.messages``).
+
+    A delivery may also have ``past_result(game, result, table)``: after a restart, the
+    result of an earlier hand that never went out (a table of AI and 托管 seats deals the
+    next hand at once), ``game`` as it stood when that hand ended — posted once, leaving the
+    table (which shows the hand in play) alone. Without it :meth:`hand_ended` is called.
     """
 
     async def lobby_changed(self, game: GameSummary) -> None:

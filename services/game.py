@@ -13,6 +13,7 @@ The service is put together from modules with one job each:
 - :mod:`services.lobby` — open, join, leave, add bots, start, abandon;
 - :mod:`services.play` — actions, dealing the next hand, 托管, timeouts;
 - :mod:`services.session` — length, 准备, 解散 vote, 再来一局;
+- :mod:`services.results_owed` — results a deal at once left owed, posted after a restart;
 - :mod:`services.autoplay` — AI turn-taking (a failing AI plays the safe default);
 - :mod:`services.deadlines` — the timeout of the awaited decision;
 - :mod:`services.outbox` — ordered delivery per game;
@@ -28,6 +29,7 @@ import asyncio
 import copy
 import logging
 from collections.abc import Callable
+from functools import cached_property
 from typing import Any
 
 from services import outbox
@@ -39,6 +41,7 @@ from services.gamelog import LiveGame
 from services.lobby import AI_NAMES
 from services.model import GameEvent
 from services.play import ActResult
+from services.table_ids import TableIdWrites
 
 log = logging.getLogger(__name__)
 
@@ -110,6 +113,8 @@ class GameService(ClusterMixin):
             if live.state is None:
                 self._enqueue(live, lambda: self.delivery.lobby_changed(summary))
                 return
+            # results a deal at once left owed go first (the table is refreshed after them)
+            await self._queue_owed_results(live)
             table = self.engine.table_view(live.state)
             self._enqueue(live, lambda: self.delivery.refresh(summary, table))
             live.delivered.clear()
@@ -133,7 +138,7 @@ class GameService(ClusterMixin):
             return
         summary = self._summary(live)
         table = self.engine.table_view(live.state)
-        self._enqueue(live, lambda: self.delivery.hand_ended(summary, result, table))
+        self._queue_result(live, summary, result, table)
 
     async def close(self) -> None:
         """Cancel timers and let queued deliveries finish (paced moments at once); sharing
@@ -144,6 +149,7 @@ class GameService(ClusterMixin):
         await asyncio.gather(*timers, return_exceptions=True)
         await self.idle()
         await outbox.stop(self._games.values())
+        await self.written_behind()
 
     async def idle(self) -> None:
         """Wait until every queued delivery ran (tests and shut-down)."""
@@ -155,11 +161,37 @@ class GameService(ClusterMixin):
         live = self._games.get(game.id)
         return live.table_message_id if live is not None else game.table_message_id
 
-    async def set_table_message(self, game_id: int, message_id: int | None) -> int | None:
+    @cached_property
+    def _table_ids(self) -> TableIdWrites:
+        """The table message ids written behind (``set_table_message(wait=False)``)."""
+        return TableIdWrites(self.store.games, self._table_id_not_kept)
+
+    async def written_behind(self) -> None:
+        """Wait until every table message id written behind is written (shut-down)."""
+        await self._table_ids.drained()
+
+    def _table_id_not_kept(self, game_id: int, written: int | None, stored: int | None) -> None:
+        live = self._games.get(game_id)
+        if live is not None and live.table_message_id == written:
+            live.table_message_id = stored
+
+    async def set_table_message(
+        self, game_id: int, message_id: int | None, *, wait: bool = True
+    ) -> int | None:
         """Remember the game's table message (kept across restarts) in place of the one
         this process knew: sharing the database, another process may have posted a newer one
         meanwhile, which stays (compare-and-set on the old id). Returns the table message
-        stored now (not ``message_id``: this process's message is a duplicate)."""
+        stored now (not ``message_id``: this process's message is a duplicate).
+
+        ``wait=False`` (a caller that needs nothing of the stored result: the database is not
+        shared): for a game held here the id is taken at once and written behind, ids of one
+        game close together in one write (:mod:`services.table_ids`); returns ``message_id``."""
+        live = self._games.get(game_id)
+        if not wait and live is not None:
+            self._table_ids.put(game_id, message_id, replacing=live.table_message_id)
+            live.table_message_id = message_id
+            return message_id
+        await self._table_ids.settled(game_id)  # (an id written behind goes first)
         live = self._games.get(game_id)
         if live is not None:
             replacing = live.table_message_id
@@ -210,6 +242,9 @@ class GameService(ClusterMixin):
         its last save is merged over what is stored (:mod:`db.message_refs`): entries another
         process saved meanwhile stay, and of one entry changed by both the newer stays.
         Returns the messages stored now."""
+        # the table message they describe (``table_at``) is stored before them: after a
+        # crash they never point at the previous hand's table as this hand's
+        await self._table_ids.settled(game_id)
         live = self._games.get(game_id)
         ours = copy.deepcopy(dict(messages))  # (the base of the next save: never shared)
         base = live.messages_saved if live is not None else None

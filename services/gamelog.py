@@ -10,7 +10,8 @@ The log of a game (``actions`` table) holds small JSON entries:
 - ``{"k": "ai", "acts": [[seat, action], ...]}`` — AI seats and seats on 托管 acting in
   a row (one entry, one durable write);
 - ``{"k": "auto", "on": true}`` — the seat goes on / comes off 托管;
-- ``{"k": "next", "seed": hex}`` — the next hand is dealt;
+- ``{"k": "next", "seed": hex}`` — the next hand is dealt (``"owed": [3]``: the results not
+  yet posted then, :func:`services.session_state.note_deal`);
 - ``{"k": "seats", "why": "join"}`` — a lobby's seats changed (the game row holds them,
   written with the same version check, so two processes never both take the last seat);
 - logs written before the engine's action JSON hold button keys instead, and still load:
@@ -23,6 +24,7 @@ The log of a game (``actions`` table) holds small JSON entries:
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -33,7 +35,7 @@ from db.types import GameInfo, LoadedGame
 from services.action_codec import entry_action, read_step
 from services.engine_adapter import GameEngine
 from services.model import ActionKey, HandView, Seat
-from services.session_state import SessionState, apply_entry, open_ready_check
+from services.session_state import SessionState, apply_entry, note_deal, open_ready_check
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +91,9 @@ class LiveGame:
     session: SessionState = field(default_factory=SessionState)
     queue: asyncio.Queue[Callable[[], Awaitable[None]]] | None = None
     pump: asyncio.Task[None] | None = None
+    #: hands whose result was queued for delivery and has not gone out yet (noted owed in
+    #: the ``next`` entry of a hand dealt meanwhile: :mod:`services.session`)
+    results_unposted: set[int] = field(default_factory=set)
     #: what each delivery key last showed: key → sequence number of its newest queued job
     #: (a job being sent again is dropped once a newer one is queued; see services.outbox)
     outbox_keys: dict[Any, int] = field(default_factory=dict)
@@ -188,6 +193,20 @@ def settle_prompts(engine: GameEngine, live: LiveGame) -> None:
             live.prompt_version[seat] = live.version
 
 
+def prospect(live: LiveGame) -> LiveGame:
+    """A copy of the game at its next version, to run an entry's bookkeeping ahead of its
+    commit (the snapshot stored with it, :meth:`services.core.GameCore._snapshot_due`)
+    without touching ``live``: what the bookkeeping changes is copied."""
+    ahead = copy.copy(live)
+    ahead.version = live.version + 1
+    ahead.seats = [copy.copy(seat) for seat in live.seats]
+    ahead.episodes = dict(live.episodes)
+    ahead.prompt_version = dict(live.prompt_version)
+    ahead.steps = []
+    ahead.session = copy.deepcopy(live.session)
+    return ahead
+
+
 def snapshot_of(engine: GameEngine, live: LiveGame) -> dict[str, Any]:
     """The snapshot stored beside the log: engine state, 托管 flags, table settings."""
     return {
@@ -263,6 +282,7 @@ def replay_entry(
         live.state, _ = engine.next_hand(live.state, entry["seed"], events=False)
         live.hand_no += 1
         bookkeep(engine, live, None, None, at)
+        note_deal(live.session, entry)
     elif kind == "act" and seat is not None:
         _steps(engine, live, [(seat, entry_action(entry))], at)
         _steps(engine, live, [read_step(step) for step in entry.get("ai", [])], at)

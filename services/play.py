@@ -10,6 +10,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
+from typing import Any
 
 from db.types import VersionConflict
 from services.autoplay import safe_key
@@ -25,6 +26,7 @@ from services.errors import (
 )
 from services.gamelog import LiveGame
 from services.model import ActionKey, GameEvent
+from services.session_state import note_deal
 
 log = logging.getLogger(__name__)
 
@@ -121,8 +123,11 @@ class PlayMixin(GameCore):
         (准备); ending a game early takes a 解散 vote."""
         seed = self.new_seed()
         state, events = self.engine.next_hand(live.state, seed)
-        # the hand's fairness hash is written with the deal, in the same versioned write
-        await self._commit(live, None, {"k": "next", "seed": seed}, **self._commitment(events))
+        # the hand's fairness hash is written with the deal, in the same versioned write, and
+        # so are the deadline it leads to and the results still owed (_deal_notes)
+        entry = {"k": "next", "seed": seed, **self._deal_notes(live)}
+        await self._commit(live, None, entry, after=state, **self._commitment(events))
+        note_deal(live.session, entry)
         self._commitment(events, live)
         live.state = state
         live.hand_no += 1
@@ -131,6 +136,11 @@ class PlayMixin(GameCore):
         live.delivered.clear()
         events = list(events) + await self._advance(live)
         self._after_change(live, events)
+
+    def _deal_notes(self, live: LiveGame) -> dict[str, Any]:
+        """What the ``next`` entry notes beside its seed (the session's results still owed:
+        :meth:`services.session.SessionMixin._deal_notes`); nothing here."""
+        return {}
 
     async def set_autoplay(self, game_id: int, user_id: int, on: bool) -> GameSummary:
         """Turn 托管 (auto-play) on or off for the user's seat."""

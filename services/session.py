@@ -18,8 +18,11 @@ result, its final standings) owed in the same write (``ending_owed``); the mark 
 once the delivery of the ending returned. A process killed in between — right after the last
 hand's last action — leaves it owed, and the next start-up posts it from the stored log
 (:meth:`SessionMixin.resume_endings`; the delivery posts each message once). Sharing the
-database, the deadlines a commit leads to are stored in the same transaction
-(:meth:`SessionMixin._deadlines_after`), so another process fires them.
+database, the deadlines a commit leads to are stored in the same transaction — a hand's
+turns and its end (:meth:`SessionMixin._deadlines_after`), a 准备 press, a 解散 vote, a 托管
+toggle (:meth:`SessionMixin._deadlines_with_entry`) — so another process fires them. A
+hand's result still owed when the next hand is dealt (a table of AI and 托管 seats deals at
+once) is noted in that deal's entry, and a restart posts it (:mod:`services.results_owed`).
 
 Every press is a log entry written under the game's lock with the version check, so it is
 applied exactly once, and the session is part of every snapshot: after a restart a ready
@@ -32,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import logging
 import math
 from collections.abc import Callable
@@ -46,8 +50,8 @@ from services.errors import NoSuchGame, NotInGame, ServiceError, StaleButton, Wr
 from services.gamelog import LiveGame
 from services.lobby import LobbyMixin
 from services.model import GameEvent, HandResult
-from services.play import PlayMixin
 from services.recording import hand_input, with_commitment
+from services.results_owed import ResultsOwedMixin
 from services.session_state import (
     PROPOSE_COOLDOWN,
     SessionInfo,
@@ -98,7 +102,7 @@ class AlreadyRematch(ServiceError):
     key = "errors.already_rematch"
 
 
-class SessionMixin(LobbyMixin, PlayMixin):
+class SessionMixin(LobbyMixin, ResultsOwedMixin):
     """Length, 准备, 解散 and 再来一局 for :class:`services.game.GameService`.
 
     ``ready_timeout`` / ``vote_timeout`` (seconds) are the bot's defaults, used when the
@@ -467,6 +471,7 @@ class SessionMixin(LobbyMixin, PlayMixin):
         async with live.lock:
             self._endings_queued().add(live.id)
             status = live.status
+            await self._queue_owed_results(live)
             result: HandResult | None = None
             if live.state is not None and self._hand_over(live):
                 await self._record_if_over(live)
@@ -478,7 +483,7 @@ class SessionMixin(LobbyMixin, PlayMixin):
                 # of a game it never refreshed does not know it)
                 reveal = with_commitment(result.seed_reveal, live.commitment)
                 done = replace(result, seed_reveal=reveal)
-                self._enqueue(live, lambda: self.delivery.hand_ended(summary, done, table))
+                self._queue_result(live, summary, done, table)
             self._enqueue(live, lambda: self._announce_ending(live, summary, status))
             self._games.finished(live)
             log.info("game %s: its ending is posted again after the restart", live.id)
@@ -577,6 +582,12 @@ class SessionMixin(LobbyMixin, PlayMixin):
             open_ready_check(live.session, live.hand_no, self.clock())
         await super()._record_if_over(live)
 
+    def _after_commit_ahead(self, ahead: LiveGame, at: float) -> None:
+        """The snapshot stored with a hand's last action holds its 准备 check (as
+        :meth:`_record_if_over` opens it once that action is committed)."""
+        if ahead.status == "active" and self._hand_over(ahead):
+            open_ready_check(ahead.session, ahead.hand_no, at)
+
     def _after_change(
         self,
         live: LiveGame,
@@ -654,6 +665,43 @@ class SessionMixin(LobbyMixin, PlayMixin):
         else:
             due = now + (s.ready_timeout or self.ready_timeout)
         return [DeadlineChange(live.id, "session", version, due)]
+
+    def _deadlines_with_entry(
+        self, live: LiveGame, seat: int | None, entry: dict[str, Any]
+    ) -> list[DeadlineChange]:
+        """Sharing the database: the deadlines a 准备 press, a 解散 vote, an ``end`` entry or
+        a seat's 托管 (``auto``) leads to, stored in the same transaction as that entry —
+        the vote's deadline, the 准备 check still waiting for others, the next hand to deal
+        or the ended game to close, the turn of a seat back from 托管. A process killed
+        right after acknowledging the press (before its batched deadline writes) leaves
+        them for another process to fire. Worked out on a copy of the game with the entry
+        applied (the game itself changes only after the commit)."""
+        kind = entry.get("k")
+        if (
+            not self.shared
+            or live.status != "active"
+            or live.state is None
+            or kind not in ("rdy", "vote", "end", "auto")
+        ):
+            return []
+        probe = replace(
+            live, session=copy.deepcopy(live.session), seats=[replace(s) for s in live.seats]
+        )
+        if kind == "auto":
+            if seat is not None:
+                probe.seats[seat].auto = bool(entry.get("on"))
+        else:
+            apply_entry(probe.session, seat, entry, self.clock())
+        version = live.version + 1
+        out: list[DeadlineChange] = []
+        due = self._session_due(probe)
+        if due is not None:
+            out.append(DeadlineChange(live.id, "session", version, due))
+        if kind == "auto":
+            timeout = awaited_timeout(self.engine, probe, self.turn_timeout, self.claim_timeout)
+            if timeout is not None:
+                out.append(DeadlineChange(live.id, "play", version, live.window_at + timeout))
+        return out
 
     # ------------------------------------------------------------------ the session timer
 

@@ -20,7 +20,9 @@ on until it is ended.
 - ``{"k": "vote", "op": "yes" | "no", "no": 2}`` (seat) — an answer; ``no`` refuses at once;
 - ``{"k": "end", "why": "length" | "vote" | "admin"}`` — why the game ended (``vote``: the
   vote passed — everyone agreed, or ``"expired": true``, silence agreed at its deadline);
-- ``{"k": "rematch", "game": 15, "user": 101}`` (seat) — a 再来一局 press, on the old game.
+- ``{"k": "rematch", "game": 15, "user": 101}`` (seat) — a 再来一局 press, on the old game;
+- ``"owed": [3]`` on a ``next`` entry (:mod:`services.gamelog`) — the results not yet posted
+  when that hand was dealt (:func:`note_deal`).
 
 The state is also kept in every snapshot (``session``), so a restart resumes a ready check
 or a vote with the same deadline and no press is applied twice.
@@ -144,6 +146,10 @@ class SessionState:
     ended_by: str | None = None
     rematch_game: int | None = None
     rematch_users: list[int] = field(default_factory=list)
+    #: hands whose result had not gone out when the next hand was dealt (a table of AI and
+    #: 托管 seats deals at once), as the last ``next`` entry noted them: handed over again
+    #: after a restart (see :meth:`services.session.SessionMixin._queue_owed_results`)
+    results_owed: list[int] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -160,6 +166,7 @@ class SessionState:
             "ended_by": self.ended_by,
             "rematch_game": self.rematch_game,
             "rematch_users": list(self.rematch_users),
+            "results_owed": list(self.results_owed),
         }
 
     @classmethod
@@ -181,6 +188,7 @@ class SessionState:
             ended_by=data.get("ended_by"),
             rematch_game=data.get("rematch_game"),
             rematch_users=[int(u) for u in data.get("rematch_users", [])],
+            results_owed=[int(h) for h in data.get("results_owed") or []],
         )
 
     @property
@@ -206,6 +214,12 @@ def open_ready_check(session: SessionState, hand_no: int, at: float) -> bool:
     session.ready_at = at
     session.ready = set()
     return True
+
+
+def note_deal(session: SessionState, entry: dict[str, Any]) -> None:
+    """A ``next`` entry (the next hand dealt): the results it notes still owed replace those
+    noted before (``{"k": "next", "seed": hex, "owed": [3]}``)."""
+    session.results_owed = sorted({int(h) for h in entry.get("owed") or []})
 
 
 def apply_entry(session: SessionState, seat: int | None, entry: dict[str, Any], at: float) -> bool:

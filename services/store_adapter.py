@@ -9,11 +9,12 @@ from db.games import GameRepository
 from db.guilds import GuildRepository
 from db.hands import HandRepository
 from db.players import PlayerRepository
+from db.replays import ReplayRepository
 
 
 class GameStore(Protocol):
     """Games with their action log (compare-and-set) and snapshots, finished hands, server
-    settings and players."""
+    settings and players; whole logs (a restart rebuilds results still owed from them)."""
 
     @property
     def games(self) -> GameRepository: ...
@@ -26,3 +27,6 @@ class GameStore(Protocol):
 
     @property
     def players(self) -> PlayerRepository: ...
+
+    @property
+    def replays(self) -> ReplayRepository: ...

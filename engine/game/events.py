@@ -4,6 +4,8 @@ Every event has a ``kind`` (its class's name in the log), ``visible_to`` (``None
 everyone — the channel table — or the one seat that may see it, in its DM) and ``data`` (its
 fields as JSON-ready values, the form the log stores: :meth:`Event.to_json`,
 :meth:`Event.from_json`). Public events never hold a concealed tile, nor who may claim.
+The kinds addressed to one seat's DM derive from :class:`PrivateEvent`: their first field,
+``to``, is that seat, stored as ``visible_to`` rather than in ``data``.
 
 ==========================  =======  =====================================================
 class (``kind``)            who      what
@@ -116,6 +118,16 @@ def _layout(kind: type[Event]) -> tuple[tuple[str, str, bool], ...]:
 
 
 @dataclass(frozen=True)
+class PrivateEvent(Event):
+    """An event only seat ``to`` may see (in its DM); ``to`` is where it goes, not part of
+    ``data`` (the log's ``visible_to`` holds it)."""
+
+    to: int
+    private_to: ClassVar[str | None] = "to"
+    hidden: ClassVar[frozenset[str]] = frozenset({"to"})
+
+
+@dataclass(frozen=True)
 class HandStarted(Event):
     """开局: the hand is dealt; ``commitment`` is SHA-256 of (seed, wall), revealed at its end."""
 
@@ -139,14 +151,11 @@ class Dice(Event):
 
 
 @dataclass(frozen=True)
-class Dealt(Event):
+class Dealt(PrivateEvent):
     """配牌: the tiles dealt to ``to`` (only that seat sees them)."""
 
-    to: int
     tiles: list[int]
     kind: ClassVar[str] = "dealt"
-    private_to: ClassVar[str | None] = "to"
-    hidden: ClassVar[frozenset[str]] = frozenset({"to"})
 
 
 @dataclass(frozen=True)
@@ -177,15 +186,12 @@ class Flower(Event):
 
 
 @dataclass(frozen=True)
-class Drawn(Event):
+class Drawn(PrivateEvent):
     """摸牌: the tile ``to`` drew (only that seat sees it; ``from_tail`` for a replacement)."""
 
-    to: int
     tile: int
     from_tail: bool
     kind: ClassVar[str] = "drawn"
-    private_to: ClassVar[str | None] = "to"
-    hidden: ClassVar[frozenset[str]] = frozenset({"to"})
 
 
 @dataclass(frozen=True)
@@ -266,29 +272,23 @@ class KongMoney(Event):
 
 
 @dataclass(frozen=True)
-class ClaimWindowOpened(Event):
+class ClaimWindowOpened(PrivateEvent):
     """A claim window (``window``: discard, or rob for 抢杠) offers ``to`` its ``options``
     on ``tile`` (only that seat sees it: who may claim is never public)."""
 
-    to: int
     window: str
     tile: int
     options: list[dict[str, Any]]
     kind: ClassVar[str] = "claim_window"
-    private_to: ClassVar[str | None] = "to"
-    hidden: ClassVar[frozenset[str]] = frozenset({"to"})
     renamed: ClassVar[tuple[tuple[str, str], ...]] = (("window", "kind"),)
 
 
 @dataclass(frozen=True)
-class Responded(Event):
+class Responded(PrivateEvent):
     """``to``'s own answer in a claim window (private: who passed is never public)."""
 
-    to: int
     action: dict[str, Any]
     kind: ClassVar[str] = "responded"
-    private_to: ClassVar[str | None] = "to"
-    hidden: ClassVar[frozenset[str]] = frozenset({"to"})
 
 
 @dataclass(frozen=True)

@@ -7,55 +7,24 @@ where they fail.
 
 from __future__ import annotations
 
-import os
-import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import asyncpg
 import pytest
-from sqlalchemy.engine import make_url
+from pg_admin import BACKENDS, create_database, drop_database, postgres_server_url, unique_name
 
 from db.store import Store
-
-BACKENDS = [
-    pytest.param("sqlite", id="sqlite"),
-    pytest.param("postgres", id="postgres", marks=pytest.mark.postgres),
-]
-
-
-def postgres_server_url() -> str:
-    """``TEST_POSTGRES_URL``, or skip (fail when ``REQUIRE_POSTGRES=1``)."""
-    url = os.environ.get("TEST_POSTGRES_URL")
-    if not url:
-        message = "TEST_POSTGRES_URL is not set"
-        if os.environ.get("REQUIRE_POSTGRES") == "1":
-            pytest.fail(f"{message}, but REQUIRE_POSTGRES=1 demands the PostgreSQL tests")
-        pytest.skip(message)
-    return url
-
-
-def _dsn(url: str) -> str:
-    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
-
-
-async def _admin(sql: str, server: str) -> None:
-    conn = await asyncpg.connect(_dsn(server))
-    try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()
 
 
 async def fresh_postgres() -> AsyncIterator[str]:
     """A new, empty database on the test server; dropped afterwards."""
     server = postgres_server_url()
-    name = f"mahjong_t_{uuid.uuid4().hex[:16]}"
-    await _admin(f'CREATE DATABASE "{name}"', server)
+    name = unique_name("mahjong_t")
+    url = await create_database(server, name)
     try:
-        yield make_url(server).set(database=name).render_as_string(hide_password=False)
+        yield url
     finally:
-        await _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', server)
+        await drop_database(server, name)
 
 
 @pytest.fixture(params=BACKENDS)

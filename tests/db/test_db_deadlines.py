@@ -106,3 +106,47 @@ async def test_game_columns_change_with_the_version(store: Store, changes: dict)
     assert (await store.games.get(gid)).seats == stored.seats  # type: ignore[union-attr]
     with pytest.raises(ValueError):
         await store.games.append_action(gid, 1, None, {"k": "x"}, changes={"version": 9})
+
+
+async def test_a_claim_by_a_process_that_is_gone_is_void(store: Store) -> None:
+    book = DeadlineBook(store)
+    gid = await _game(store)
+    await book.write([DeadlineChange(gid, "play", 3, 10.0)], "p1")
+    assert await book.claim(gid, "play", 3, "p1", now=11.0, lease=600.0)
+    # p1 alive: its claim holds, for the timer and the sweep alike
+    assert not await book.claim(gid, "play", 3, "p2", now=12.0, lease=30.0, alive={"p1", "p2"})
+    assert await book.claim_overdue("p2", now=20.0, grace=3.0, lease=30.0, alive={"p1"}) == []
+    # p1 gone: its claim is void at once, though its lease runs for ten minutes
+    [swept] = await book.claim_overdue("p2", now=20.0, grace=3.0, lease=30.0, alive={"p2"})
+    assert (swept.game_id, swept.version) == (gid, 3)
+    assert not await book.claim(gid, "play", 3, "p3", now=21.0, lease=30.0, alive={"p2", "p3"})
+    assert await book.claim(gid, "play", 3, "p3", now=21.0, lease=30.0, alive={"p3"})
+
+
+async def test_processes_alive_are_the_listening_connections(store: Store) -> None:
+    from db.presence import live_holders, presence_name
+
+    if store.dialect != "postgresql":
+        assert await live_holders(store) is None  # one process: nobody to ask about
+        return
+    before = await live_holders(store)
+    assert before is not None and "proc-1" not in before
+    heard: list[int | None] = []
+    notices = await listen_games(store, lambda g, v, s: heard.append(g), presence_name("proc-1"))
+    assert notices is not None
+    try:
+        assert "proc-1" in (await live_holders(store) or set())
+        notices.reconnect()  # lost unnoticed: listen again, and say anything may have changed
+        for _ in range(250):
+            if heard:
+                break
+            await asyncio.sleep(0.02)
+        assert heard == [None]
+        assert "proc-1" in (await live_holders(store) or set())
+    finally:
+        await notices.close()
+    for _ in range(250):  # the server lets the closed connection go
+        if "proc-1" not in (await live_holders(store) or set()):
+            break
+        await asyncio.sleep(0.02)
+    assert "proc-1" not in (await live_holders(store) or set())

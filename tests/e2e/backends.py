@@ -10,61 +10,40 @@ Each bot folder gets a fresh database, copied (``CREATE DATABASE … TEMPLATE``)
 migrated at the first use in the run, and dropped when the test ends (in a background
 thread, while the next test runs); bots sharing a folder share its database, as they share
 the SQLite file. The template is dropped at the end of the run, after the tests' databases.
+(The server and the database making: :mod:`pg_admin`.)
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import sqlite3
 import threading
-import uuid
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import asyncpg
-import pytest
 from sqlalchemy.engine import make_url
 
-from db.store import Store
+try:  # under pytest: tests/ is on sys.path (the folder of the top conftest.py)
+    import pg_admin
+except ModuleNotFoundError:  # run from the repository root: python -m tests.e2e.loadtest_bot
+    from tests import pg_admin
 
 T = TypeVar("T")
 
 #: The backends every bot-running end-to-end test is parametrized with.
-BACKENDS = [
-    pytest.param("sqlite", id="sqlite"),
-    pytest.param("postgres", id="postgres", marks=pytest.mark.postgres),
-]
+BACKENDS = pg_admin.BACKENDS
 
-#: server URL → name of this run's migrated template database
-_templates: dict[str, str] = {}
+#: this run's migrated template database, one per server (made under the lock: the tests'
+#: threads may ask at once)
+_templates = pg_admin.MigratedDatabases("mahjong_e2e_tpl")
 _template_lock = threading.Lock()
-
-
-def postgres_server_url() -> str:
-    """``TEST_POSTGRES_URL``, or skip (fail when ``REQUIRE_POSTGRES=1``)."""
-    url = os.environ.get("TEST_POSTGRES_URL")
-    if not url:
-        message = "TEST_POSTGRES_URL is not set"
-        if os.environ.get("REQUIRE_POSTGRES") == "1":
-            pytest.fail(f"{message}, but REQUIRE_POSTGRES=1 demands the PostgreSQL tests")
-        pytest.skip(message)
-    return url
 
 
 def is_sqlite(url: str) -> bool:
     return make_url(url).get_backend_name() == "sqlite"
-
-
-def _dsn(url: str) -> str:
-    """``url`` as asyncpg takes it (no SQLAlchemy driver name)."""
-    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
-
-
-def _with_database(server: str, name: str) -> str:
-    return make_url(server).set(database=name).render_as_string(hide_password=False)
 
 
 def run_blocking(coro: Coroutine[Any, Any, T]) -> T:
@@ -89,29 +68,9 @@ def run_blocking(coro: Coroutine[Any, Any, T]) -> T:
     return cast(T, box["value"])
 
 
-async def _admin(server: str, sql: str) -> None:
-    conn = await asyncpg.connect(_dsn(server))
-    try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()
-
-
-async def _make_template(server: str) -> str:
-    name = f"mahjong_e2e_tpl_{uuid.uuid4().hex[:10]}"
-    await _admin(server, f'CREATE DATABASE "{name}"')
-    store = await Store.open(_with_database(server, name))  # migrated to head
-    await store.close()  # (a template must have no connection when copied)
-    return name
-
-
 def _template(server: str) -> str:
     with _template_lock:
-        name = _templates.get(server)
-        if name is None:
-            name = run_blocking(_make_template(server))
-            _templates[server] = name
-        return name
+        return run_blocking(_templates.name_on(server))
 
 
 class _Dropper:
@@ -139,7 +98,7 @@ class _Dropper:
                     return
                 server, name = self._pending.pop(0)
             try:
-                asyncio.run(_admin(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+                asyncio.run(pg_admin.drop_database(server, name))
             except Exception as exc:  # reported by :meth:`finish`
                 self._failed.append(f"{name}: {exc!r}")
 
@@ -158,9 +117,7 @@ def drop_templates() -> list[str]:
     """At the end of the run: wait for the tests' databases to be dropped, then drop the
     template databases. Returns the databases that could not be dropped."""
     failed = _dropper.finish()
-    for server, name in list(_templates.items()):
-        run_blocking(_admin(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        _templates.pop(server, None)
+    run_blocking(_templates.drop_all())
     return failed
 
 
@@ -170,7 +127,7 @@ class Databases:
 
     def __init__(self, backend: str) -> None:
         self.backend = backend
-        self.server = postgres_server_url() if backend == "postgres" else None
+        self.server = pg_admin.postgres_server_url() if backend == "postgres" else None
         self._made: dict[Path, str] = {}
 
     def url_for(self, workdir: Path) -> str:
@@ -181,9 +138,10 @@ class Databases:
         url = self._made.get(workdir)
         if url is None:
             template = _template(self.server)
-            name = f"mahjong_e2e_{uuid.uuid4().hex[:12]}"
-            run_blocking(_admin(self.server, f'CREATE DATABASE "{name}" TEMPLATE "{template}"'))
-            url = self._made[workdir] = _with_database(self.server, name)
+            made = pg_admin.create_database(
+                self.server, pg_admin.unique_name("mahjong_e2e"), template=template
+            )
+            url = self._made[workdir] = run_blocking(made)
         return url
 
     def drop(self) -> None:
@@ -191,7 +149,7 @@ class Databases:
         background: the end of the run waits for it (:func:`drop_templates`)."""
         for workdir, url in list(self._made.items()):
             assert self.server is not None  # (only PostgreSQL databases are made)
-            _dropper.drop(self.server, str(make_url(url).database))
+            _dropper.drop(self.server, pg_admin.database_name(url))
             del self._made[workdir]
 
 
@@ -212,7 +170,7 @@ def rows(url: str, sql: str, *params: Any) -> list[tuple[Any, ...]]:
     numbered = _PLACEHOLDER.sub(lambda _m: f"${next(counter)}", sql)
 
     async def fetch() -> list[tuple[Any, ...]]:
-        conn = await asyncpg.connect(_dsn(url))
+        conn = await asyncpg.connect(pg_admin.asyncpg_dsn(url))
         try:
             async with conn.transaction(readonly=True):
                 return [tuple(r) for r in await conn.fetch(numbered, *params)]

@@ -11,6 +11,7 @@ each exactly once — and a further restart posts nothing again.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 import pytest
@@ -34,11 +35,28 @@ def _footers(embeds: list[dict]) -> list[str]:
     return [str((e.get("footer") or {}).get("text", "")) for e in embeds]
 
 
+def is_result_of(hand: int) -> Callable[[int, list[dict]], bool]:
+    """Whether an embed list shows the result of hand ``hand`` of a game."""
+
+    def match(gid: int, embeds: list[dict]) -> bool:
+        return any(
+            (f"第{hand}局结果" in title or f"Result of hand {hand} " in title)
+            and footer.startswith(f"#{gid} ")
+            for title, footer in zip(_titles(embeds), _footers(embeds), strict=False)
+        )
+
+    return match
+
+
 def is_last_result(gid: int, embeds: list[dict]) -> bool:
     """An embed list showing the result of game ``gid``'s last hand."""
+    return is_result_of(HANDS)(gid, embeds)
+
+
+def is_any_result(gid: int, embeds: list[dict]) -> bool:
+    """An embed list showing the result of one of game ``gid``'s hands."""
     return any(
-        (f"第{HANDS}局结果" in title or f"Result of hand {HANDS} " in title)
-        and footer.startswith(f"#{gid} ")
+        ("局结果" in title or "Result of hand " in title) and footer.startswith(f"#{gid} ")
         for title, footer in zip(_titles(embeds), _footers(embeds), strict=False)
     )
 
@@ -133,3 +151,53 @@ async def test_a_sigkill_right_after_the_last_hand_still_posts_result_and_standi
             break
     assert len(posted(fake, gid, is_standings)) == 1
     assert len(posted(fake, gid, is_last_result)) == 1
+
+
+TUOGUAN_HANDS = 8
+
+
+async def test_a_sigkill_on_a_tuoguan_table_still_posts_the_results_dealt_past_once(
+    fake: FakeDiscord, bot_factory
+) -> None:
+    """The only human goes on 托管: each hand is dealt the moment the last one ended. Discord
+    refuses (503) every result, so when the bot is SIGKILLed, hands have been dealt past
+    results that never went out (the deals noted them owed). The restarted bot posts them
+    — each hand's result exactly once, in order, with its seed reveal — and plays on."""
+    proc = bot_factory(env=game_env(EXTRA_EXTENSIONS="e2e_seed", E2E_SEEDS=SEED))
+    await proc.start_ready()
+    alice = fake.user("alice")
+    gid, _lobby = await open_game(fake, alice, [], length=str(TUOGUAN_HANDS))
+    await fake.wait_for(lambda: table_message(fake, gid), 20, what="the table")
+
+    def results_refused(call: RestCall) -> bool:
+        embeds = list((call.json or {}).get("embeds") or []) if isinstance(call.json, dict) else []
+        return is_any_result(gid, embeds)
+
+    fault = fake.break_next("POST", MESSAGES, None, status=503, match=results_refused)
+    ix = await fake.slash(alice, "mahjong autoplay", {"on": True})
+    assert (await ix.wait_reply()).ephemeral
+
+    def owed_deals() -> list[dict]:
+        rows = proc.rows("SELECT action FROM actions WHERE game_id = ? ORDER BY seq", gid)
+        entries = [json.loads(a) if isinstance(a, str) else a for (a,) in rows]
+        return [e for e in entries if e.get("k") == "next" and e.get("owed")]
+
+    await fake.wait_for(lambda: owed_deals() or None, 60, what="a hand dealt past its result")
+    await proc.kill()  # results owed: noted with the deals, never posted
+    fault.heal()
+    noted = {h for e in owed_deals() for h in e["owed"]}
+    assert noted and all(posted(fake, gid, is_result_of(h)) == [] for h in noted)
+
+    await proc.start_ready()  # alice is still on 托管: the game plays on to its end
+    await fake.wait_for(
+        lambda: posted(fake, gid, is_standings) or None, 120, what="the final standings"
+    )
+    for _ in range(10):  # until what follows has gone out (quiet for 3 s)
+        if not await fake.wait_change(fake.changes, 3.0):
+            break
+    shown = {h: posted(fake, gid, is_result_of(h)) for h in range(1, TUOGUAN_HANDS + 1)}
+    assert {h: len(m) for h, m in shown.items()} == dict.fromkeys(shown, 1), noted
+    firsts = [m[0].id for _h, m in sorted(shown.items())]
+    assert firsts == sorted(firsts)  # in the order the hands were played
+    for h in noted:
+        assert REVEAL.search(fake.messages[shown[h][0].id].text()), h

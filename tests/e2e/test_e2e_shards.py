@@ -4,8 +4,8 @@ Shard 0 and shard 1 of 2 run in two processes against the fake Discord; the serv
 shard 1, so its slash commands and channel buttons reach the shard-1 process, while every DM
 button (the players' hands) reaches the shard-0 process, which applies the press to a game it
 does not own (the database decides, compare-and-set). The shard-1 process is then SIGKILLed
-mid-hand and the shard-0 process finishes the hand alone. After a restart each process resumes
-only its own servers' games.
+mid-hand and the shard-0 process, seeing it gone, redraws the game's messages and finishes
+the hand alone. After a restart each process resumes only its own servers' games.
 
 PostgreSQL only: ``TEST_POSTGRES_URL`` names the server (a database is made for the test and
 dropped after); without it the test skips, unless ``REQUIRE_POSTGRES=1``, where it fails.
@@ -101,8 +101,11 @@ async def stored_version(url: str, gid: int) -> int:
 
 
 def shard_env(database_url: str, shard: int) -> dict[str, str | None]:
+    # 准备 waits as long as a turn: under load the two restarts at the end can outlast the
+    # default minute, and shard 0 would then rightly fire the overdue 准备 deadline and play
+    # the game out on 托管 before shard 1 is back to resume it
     return {
-        **game_env(),
+        **game_env(READY_TIMEOUT_SECONDS="600"),
         "DATABASE_URL": database_url,
         "SHARD_COUNT": str(SHARDS),
         "SHARD_IDS": str(shard),
@@ -178,6 +181,12 @@ async def test_dm_presses_on_shard_0_play_a_game_of_shard_1_and_survive_its_deat
 
     # the server's process dies mid-hand; shard 0 (where the DM presses arrive) finishes it
     await shard1.kill()
+    # it sees the other process gone at once (its connection to PostgreSQL went with it) and
+    # redraws the game's messages: an edit the dead process drew for an earlier moment may
+    # have landed last, leaving a player without the buttons of the decision awaited
+    await fake.wait_for(
+        lambda: "is gone; taking over its games" in shard0.log, 10, what="shard 0's take-over"
+    )
     version = await stored_version(database_url, gid)
     result = await play_hand(fake, players, gid)
     assert await stored_version(database_url, gid) > version

@@ -104,6 +104,7 @@ class SharedStore:
         self.others_messages: dict[str, Any] = {}
         self.thread: int | None = None
         self.saved: list[dict[str, Any]] = []
+        self.table_waits: list[bool] = []
         self.save_started = asyncio.Event()
         self.save_may_end: asyncio.Event | None = None
 
@@ -113,7 +114,10 @@ class SharedStore:
     async def stored_messages(self, _game_id: int) -> tuple[int | None, dict[str, Any]]:
         return self.table, dict(self.messages)
 
-    async def set_table_message(self, _game_id: int, message_id: int | None) -> int | None:
+    async def set_table_message(
+        self, _game_id: int, message_id: int | None, *, wait: bool = True
+    ) -> int | None:
+        self.table_waits.append(wait)
         if self.others_table is not None:  # another process posted one after this one read
             self.table, self.messages = self.others_table[0], dict(self.others_table[1])
             self.others_table = None
@@ -311,8 +315,7 @@ async def test_a_hand_dm_sent_twice_keeps_the_stored_one(no_pictures: None) -> N
     """Another process sent the player this hand's DM meanwhile and the store kept it: this
     process's DM is deleted and the stored one is edited from then on."""
     stored_dm = [10_101, next(_ids) + 1_000_000, 2]  # sent after this one: the newer stays
-    service = SharedStore()
-    service.shared = False  # (nothing to adopt before sending)
+    service = SharedStore()  # (nothing stored to adopt before sending: it comes with the save)
     service.others_messages = {"dm": {"101": stored_dm}}
     places, bot = places_with(service)
     hands = HandMessages(bot, places, Preferences(None))  # type: ignore[arg-type]

@@ -40,6 +40,9 @@ class RecordingDelivery:
     async def hand_ended(self, game: GameSummary, result: HandResult, table: TableView) -> None:
         self._note("result", game, result, table)
 
+    async def past_result(self, game: GameSummary, result: HandResult, table: TableView) -> None:
+        self._note("past_result", game, result, table)
+
     async def game_ended(self, game: GameSummary, reason: str) -> None:
         self._note("ended", game, reason)
 

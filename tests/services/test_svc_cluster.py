@@ -12,6 +12,7 @@ PostgreSQL only (``TEST_POSTGRES_URL``; with ``REQUIRE_POSTGRES=1`` a missing se
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import signal
 import sys
@@ -65,7 +66,7 @@ async def instances(pg_url: str) -> AsyncIterator[Callable[..., Awaitable[Instan
         kwargs.setdefault("new_seed", lambda: "services-test-seed")
         kwargs.setdefault("snapshot_every", 0)
         svc = GameService(store, RealEngine(), delivery, **kwargs)
-        await svc.join_cluster(name, sweep_every=0.1, grace=0.5, lease=10.0)
+        await svc.join_cluster(name, sweep_every=0.1, grace=0.5, lease=10.0, presence_every=0.2)
         one = Instance(store, svc, delivery)
         made.append(one)
         return one
@@ -241,23 +242,35 @@ async def test_the_owner_hears_of_a_join_made_elsewhere(instances) -> None:
     assert a.svc.game_of_player(GUILD, USERS[1]) == lobby.id
 
 
-async def test_a_killed_process_s_deadlines_are_fired_by_the_other(instances, pg_url) -> None:
-    b = await instances("b", turn_timeout=1)
+async def killed_owner(
+    pg_url: str, *args: str, before_kill: Callable[[int], Awaitable[None]] | None = None
+) -> int:
+    """Run ``cluster_owner.py`` (a process owning one game; ``args``: its turn timeout and
+    ``claim``), call ``before_kill(game_id)``, SIGKILL it mid-hand; returns the game id."""
     owner = await asyncio.create_subprocess_exec(
         sys.executable,
         str(Path(__file__).with_name("cluster_owner.py")),
         pg_url,
+        *args,
         stdout=asyncio.subprocess.PIPE,
     )
     try:
         line = await asyncio.wait_for(owner.stdout.readline(), PATIENCE)  # type: ignore[union-attr]
         gid = int(line)
+        if before_kill is not None:
+            await before_kill(gid)
         os.kill(owner.pid, signal.SIGKILL)  # mid-hand, its turn deadline pending
         await owner.wait()
     finally:
         if owner.returncode is None:
             owner.kill()
             await owner.wait()
+    return gid
+
+
+async def test_a_killed_process_s_deadlines_are_fired_by_the_other(instances, pg_url) -> None:
+    b = await instances("b", turn_timeout=1)
+    gid = await killed_owner(pg_url)
     assert b.held(gid) is None
 
     async def timed_out() -> bool:
@@ -282,3 +295,108 @@ async def test_the_owner_adopts_the_table_message_posted_elsewhere(instances) ->
     await eventually(lambda: a.held(gid).version == b.held(gid).version, "the owner's refresh")
     assert a.held(gid).table_message_id == 2222
     assert await a.svc.set_table_message(gid, 3333) == 3333  # replacing the one it adopted
+
+
+async def test_a_deadline_claimed_by_a_killed_process_is_free_at_once(instances, pg_url) -> None:
+    """The owner claimed its deadline for ten minutes (as its timer does right before firing)
+    and died: the claim of a process that is gone is void, so the other fires it now."""
+    b = await instances("b", turn_timeout=1)
+
+    async def seen_alive(_gid: int) -> None:
+        await eventually(lambda: "doomed" in (b.svc._alive or ()), "the owner seen alive")
+
+    gid = await killed_owner(pg_url, "1", "claim", before_kill=seen_alive)
+    [claimed] = await b.svc._book.pending(gid)
+    assert claimed.due_at < time.time() + 1  # due now; only its ten-minute claim could wait
+
+    async def timed_out() -> bool:
+        return any(r.action.get("timeout") for r in await stored_log(b.store, gid))
+
+    await eventually(timed_out, "the claim of the dead process being ignored")
+    log = await stored_log(b.store, gid)
+    assert len([r for r in log if r.action.get("timeout")]) == 1
+
+
+async def test_when_a_process_dies_the_other_redraws_the_games_it_holds(instances, pg_url) -> None:
+    """Both processes edit a game's messages, so an edit the dead one drew for an earlier
+    moment may have landed last: the survivor shows the game again, table and hands, as
+    stored — without any deadline falling due (ten minutes) and without a NOTIFY."""
+    b = await instances("b")
+
+    async def b_serves_a_press(gid: int) -> None:
+        await eventually(lambda: "doomed" in (b.svc._alive or ()), "the owner seen alive")
+        view = await b.svc.private_view(gid, USERS[0])
+        await b.svc.act(gid, USERS[0], simple_choice(view.hand.legal, view.hand.drawn))
+        await b.svc.idle()
+
+    gid = await killed_owner(pg_url, "600", before_kill=b_serves_a_press)
+    refreshes = len(b.delivery.named("refresh"))
+    hands = len(b.delivery.named("hand"))
+    version = b.held(gid).version
+
+    await eventually(lambda: len(b.delivery.named("refresh")) > refreshes, "the redraw")
+    await b.svc.idle()
+    [(game, _table)] = b.delivery.named("refresh")[refreshes:]
+    assert game.id == gid and game.version == version
+    redrawn = b.delivery.named("hand")[hands:]
+    assert [update.user_id for _game, update in redrawn] == [USERS[0]]  # the one human
+    assert b.delivery.named("table")[-1][0].version == version
+    assert "doomed" not in (b.svc._alive or ())
+
+
+class Escaped(BaseException):
+    """An error no loop catches (not an ``Exception``)."""
+
+
+async def test_a_sweep_that_dies_is_started_again(instances, caplog) -> None:
+    a = await instances("a", turn_timeout=1)
+    b = await instances("b", turn_timeout=1)
+    claim_overdue = b.svc._book.claim_overdue
+    failed: list[bool] = []
+
+    async def fails_once(*args: Any, **kwargs: Any) -> Any:
+        if not failed:
+            failed.append(True)
+            raise Escaped()
+        return await claim_overdue(*args, **kwargs)
+
+    b.svc._book.claim_overdue = fails_once  # type: ignore[method-assign]
+    gid = await started_game(a)
+    await a.svc.close()  # its deadline is left to b's sweep
+    await a.store.close()
+
+    async def timed_out() -> bool:
+        return any(r.action.get("timeout") for r in await stored_log(b.store, gid))
+
+    with caplog.at_level(logging.ERROR, logger="services.cluster"):
+        await eventually(timed_out, "the sweep, started again, firing the deadline")
+    assert failed
+    assert any("mj-deadline-sweep stopped" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_change_heard_while_refreshing_is_not_lost(instances) -> None:
+    a = await instances("a")
+    b = await instances("b")
+    gid = await started_game(a, humans=2)
+    await b.svc.summary(gid)  # b holds the game too
+    reload = b.svc._reload
+    gate, reloading = asyncio.Event(), asyncio.Event()
+
+    async def slow_reload(live: Any) -> None:
+        await reload(live)
+        reloading.set()
+        await gate.wait()
+
+    b.svc._reload = slow_reload  # type: ignore[method-assign]
+    for _ in range(2):  # a press, then another while b is still refreshing to the first
+        held = a.held(gid)
+        seat = a.svc.engine.pending_seats(held.state)[0]
+        user = held.seats[seat].user_id
+        view = await a.svc.private_view(gid, user)
+        await a.svc.act(gid, user, simple_choice(view.hand.legal, view.hand.drawn))
+        await eventually(reloading.is_set, "b refreshing")
+        await asyncio.sleep(0.3)  # the second notice arrives while the first refresh is held
+    gate.set()
+    stored = await a.store.games.get(gid)
+    assert stored is not None
+    await eventually(lambda: b.held(gid).version == stored.version, "b at the newest version")

@@ -45,6 +45,9 @@ class DeadDelivery(RecordingDelivery):
     async def hand_ended(self, game: Any, result: Any, table: Any) -> None:
         await self._hang("result", game, result, table)
 
+    async def past_result(self, game: Any, result: Any, table: Any) -> None:
+        await self._hang("past_result", game, result, table)
+
     async def game_ended(self, game: Any, reason: str) -> None:
         await self._hang("ended", game, reason)
 
@@ -203,11 +206,16 @@ async def test_hands_dealt_at_once_are_recorded_before_the_next_deal(make_servic
     await kill(svc)
     assert [h.hand_no for h in await store.hands.of_game(gid)] == [1, 2, 3]
 
-    fresh = make_service(delivery=RecordingDelivery())
+    after = RecordingDelivery()
+    fresh = make_service(delivery=after)
     await fresh.resume_all()
     await settle(fresh)
     hands = await store.hands.of_game(gid)
     assert [h.hand_no for h in hands] == [1, 2, 3, 4]
+    # the results dealt past before they went out come first, then the ending's
+    assert [g.hand_no for g, _r, _t in after.named("past_result")] == [1, 2, 3]
+    assert [g.hand_no for g, _r, _t in after.named("result")] == [4]
+    assert [n for n, _ in after.calls][:3] == ["past_result"] * 3
     final = (await store.games.get(gid)).totals
     by_seat = [0] * 4
     for hand in hands:
@@ -302,3 +310,57 @@ async def test_a_closed_lobby_owes_nothing(make_service, store, closed_by):
     await settle(svc)
     assert (await store.games.get(game.id)).status == "abandoned"
     assert await store.games.load_ending_owed() == []
+
+
+async def test_results_dealt_past_on_a_tuoguan_table_are_posted_after_a_crash(make_service, store):
+    """The only human on 托管: each hand is dealt the moment the last one ended, before its
+    result could go out (here: never — deliveries hang). The process dies with the game
+    still on; the restarted service posts the owed results of the hands before the one
+    it stands at — oldest first, each as that hand ended (its totals, the hash published
+    when it started beside the seed reveal), before the table is refreshed — and the hand
+    it stands at as before."""
+    dead = DeadDelivery()
+    svc = doomed(store, dead)
+    gid = await open_game(svc, 1, length="16")
+    deal = svc._deal_next
+    third = asyncio.Event()
+
+    async def deal_then_die(live: Any) -> None:
+        await deal(live)
+        if live.hand_no >= 3:  # (a table of robots plays the hand out within its deal)
+            third.set()
+            await asyncio.Event().wait()
+
+    svc._deal_next = deal_then_die  # type: ignore[method-assign]
+    dead.dead = True
+    await svc.set_autoplay(gid, USERS[0], True)
+    await asyncio.wait_for(third.wait(), 20)
+    await kill(svc)
+    assert dead.named("result") == [] and dead.named("past_result") == []
+    stored = await store.games.get(gid)
+    assert stored is not None and stored.status == "active"
+    deals = [a.action for a in (await store.games.load(gid)).actions if a.action["k"] == "next"]
+    assert [d.get("owed") for d in deals] == [[1], [1, 2]]  # noted with each deal
+
+    after = RecordingDelivery()
+    fresh = make_service(delivery=after)
+    fresh._session_arm = lambda live: None  # type: ignore[method-assign]  # (no 4th deal)
+    await fresh.resume_all()
+    await settle(fresh)
+    past = after.named("past_result")
+    assert [g.hand_no for g, _r, _t in past] == [1, 2]
+    assert [g.hand_no for g, _r, _t in after.named("result")] == [3]
+    names = [n for n, _ in after.calls]
+    assert names[:3] == ["past_result", "past_result", "refresh"]
+    recorded = {h.hand_no: h for h in await store.hands.of_game(gid)}
+    totals = [0, 0, 0, 0]
+    for game, result, table in past:
+        assert not game.session.ready_open  # the next hand was dealt: nothing to press
+        assert result.seed_reveal["seed"] == recorded[game.hand_no].seed_reveal["seed"]
+        assert result.seed_reveal["commitment"] == table.commitment
+        for line in recorded[game.hand_no].deltas:
+            totals[line["seat"]] += line["delta"]
+        assert list(game.totals) == totals
+    # the first hand's hash as it was published when that hand started
+    first = past[0][1].seed_reveal["commitment"]
+    assert first and first != stored.seed_commitment

@@ -1,6 +1,7 @@
 """A deadline is stored with the action that sets it (issue 15, items 6 and 9): processes
-sharing a database store the turn / claim and 准备 deadlines in the same transaction as the
-commit, so a process killed right after a press — before its batched deadline writes — still
+sharing a database store the turn / claim, 准备 and 解散 deadlines in the same transaction as
+the commit — a press, a hand's end, a 准备 press that leaves others to wait, a 解散 proposal,
+a deal — so a process killed right after a press, before its batched deadline writes, still
 leaves them for another process to fire.
 
 Two service instances (two "processes", a store each) on one database, SQLite file and
@@ -16,7 +17,8 @@ from typing import Any
 
 import pytest
 from svc_helpers import CHANNEL, GUILD, USERS, RecordingDelivery, simple_choice
-from test_svc_crash_endings import kill
+from test_svc_crash_endings import DeadDelivery, kill
+from test_svc_play import play_until_over
 
 from db.deadlines import DeadlineBook
 from db.store import Store
@@ -34,16 +36,19 @@ async def processes(db_url: str) -> AsyncIterator[Callable[..., Awaitable[GameSe
         store = await Store.open(db_url)
         kwargs.setdefault("claim_timeout", 600)
         ready_timeout = kwargs.pop("ready_timeout", None)
+        vote_timeout = kwargs.pop("vote_timeout", None)
         svc = GameService(
             store,
             RealEngine(),
-            RecordingDelivery(),
+            kwargs.pop("delivery", None) or RecordingDelivery(),
             new_seed=lambda: "services-test-seed",
             snapshot_every=0,
             **kwargs,
         )
         if ready_timeout is not None:
             svc.ready_timeout = ready_timeout
+        if vote_timeout is not None:
+            svc.vote_timeout = vote_timeout
         await svc.join_cluster(name, sweep_every=0.1, grace=0.5, lease=10.0)
         made.append((store, svc))
         return svc
@@ -124,6 +129,159 @@ async def test_the_hand_s_last_action_stores_its_ready_deadline(processes, store
     rows = {d.kind: d for d in await DeadlineBook(store).pending(gid)}
     assert rows["session"].version == ended_at
     assert before + 25 <= rows["session"].due_at <= time.time() + 30
+
+
+async def two_humans(svc: GameService, length: str = "8", *, humans: int = 2) -> int:
+    """A started game of two humans (users 101 and 102; ``humans``: that many) and AI
+    seats."""
+    game = await svc.create_game(GUILD, CHANNEL, USERS[0], "host", "shangrao", length=length)
+    for uid in USERS[1:humans]:
+        await svc.join(game.id, uid, f"p{uid}")
+    await svc.start(game.id, USERS[0])
+    return game.id
+
+
+async def until_stored(store: Store, gid: int, what: Callable[[list[Any]], bool]) -> list[Any]:
+    """The game's log once ``what(log entries)`` holds (another process writes it)."""
+    end = time.monotonic() + PATIENCE
+    while True:
+        log = [r.action for r in (await store.games.load(gid)).actions]
+        if what(log):
+            return log
+        assert time.monotonic() < end, "the other process never fired the deadline"
+        await asyncio.sleep(0.05)
+
+
+async def test_a_dissolve_vote_s_deadline_is_stored_with_the_proposal(processes, store):
+    """解散: the vote's deadline goes in the proposal's own transaction; the proposer's
+    process dies before any batched write, and another process lets silence agree at the
+    deadline — once."""
+    a = await processes("a", turn_timeout=600, vote_timeout=1.0)
+    gid = await two_humans(a)
+    await writer_stopped(a)
+    before = time.time()
+    await a.propose_dissolve(gid, USERS[0])
+    proposed_at = a._games[gid].version
+    rows = {d.kind: d for d in await DeadlineBook(store).pending(gid)}
+    assert rows["session"].version == proposed_at  # written with the proposal
+    assert before + 1.0 <= rows["session"].due_at <= time.time() + 1.0
+    await kill(a)
+
+    b = await processes("b", turn_timeout=600, vote_timeout=1.0)
+    log = await until_stored(store, gid, lambda log: log[-1]["k"] == "end")
+    assert [e for e in log if e["k"] == "end"] == [
+        {"k": "end", "why": "vote", "no": 1, "expired": True}
+    ]
+    assert len(log) == proposed_at + 1  # fired right after the proposal, nothing between
+    await until_stored(store, gid, lambda _log: b._games[gid].status != "active")
+    assert (await store.games.get(gid)).status in ("finished", "abandoned")
+
+
+async def test_a_partial_ready_check_s_deadline_is_stored_with_the_press(processes, store):
+    """准备: one of two humans presses it; its press stores the check's deadline (the
+    hand's end stored it at the version before). The process dies; another one puts the
+    absent seat on 托管 at the deadline and deals the next hand — once."""
+    a = await processes("a", turn_timeout=600, ready_timeout=2.0)
+    gid = await two_humans(a)
+    await writer_stopped(a)
+    await play_until_over(a, gid, USERS[:2])
+    ended_at = a._games[gid].version
+    deadline = a._ready_deadline(a._games[gid])
+    book = DeadlineBook(store)
+    assert {d.kind: d.version for d in await book.pending(gid)}["session"] == ended_at
+    await a.ready(gid, USERS[0])
+    pressed_at = a._games[gid].version
+    assert pressed_at > ended_at
+    [row] = [d for d in await book.pending(gid) if d.kind == "session"]
+    assert row.version == pressed_at  # moved on with the press itself
+    assert row.due_at == pytest.approx(deadline)
+    await kill(a)
+
+    await processes("b", turn_timeout=600, ready_timeout=2.0)
+    log = await until_stored(store, gid, lambda log: any(e["k"] == "next" for e in log))
+    after = log[pressed_at:]
+    assert after[0] == {"k": "auto", "on": True}  # the absent seat, on 托管 at the deadline
+    assert [e["k"] for e in after].count("next") == 1
+    assert [e["k"] for e in log].count("rdy") == 1
+    loaded = await store.games.load(gid)
+    assert [r.seat for r in loaded.actions][pressed_at] == 1
+
+
+async def test_a_seat_going_on_tuoguan_stores_the_deal_it_lets_happen(processes, store):
+    """准备: one human pressed it, the other goes on 托管 — everyone is ready, the next
+    hand is due at once; that is stored with the 托管 entry. The process dies before its
+    timer deals; another process deals the hand — once."""
+    a = await processes("a", turn_timeout=600, ready_timeout=600)
+    gid = await two_humans(a)
+    await writer_stopped(a)
+    await play_until_over(a, gid, USERS[:2])
+    await a.ready(gid, USERS[0])
+    await a.set_autoplay(gid, USERS[1], True)
+    toggled_at = a._games[gid].version
+    [row] = [d for d in await DeadlineBook(store).pending(gid) if d.kind == "session"]
+    assert row.version == toggled_at and row.due_at <= time.time()
+    await kill(a)
+    assert (await store.games.load(gid)).actions[-1].action == {"k": "auto", "on": True}
+
+    await processes("b", turn_timeout=600, ready_timeout=600)
+    log = await until_stored(store, gid, lambda log: any(e["k"] == "next" for e in log))
+    assert [e["k"] for e in log[toggled_at:]].count("next") == 1
+
+
+async def test_the_deal_stores_the_turn_deadline_of_the_next_hand(processes, store):
+    """Four humans press 准备: the next hand is dealt, and the dealer's turn deadline (a
+    human's, no AI move between) is stored with the deal itself."""
+    a = await processes("a", turn_timeout=600, ready_timeout=600)
+    gid = await two_humans(a, humans=4)
+    await writer_stopped(a)
+    await play_until_over(a, gid, USERS)
+    for uid in USERS:
+        await a.ready(gid, uid)
+    live = a._games[gid]
+    assert live.hand_no == 2 and live.deadline is not None  # a human is asked
+    loaded = await store.games.load(gid)
+    assert loaded.actions[-1].action["k"] == "next"  # the deal is the last write
+    [row] = [d for d in await DeadlineBook(store).pending(gid) if d.kind == "play"]
+    assert row.version == live.version
+    assert row.due_at == pytest.approx(live.deadline, abs=1.0)
+
+
+async def test_a_process_taking_over_a_tuoguan_table_posts_the_results_left_owed(processes, store):
+    """The only human on 托管: hands are dealt the moment the last one ended. Its process
+    dies right after hand 2 ended (deliveries hang: nothing was posted). Another process
+    takes the game over at its stored deadline: it posts hand 1's result (noted owed with
+    the deal of hand 2) and hand 2's, then plays on — every result once, in order."""
+    dead = DeadDelivery()
+    a = await processes("a", turn_timeout=600, delivery=dead)
+    gid = await two_humans(a, "4", humans=1)
+    await writer_stopped(a)
+    deal = a._deal_next
+    second = asyncio.Event()
+
+    async def deal_then_die(live: Any) -> None:
+        await deal(live)
+        if live.hand_no >= 2:  # (a table of robots plays the hand out within its deal)
+            second.set()
+            await asyncio.Event().wait()
+
+    a._deal_next = deal_then_die  # type: ignore[method-assign]
+    dead.dead = True
+    await a.set_autoplay(gid, USERS[0], True)
+    await asyncio.wait_for(second.wait(), PATIENCE)
+    await kill(a)
+    assert dead.named("result") == [] and dead.named("past_result") == []
+
+    b = await processes("b", turn_timeout=600)
+    end = time.monotonic() + PATIENCE
+    while (await store.games.get(gid)).status == "active":
+        assert time.monotonic() < end, "the other process never took the game over"
+        await asyncio.sleep(0.05)
+    await b.idle()
+    seen = b.delivery
+    assert [g.hand_no for g, _r, _t in seen.named("past_result")] == [1]
+    assert [g.hand_no for g, _r, _t in seen.named("result")] == [2, 3, 4]
+    names = [n for n, _ in seen.calls if n in ("past_result", "result")]
+    assert names[0] == "past_result"
 
 
 async def test_one_process_alone_stores_no_deadline(make_service, store):

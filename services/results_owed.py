@@ -1,0 +1,143 @@
+"""Hands' results still owed (结果补发): a table of AI and 托管 seats deals the next hand the
+moment the last one ended, before that hand's result could be posted; a process killed then
+must still post it after the restart.
+
+A result queued for delivery is owed until the delivery returned (``LiveGame.
+results_unposted``, in memory). A hand dealt meanwhile notes the owed hands in its ``next``
+log entry (``"owed": [3]``) — in the same write as the deal, so it is durable — and the
+session keeps the last deal's note (:func:`services.session_state.note_deal`, in every
+snapshot). After a restart — or when another process takes the game over, its own process
+gone (:mod:`services.cluster`) — those results are rebuilt from the stored log, each as the
+game stood when its hand ended, and handed over again before anything of the hand in play;
+the delivery posts each result once (it remembers the hands it posted).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import Any
+
+from db.types import ActionRecord, GameInfo
+from services.delivery import GameSummary
+from services.gamelog import LiveGame, replay_entry
+from services.model import HandResult, TableView
+from services.play import PlayMixin
+from services.recording import with_commitment
+
+log = logging.getLogger(__name__)
+
+#: a past hand's result as handed over again: the game as it stood then, the result, the table
+PastResult = tuple[GameSummary, HandResult, TableView]
+
+
+class ResultsOwedMixin(PlayMixin):
+    """Results noted owed with the deal, handed over again after a restart (see the module
+    docstring); part of :class:`services.session.SessionMixin`."""
+
+    def _queue_result(
+        self,
+        live: LiveGame,
+        summary: GameSummary,
+        result: HandResult,
+        table: TableView,
+        *,
+        past: bool = False,
+    ) -> None:
+        """Queue a hand's result; until its delivery returned the hand is owed
+        (``live.results_unposted``), and a hand dealt meanwhile notes it in its ``next``
+        entry (:meth:`_deal_notes`). ``past``: the result of a hand before the one in play
+        (the delivery's ``past_result`` when it has one: the table is not touched)."""
+        hand = summary.hand_no
+        live.results_unposted.add(hand)
+        send = getattr(self.delivery, "past_result", None) if past else None
+        send = send or self.delivery.hand_ended
+
+        async def deliver() -> None:
+            await send(summary, result, table)
+            live.results_unposted.discard(hand)
+
+        self._enqueue(live, deliver)
+
+    def _owed_handed(self) -> dict[int, set[int]]:
+        """Game → the owed results this process handed over again already."""
+        handed = self.__dict__.get("_owed_handed_hands")
+        if handed is None:
+            handed = self.__dict__["_owed_handed_hands"] = {}
+        return handed
+
+    def _deal_notes(self, live: LiveGame) -> dict[str, Any]:
+        """The ``next`` entry notes the results not gone out yet (durable with the deal: a
+        restart hands them over again, :meth:`_queue_owed_results`)."""
+        owed = sorted(h for h in live.results_unposted if h <= live.hand_no)
+        return {"owed": owed} if owed else {}
+
+    async def _queue_owed_results(self, live: LiveGame) -> None:
+        """After a restart (under the lock): the results of earlier hands the last deal
+        noted owed are rebuilt from the stored log and handed over again, oldest first,
+        before anything of the hand in play (the delivery posts each once)."""
+        handed = self._owed_handed().setdefault(live.id, set())
+        noted = {h for h in live.session.results_owed if 0 < h < live.hand_no}
+        owed = sorted(noted - handed - live.results_unposted)
+        if not owed:
+            return
+        handed.update(owed)  # (a takeover, then the resume pass: handed over once)
+        stored = await self.store.replays.game_with_log(live.id)
+        if stored is None:
+            return
+        info, records = stored
+        for summary, result, table in self._past_results(info, records, owed):
+            self._queue_result(live, summary, result, table, past=True)
+        log.info("game %s: results of hands %s handed over again", live.id, owed)
+
+    def _queue_ended_result(self, live: LiveGame) -> None:
+        """The hand the game stands at is over (under the lock, taking over a game another
+        process held): its result is handed over again — that process may have died before
+        posting it, and the next deal would leave it behind (the delivery posts it once)."""
+        state = live.state
+        if state is None or self.engine.phase(state) not in ("hand_over", "game_over"):
+            return
+        result = self.engine.hand_result(state)
+        if result is None or live.hand_no in live.results_unposted:
+            return
+        self._queue_result(live, self._summary(live), result, self.engine.table_view(state))
+
+    def _past_results(
+        self, info: GameInfo, records: list[ActionRecord], hands: list[int]
+    ) -> list[PastResult]:
+        """The results of ``hands`` (ended hands of the game), replayed from its whole log."""
+        probe = self._live_from_info(info)
+        wanted = set(hands)
+        out: list[PastResult] = []
+        for record in records:
+            if not wanted:
+                break
+            if record.action.get("k") == "next" and probe.hand_no in wanted:
+                wanted.discard(probe.hand_no)  # the hand it deals past is over here
+                past = self._result_as_ended(probe)
+                if past is not None:
+                    out.append(past)
+            probe.version = record.seq
+            replay_entry(
+                self.engine, probe, record.seat, record.action, record.created_at.timestamp()
+            )
+        return out
+
+    def _result_as_ended(self, probe: LiveGame) -> PastResult | None:
+        """The result of the hand ``probe`` (a replayed copy) just ended, with the game as
+        it stood then: its totals, the hash published when the hand started beside the seed
+        reveal, no 准备 to press (the next hand was dealt)."""
+        state = probe.state
+        if state is None or self.engine.phase(state) not in ("hand_over", "game_over"):
+            return None
+        result = self.engine.hand_result(state)
+        if result is None:
+            return None
+        if result.scores:
+            probe.totals = list(result.scores)
+        table = self.engine.table_view(state)
+        summary = self._summary(probe)
+        if summary.session is not None:
+            summary = replace(summary, session=replace(summary.session, ready_open=False))
+        reveal = with_commitment(result.seed_reveal, table.commitment)
+        return summary, replace(result, seed_reveal=reveal), table

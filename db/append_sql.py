@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import Delete, Select, column, exists, func, literal, null, select, update, values
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
-from db.deadlines import DeadlineChange
+from db.deadlines import DeadlineChange, moving_forward
 from db.models import Action, Deadline, Game, Snapshot
 from db.types import Json
 
@@ -121,21 +121,11 @@ def append_statement(entry: Append, expected_version: int) -> Select[Any]:
                 rows.c.kind,
                 rows.c.version,
                 rows.c.due_at,
-                literal(entry.holder, _D.c.holder.type),
+                literal(entry.holder[:64], _D.c.holder.type),
                 null(),
             ).where(went),
         )
-        # the upsert of db.deadlines.arm_rows: a row only moves forward
-        arm = arm.on_conflict_do_update(
-            index_elements=["game_id", "kind"],
-            set_={
-                "version": arm.excluded.version,
-                "due_at": arm.excluded.due_at,
-                "holder": arm.excluded.holder,
-                "lease_until": None,
-            },
-            where=_D.c.version <= arm.excluded.version,
-        )
+        arm = moving_forward(arm)  # (the rule of db.deadlines.arm_rows)
         stmt = stmt.add_cte(arm.cte("arm"))
     if entry.snapshot is not None:
         snap = pg_insert(_S).from_select(

@@ -54,6 +54,22 @@ class DeadlineChange:
     due_at: float | None
 
 
+def moving_forward(stmt: Any) -> Any:
+    """The deadline rows' upsert rule, for a SQLite or PostgreSQL ``INSERT`` into
+    ``deadlines``: a row only moves forward (an older version never replaces a newer one),
+    and a new arming is claimed by nobody."""
+    return stmt.on_conflict_do_update(
+        index_elements=["game_id", "kind"],
+        set_={
+            "version": stmt.excluded.version,
+            "due_at": stmt.excluded.due_at,
+            "holder": stmt.excluded.holder,
+            "lease_until": None,
+        },
+        where=_D.c.version <= stmt.excluded.version,
+    )
+
+
 async def arm_rows(
     conn: AsyncConnection,
     insert: Callable[[Table], Any],
@@ -66,17 +82,7 @@ async def arm_rows(
     arms = [c for c in arms if c.due_at is not None]
     if not arms:
         return
-    stmt = insert(_D)
-    stmt = stmt.on_conflict_do_update(
-        index_elements=["game_id", "kind"],
-        set_={
-            "version": stmt.excluded.version,
-            "due_at": stmt.excluded.due_at,
-            "holder": stmt.excluded.holder,
-            "lease_until": None,
-        },
-        where=_D.c.version <= stmt.excluded.version,
-    )
+    stmt = moving_forward(insert(_D))
     rows: list[dict[str, Any]] = [
         {
             "game_id": c.game_id,

@@ -14,15 +14,13 @@ dropped after); without it the test skips, unless ``REQUIRE_POSTGRES=1``, where 
 from __future__ import annotations
 
 import asyncio
-import os
-import uuid
 from collections.abc import AsyncIterator
 
 import asyncpg
 import pytest
 import pytest_asyncio
-from sqlalchemy.engine import make_url
 
+from .backends import pg_admin
 from .conftest import recognisable_token
 from .fake_discord import FakeDiscord, FakeMessage, FakeUser
 from .game_driver import (
@@ -45,38 +43,16 @@ GUILD_SHARD = 1
 SHARDS = 2
 
 
-def _postgres_server() -> str:
-    url = os.environ.get("TEST_POSTGRES_URL")
-    if not url:
-        message = "TEST_POSTGRES_URL is not set"
-        if os.environ.get("REQUIRE_POSTGRES") == "1":
-            pytest.fail(f"{message}, but REQUIRE_POSTGRES=1 demands the PostgreSQL tests")
-        pytest.skip(message)
-    return url
-
-
-def _dsn(url: str) -> str:
-    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
-
-
 @pytest_asyncio.fixture
 async def database_url() -> AsyncIterator[str]:
     """A new, empty PostgreSQL database for the test (the bots migrate it at start-up)."""
-    server = _postgres_server()
-    name = f"mahjong_e2e_{uuid.uuid4().hex[:12]}"
-    admin = await asyncpg.connect(_dsn(server))
+    server = pg_admin.postgres_server_url()
+    name = pg_admin.unique_name("mahjong_e2e")
+    url = await pg_admin.create_database(server, name)
     try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
+        yield url
     finally:
-        await admin.close()
-    try:
-        yield make_url(server).set(database=name).render_as_string(hide_password=False)
-    finally:
-        admin = await asyncpg.connect(_dsn(server))
-        try:
-            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        finally:
-            await admin.close()
+        await pg_admin.drop_database(server, name)
 
 
 @pytest_asyncio.fixture
@@ -91,7 +67,7 @@ async def fake() -> AsyncIterator[FakeDiscord]:
 
 
 async def stored_version(url: str, gid: int) -> int:
-    conn = await asyncpg.connect(_dsn(url))
+    conn = await asyncpg.connect(pg_admin.asyncpg_dsn(url))
     try:
         version = await conn.fetchval("SELECT version FROM games WHERE id = $1", gid)
     finally:

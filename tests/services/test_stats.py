@@ -8,19 +8,16 @@ from the recorded hands themselves.
 from __future__ import annotations
 
 import hashlib
-import os
 import random
 import re
-import uuid
 from collections import defaultdict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import asyncpg
 import pytest
-from sqlalchemy.engine import make_url
+from pg_admin import BACKENDS, create_database, drop_database, postgres_server_url, unique_name
 
 from db.store import Store
 from db.types import HandInput, HandPlayer, Leaderboard
@@ -44,31 +41,7 @@ HUMANS = list(range(1001, 1009))  # eight people
 NAMES = {uid: f"P{uid - 1000}" for uid in HUMANS}
 AI = 3  # the game service gives AI seats small ids (seat + 1)
 
-BACKENDS = [
-    pytest.param("sqlite", id="sqlite"),
-    pytest.param("postgres", id="postgres", marks=pytest.mark.postgres),
-]
-
-
 # ------------------------------------------------------------------------ backends
-
-
-def _postgres_server() -> str:
-    url = os.environ.get("TEST_POSTGRES_URL")
-    if not url:
-        if os.environ.get("REQUIRE_POSTGRES") == "1":
-            pytest.fail("TEST_POSTGRES_URL is not set, but REQUIRE_POSTGRES=1")
-        pytest.skip("TEST_POSTGRES_URL is not set")
-    return url
-
-
-async def _admin(sql: str, server: str) -> None:
-    dsn = make_url(server).set(drivername="postgresql").render_as_string(hide_password=False)
-    conn = await asyncpg.connect(dsn)
-    try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()
 
 
 @pytest.fixture(params=BACKENDS)
@@ -81,19 +54,17 @@ async def stats_store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIt
         finally:
             await store.close()
         return
-    server = _postgres_server()
-    name = f"mahjong_stats_{uuid.uuid4().hex[:12]}"
-    await _admin(f'CREATE DATABASE "{name}"', server)
+    server = postgres_server_url()
+    name = unique_name("mahjong_stats")
+    url = await create_database(server, name)
     try:
-        store = await Store.open(
-            make_url(server).set(database=name).render_as_string(hide_password=False)
-        )
+        store = await Store.open(url)
         try:
             yield store
         finally:
             await store.close()
     finally:
-        await _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', server)
+        await drop_database(server, name)
 
 
 # ------------------------------------------------------------------------ the data

@@ -322,16 +322,19 @@ async def test_when_a_process_dies_the_other_redraws_the_games_it_holds(instance
     moment may have landed last: the survivor shows the game again, table and hands, as
     stored — without any deadline falling due (ten minutes) and without a NOTIFY."""
     b = await instances("b")
+    before: dict[str, int] = {}
 
     async def b_serves_a_press(gid: int) -> None:
         await eventually(lambda: "doomed" in (b.svc._alive or ()), "the owner seen alive")
         view = await b.svc.private_view(gid, USERS[0])
         await b.svc.act(gid, USERS[0], simple_choice(view.hand.legal, view.hand.drawn))
         await b.svc.idle()
+        # counted before the kill: b may see the owner gone before the test sees it exit
+        before["refreshes"] = len(b.delivery.named("refresh"))
+        before["hands"] = len(b.delivery.named("hand"))
 
     gid = await killed_owner(pg_url, "600", before_kill=b_serves_a_press)
-    refreshes = len(b.delivery.named("refresh"))
-    hands = len(b.delivery.named("hand"))
+    refreshes, hands = before["refreshes"], before["hands"]
     version = b.held(gid).version
 
     await eventually(lambda: len(b.delivery.named("refresh")) > refreshes, "the redraw")

@@ -90,13 +90,13 @@ class Alerts:
             if entry and entry[1]:
                 await self.places.delete(entry, "alert")
                 entry[1] = 0
-                await self.places.save_refs(game.id, wait=False)
+                await self.places.save_refs(game.id)
             return
         if entry and int(entry[2]) == update.alert:
             return  # this episode was alerted already
         if adopt and entry and entry[1]:
             entry[2] = update.alert  # the alert sent before the restart is still open
-            await self.places.save_refs(game.id, wait=False)
+            await self.places.save_refs(game.id)
             return
         if entry and entry[1]:
             await self.places.delete(entry, "alert")
@@ -104,7 +104,7 @@ class Alerts:
         held[str(uid)] = new
         mode = await self.preferences.alerts_for_user(uid)
         if notified or not wanted(mode, update.alert_kind):
-            await self.places.save_refs(game.id, wait=False)
+            await self.places.save_refs(game.id)
             return
         try:
             sent = await self._send_alert(game, update)
@@ -114,7 +114,7 @@ class Alerts:
         if sent is not None:
             new[0], new[1] = sent.channel.id, sent.id
             self.places.note_snowflake(sent.id)
-        await self.places.save_refs(game.id, wait=False)
+        await self.places.save_refs(game.id)
 
     async def _send_alert(self, game: GameSummary, update: PrivateUpdate) -> discord.Message | None:
         uid = update.user_id

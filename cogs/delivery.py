@@ -167,7 +167,7 @@ class DiscordDelivery:
         if view is not None:
             await self.places.note_result(game, where, message.id)
         else:
-            await self.places.save_refs(game.id, wait=False)
+            await self.places.save_refs(game.id)
         await self.session.update_ready_alerts(game)
 
     async def past_result(self, game: GameSummary, result: HandResult, table: TableView) -> None:

@@ -113,7 +113,12 @@ class Places:
         return at once, the save goes on behind — for callers that need nothing of it (the
         messages are bookkeeping: a crash before the save ends costs at worst a message sent
         again after the restart, never a game action). With ``wait`` (the default) the copy
-        has taken back what the store holds (:func:`take_stored`) when this returns."""
+        has taken back what the store holds (:func:`take_stored`) when this returns.
+
+        Delivery waits for its saves, so that no save ends (and takes the stored copy back)
+        while the next update of the same game is under way: alerts hold their entries
+        across a send. (Not waiting was tried; a CI run then missed a closed-DM player's
+        turn mention once, unexplained, so the delivery keeps the order it always had.)"""
         if self._refs.get(game_id) is None or self.service is None:
             return
         done = self._saves.request(game_id)
@@ -412,7 +417,7 @@ class Places:
             else:
                 await self.retire(int(old_at[0]), current)
         await self.retire_result(game, before=game.hand_no)
-        await self.save_refs(game.id, wait=False)  # (the next edit needs nothing of it)
+        await self.save_refs(game.id)
 
     async def _drop_duplicate(self, game: GameSummary, message: discord.Message) -> None:
         """A table (or lobby) this process just posted while another process posted one
@@ -484,7 +489,7 @@ class Places:
     async def note_result(self, game: GameSummary, channel_id: int, message_id: int) -> None:
         """The result message of the hand just ended (its buttons go when the next starts)."""
         self.refs(game)["result"] = [channel_id, message_id, game.hand_no]
-        await self.save_refs(game.id, wait=False)
+        await self.save_refs(game.id)
 
     async def delete(self, entry: list[Any], what: str) -> None:
         """Delete a remembered ``[channel, message, …]`` message (an alert; best effort)."""

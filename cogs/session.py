@@ -409,7 +409,7 @@ class SessionMessages:
             entry[0], entry[1] = sent.channel.id, sent.id
             self.places.note_snowflake(sent.id)
         if changed:
-            await self.places.save_refs(game.id, wait=False)
+            await self.places.save_refs(game.id)
 
     async def _send_ready_alert(self, game: GameSummary, user_id: int) -> discord.Message:
         info = session_of(game)
@@ -449,7 +449,7 @@ class SessionMessages:
             if entry[1]:
                 await self.places.delete(entry, "ready alert")
         held.clear()
-        await self.places.save_refs(game.id, wait=False)
+        await self.places.save_refs(game.id)
 
     # -- 解散
 
@@ -487,7 +487,7 @@ class SessionMessages:
         )
         self.places.note_snowflake(message.id)
         refs["vote"] = [where, message.id, vote.no]
-        await self.places.save_refs(game.id, wait=False)
+        await self.places.save_refs(game.id)
 
     # -- standings
 
@@ -503,7 +503,7 @@ class SessionMessages:
         self.places.note_snowflake(message.id)
         refs = self.places.refs(game)
         refs["standings"] = [game.channel_id, message.id]
-        await self.places.save_refs(game.id, wait=False)
+        await self.places.save_refs(game.id)
         lobby = refs.get("lobby")
         if lobby:
             link = jump_url(game.channel_id, message.id, game.guild_id)

@@ -12,7 +12,9 @@ user); editing the hand DM never tells a player who looked away that it is their
   message.
 - A player whose DMs are closed gets a mention in the game's thread for their **turn**
   (public anyway), deleted once they act — never for a claim: a public mention while a
-  discard waits for claims would tell everyone who may claim it.
+  discard waits for claims would tell everyone who may claim it. Their claim window and the
+  turn that follows it (they let Alice's discard go, then draw) are one episode, but the
+  claim brought them nothing, so the turn brings its mention (:func:`withheld_before`).
 - AI seats and seats on 托管 are never alerted. ``/mahjong alerts on|claims|off`` per
   player (saved): ``on`` = turns and claims, ``claims`` = claims only (a turn comes round
   when expected; a claim window is short and easy to miss), ``off`` = none.
@@ -44,6 +46,15 @@ def wanted(mode: str, kind: str) -> bool:
 
 def deadline_text(deadline: float | None, lang: str) -> str:
     return t("game.alert_deadline", lang, when=f"<t:{int(deadline)}:R>") if deadline else ""
+
+
+def withheld_before(entry: list[Any], update: PrivateUpdate) -> bool:
+    """Whether the episode's earlier decision reached the player not at all, and of another
+    kind than this one: a claim window (never public for a player whose DMs are closed, or
+    not among their alerts) followed by their own turn in the same episode
+    (:func:`services.gamelog.track_episodes`) still brings the turn's alert."""
+    kind = entry[3] if len(entry) > 3 else ""
+    return not entry[1] and bool(kind) and kind != update.alert_kind
 
 
 class Alerts:
@@ -92,7 +103,7 @@ class Alerts:
                 entry[1] = 0
                 await self.places.save_refs(game.id)
             return
-        if entry and int(entry[2]) == update.alert:
+        if entry and int(entry[2]) == update.alert and not withheld_before(entry, update):
             return  # this episode was alerted already
         if adopt and entry and entry[1]:
             entry[2] = update.alert  # the alert sent before the restart is still open
@@ -100,10 +111,13 @@ class Alerts:
             return
         if entry and entry[1]:
             await self.places.delete(entry, "alert")
-        new = [0, 0, update.alert]
+        # [channel, message, episode, the kind nothing reached them for ("" once notified)]
+        new: list[Any] = [0, 0, update.alert, ""]
         held[str(uid)] = new
         mode = await self.preferences.alerts_for_user(uid)
         if notified or not wanted(mode, update.alert_kind):
+            if not notified:
+                new[3] = update.alert_kind
             await self.places.save_refs(game.id)
             return
         try:
@@ -114,6 +128,8 @@ class Alerts:
         if sent is not None:
             new[0], new[1] = sent.channel.id, sent.id
             self.places.note_snowflake(sent.id)
+        else:
+            new[3] = update.alert_kind
         await self.places.save_refs(game.id)
 
     async def _send_alert(self, game: GameSummary, update: PrivateUpdate) -> discord.Message | None:

@@ -53,7 +53,9 @@ def decisions(proc: BotProcess, gid: int) -> dict[int, list[dict[str, Any]]]:
     """Every decision each human seat was shown, replayed from the bot's action log: one per
     turn or claim, where consecutive decisions of one turn count once (draw → kong →
     discard, claim → pong → discard) and a seat that waited on the others' decision starts
-    a new one. ``{seat: [{"kind": "turn" | "claim", "deal": opened while dealing}]}``.
+    a new one. ``{seat: [{"kind": "turn" | "claim", "deal": opened while dealing, "phases":
+    the phases it was shown in}]}`` (a claim window let go, then the seat's own draw: one
+    decision of kind ``claim`` shown in ``["claim", "turn"]``).
 
     A change is one log entry and the AI entries that follow it (what the bot shows at
     once); only a decision still open when a change is shown counts."""
@@ -97,7 +99,7 @@ def decisions(proc: BotProcess, gid: int) -> dict[int, list[dict[str, Any]]]:
                 del open_[s]
         for s in sorted(pending):
             if s not in open_:
-                open_[s] = {"kind": engine.phase(state), "deal": deal, "shown": False}
+                open_[s] = {"kind": engine.phase(state), "deal": deal, "shown": False, "phases": []}
 
     for change in changes:
         _seq, first_seat, first = change[0]
@@ -125,9 +127,11 @@ def decisions(proc: BotProcess, gid: int) -> dict[int, list[dict[str, Any]]]:
                 continue
             del open_[s]
             if s in pending:
-                open_[s] = {"kind": engine.phase(state), "deal": deal, "shown": False}
+                open_[s] = {"kind": engine.phase(state), "deal": deal, "shown": False, "phases": []}
         for s in humans & pending:
             episode = open_[s]
+            if engine.phase(state) not in episode["phases"]:
+                episode["phases"].append(engine.phase(state))
             if not episode["shown"]:
                 episode["shown"] = True
                 out[s].append(episode)

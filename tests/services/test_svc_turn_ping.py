@@ -233,6 +233,44 @@ async def test_closed_dms_get_a_mention_on_their_turn_never_for_a_claim() -> Non
     assert bot.channel.deleted == [ping.id]
 
 
+async def test_a_closed_dm_turn_right_after_its_claim_window_gets_its_mention() -> None:
+    """He may claim the discard before his turn, lets the window lapse, then draws: one alert
+    episode (the service keeps it open through the claim), yet the claim could not be
+    mentioned, so the turn is; its later steps (a kong, the replacement draw) are not."""
+    delivery, bot = make_delivery(closed=True)
+    delivery.hands.dm_closed.add(UID)
+    delivery.hands.notified_closed.add((7, UID))
+    await delivery.hand_changed(summary(version=10, phase="claim"), update(10, kind="claim"))
+    assert bot.channel.sent == []
+    await delivery.hand_changed(summary(version=11), update(10))  # same episode: his turn
+    [ping] = bot.channel.sent
+    assert ping.content.startswith(f"<@{UID}>")
+    await delivery.hand_changed(summary(version=12), update(10, drawn=6))
+    assert len(bot.channel.sent) == 1
+    await delivery.hand_changed(summary(version=13), update(0))
+    assert bot.channel.deleted == [ping.id]
+
+
+async def test_an_alerted_claim_window_stands_for_the_turn_that_follows() -> None:
+    """Open DMs: the claim's alert DM went out, so the turn of the same episode brings no
+    second one; with ``claims`` alerts likewise (a turn is not among them)."""
+    for mode in ("on", "claims"):
+        delivery, bot = make_delivery(mode=mode)
+        await delivery.hand_changed(summary(version=9), update(0))  # the hand DM
+        await delivery.hand_changed(summary(version=10, phase="claim"), update(10, kind="claim"))
+        await delivery.hand_changed(summary(version=11), update(10))
+        assert [("吃碰杠胡" in m.content) for m in alerts(bot.dm)] == [True], mode
+
+
+async def test_a_claim_left_silent_by_choice_then_the_turn() -> None:
+    """``off``: neither the claim nor the turn of one episode alerts."""
+    delivery, bot = make_delivery(mode="off")
+    await delivery.hand_changed(summary(version=9), update(0))
+    await delivery.hand_changed(summary(version=10, phase="claim"), update(10, kind="claim"))
+    await delivery.hand_changed(summary(version=11), update(10))
+    assert alerts(bot.dm) == []
+
+
 async def test_the_closed_dm_notice_stands_for_the_decision_it_comes_with() -> None:
     delivery, bot = make_delivery(closed=True)
     await delivery.hand_changed(summary(version=10), update(10))  # the deal asks the dealer

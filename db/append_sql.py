@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import Delete, Select, column, exists, func, literal, null, select, update, values
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
-from db.deadlines import DeadlineChange, moving_forward
+from db.deadlines import DeadlineChange, moving_forward, row_order
 from db.models import Action, Deadline, Game, Snapshot
 from db.types import Json
 
@@ -54,7 +54,7 @@ def latest_arms(changes: Sequence[DeadlineChange]) -> list[DeadlineChange]:
         kept = latest.get(key)
         if kept is None or change.version >= kept.version:
             latest[key] = change
-    return list(latest.values())
+    return sorted(latest.values(), key=row_order)
 
 
 def replacing_snapshot(stmt: Any) -> Any:

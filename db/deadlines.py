@@ -70,6 +70,13 @@ def moving_forward(stmt: Any) -> Any:
     )
 
 
+def row_order(change: DeadlineChange) -> tuple[int, str]:
+    """The one order every write takes the deadline rows in (by game, then kind), so two
+    transactions locking several rows — a batch of armings, an action armed with its
+    deadlines — wait on each other at worst, never deadlock (PostgreSQL)."""
+    return change.game_id, change.kind
+
+
 async def arm_rows(
     conn: AsyncConnection,
     insert: Callable[[Table], Any],
@@ -79,7 +86,7 @@ async def arm_rows(
     """Store armed deadlines on ``conn`` (inside the caller's transaction — with a game's
     action too, :meth:`db.games.GameRepository.append_action`). A row only moves forward:
     an older version never replaces a newer one; ``insert``: the dialect's insert."""
-    arms = [c for c in arms if c.due_at is not None]
+    arms = sorted((c for c in arms if c.due_at is not None), key=row_order)
     if not arms:
         return
     stmt = moving_forward(insert(_D))
@@ -115,14 +122,20 @@ class DeadlineBook:
         self._store = store
 
     async def write(self, changes: Iterable[DeadlineChange], holder: str) -> None:
-        """Record what was armed or cleared, in one transaction. A row only moves forward:
+        """Record what was armed or cleared, in one transaction, row by row in
+        :func:`row_order` (consecutive armings in one statement). A row only moves forward:
         an older version never replaces a newer one."""
-        arms = [c for c in changes if c.due_at is not None]
-        clears = [c for c in changes if c.due_at is None]
-        if not arms and not clears:
+        ordered = sorted(changes, key=row_order)
+        if not ordered:
             return
         async with self._store._write() as conn:
-            for c in clears:
+            arms: list[DeadlineChange] = []
+            for c in ordered:
+                if c.due_at is not None:
+                    arms.append(c)
+                    continue
+                await arm_rows(conn, self._store._insert, arms, holder)
+                arms = []
                 await conn.execute(
                     delete(_D).where(
                         _D.c.game_id == c.game_id, _D.c.kind == c.kind, _D.c.version <= c.version

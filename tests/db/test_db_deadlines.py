@@ -150,3 +150,36 @@ async def test_processes_alive_are_the_listening_connections(store: Store) -> No
             break
         await asyncio.sleep(0.02)
     assert "proc-1" not in (await live_holders(store) or set())
+
+
+async def test_deadline_rows_are_locked_in_one_order(postgres_url: str) -> None:
+    """A batch of armings takes the rows by game (``db.deadlines.row_order``), whatever order
+    it was handed: another transaction holding the first row and then taking the second
+    waits at worst — it is never a deadlock (it was, with the batch taking them as given)."""
+    from sqlalchemy import text
+
+    store = await Store.open(postgres_url)
+    try:
+        book = DeadlineBook(store)
+        first, second = await _game(store), await _game(store)
+        await book.write([DeadlineChange(g, "play", 1, 10.0) for g in (first, second)], "x")
+        async with store.db.engine.connect() as other:
+            transaction = await other.begin()
+            await other.execute(text("SET LOCAL lock_timeout = '5s'"))
+            await other.execute(
+                text("UPDATE deadlines SET due_at = 11 WHERE game_id = :g"), {"g": first}
+            )
+            batch = asyncio.create_task(
+                book.write([DeadlineChange(g, "play", 2, 20.0) for g in (second, first)], "y")
+            )
+            await asyncio.sleep(0.5)  # the batch is waiting on the first row now
+            assert not batch.done()
+            await other.execute(
+                text("UPDATE deadlines SET due_at = 12 WHERE game_id = :g"), {"g": second}
+            )
+            await transaction.commit()
+        await asyncio.wait_for(batch, 10)
+        stored = {(d.game_id, d.version, d.due_at) for d in await book.pending()}
+        assert stored == {(first, 2, 20.0), (second, 2, 20.0)}
+    finally:
+        await store.close()

@@ -31,6 +31,19 @@ class StoreBusy(StoreError):
         self.detail = detail
 
 
+class WriteRolledBack(StoreError):
+    """A write rolled back with the SQLite batch it shared (:mod:`db.group_commit`), through
+    no fault of its own: another write of the batch was cancelled or failed midway, or the
+    batch's commit failed. Nothing of it was recorded; it may be tried again as it was."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(
+            f"the write was NOT recorded: the batch it shared was rolled back ({why}); "
+            "nothing of it was saved, and it may be tried again"
+        )
+        self.why = why
+
+
 def is_busy(error: BaseException) -> bool:
     """Whether ``error`` (SQLAlchemy's wrapper or the driver's own) is a lock wait given up."""
     original = getattr(error, "orig", None) or error
@@ -49,4 +62,4 @@ def is_conflict(error: BaseException) -> bool:
     return sqlstate in _POSTGRES_RETRY
 
 
-__all__ = ["StoreBusy", "is_busy", "is_conflict"]
+__all__ = ["StoreBusy", "WriteRolledBack", "is_busy", "is_conflict"]

@@ -44,7 +44,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from db.errors import StoreBusy, is_busy
+from db.errors import StoreBusy, WriteRolledBack, is_busy
 from db.types import StoreError
 
 log = logging.getLogger(__name__)
@@ -399,15 +399,23 @@ def _total_changes(conn: AsyncConnection) -> int:
 
 
 class _Abandoned(Exception):
-    """The batch's first write raised: the batch is rolled back (that writer got its error)."""
+    """A write of the batch with no savepoint of its own (the first, or one joining with
+    ``savepoint=False``) was cancelled or raised after changing rows: the batch is rolled
+    back (that writer got its own error)."""
+
+    def __init__(self) -> None:
+        super().__init__("another write of the same batch was cancelled or failed midway")
 
 
 def _not_recorded(error: BaseException) -> StoreError:
-    """The error a writer of a failed batch gets: nothing of its write was recorded."""
+    """The error a writer of a failed batch gets: nothing of its write was recorded, and
+    it may be tried again (`StoreBusy` when the database was locked past the timeout,
+    else `db.errors.WriteRolledBack` saying why the batch was rolled back)."""
     if isinstance(error, StoreError):
         return error
     if is_busy(error):
         return StoreBusy(str(getattr(error, "orig", error)))
-    failed = StoreError(f"the write was not recorded (its commit failed: {error})")
+    why = str(error) if isinstance(error, _Abandoned) else repr(error)
+    failed = WriteRolledBack(why)
     failed.__cause__ = error
     return failed

@@ -54,6 +54,7 @@ from db.presence import HOLDER_LIMIT, live_holders, presence_name
 from services.delivery import GameSummary
 from services.errors import NoSuchGame, ServiceError
 from services.gamelog import LiveGame
+from services.logged import logged
 from services.model import ActionKey
 from services.play import ActResult
 from services.session import SessionMixin
@@ -189,12 +190,9 @@ class ClusterMixin(SessionMixin):
             await self._book_wake.wait()
             await asyncio.sleep(FLUSH_EVERY)  # one write for every deadline armed meanwhile
             self._book_wake.clear()
-            try:
-                await self._flush_deadlines()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("could not store deadlines; trying again")
+            if not await logged(
+                self._flush_deadlines(), log, "could not store deadlines; trying again"
+            ):
                 await asyncio.sleep(self.sweep_every)
                 self._book_wake.set()
 
@@ -243,35 +241,29 @@ class ClusterMixin(SessionMixin):
         sweep)."""
         while True:
             await asyncio.sleep(self.sweep_every)
-            try:
-                due = await self._book.claim_overdue(
-                    self.holder,
-                    now=self.clock(),
-                    grace=self.grace,
-                    lease=self.lease,
-                    alive=self._alive,
+            await logged(self._sweep_once(), log, "deadline sweep failed")
+
+    async def _sweep_once(self) -> None:
+        due = await self._book.claim_overdue(
+            self.holder, now=self.clock(), grace=self.grace, lease=self.lease, alive=self._alive
+        )
+        for deadline in due:
+            key = (deadline.game_id, deadline.kind)
+            running = self._firing.get(key)
+            if running is None or running.done():
+                self._firing[key] = asyncio.create_task(
+                    self._fire_logged(deadline), name=f"mj-fire-{deadline.game_id}"
                 )
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("deadline sweep failed")
-                continue
-            for deadline in due:
-                key = (deadline.game_id, deadline.kind)
-                running = self._firing.get(key)
-                if running is None or running.done():
-                    self._firing[key] = asyncio.create_task(
-                        self._fire_logged(deadline), name=f"mj-fire-{deadline.game_id}"
-                    )
 
     async def _fire_logged(self, deadline: DueDeadline) -> None:
         key = (deadline.game_id, deadline.kind)
         try:
-            await self._fire_swept(deadline)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("game %s: firing its overdue deadline failed", deadline.game_id)
+            await logged(
+                self._fire_swept(deadline),
+                log,
+                "game %s: firing its overdue deadline failed",
+                deadline.game_id,
+            )
         finally:
             if self._firing.get(key) is asyncio.current_task():
                 self._firing.pop(key, None)
@@ -350,12 +342,9 @@ class ClusterMixin(SessionMixin):
         way is handled by the same task, not lost)."""
         try:
             while live.id in self._refresh_wanted or live.id in self._redraw_wanted:
-                try:
-                    await self._refresh_once(live)
-                except asyncio.CancelledError:
-                    raise
-                except Exception:
-                    log.exception("game %s: could not refresh it", live.id)
+                if not await logged(
+                    self._refresh_once(live), log, "game %s: could not refresh it", live.id
+                ):
                     return
         finally:
             if self._refreshing.get(live.id) is asyncio.current_task():
@@ -406,15 +395,12 @@ class ClusterMixin(SessionMixin):
         """Every ``presence_every`` seconds: which processes are alive (:mod:`db.presence`)."""
         while True:
             await asyncio.sleep(self.presence_every)
-            try:
-                alive = await live_holders(cast(StoreBase, self.store))
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("could not see which processes are alive")
-                continue
-            if alive is not None:
-                self._seen_alive(alive)
+            await logged(self._look_at_presence(), log, "could not see which processes are alive")
+
+    async def _look_at_presence(self) -> None:
+        alive = await live_holders(cast(StoreBase, self.store))
+        if alive is not None:
+            self._seen_alive(alive)
 
     def _seen_alive(self, alive: set[str]) -> None:
         """The processes alive now: a deadline claimed by one that is gone is free at once,

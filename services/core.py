@@ -21,7 +21,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from db.errors import StoreBusy
+from db.errors import StoreBusy, WriteRolledBack
 from db.types import DuplicateHand, GameInfo, HandInput, LoadedGame
 from engine.refusal import reason_of
 from services import gamelog, outbox
@@ -262,7 +262,7 @@ class GameCore:
             live.version = await self.store.games.append_action(
                 live.id, live.version, seat, entry, **extra
             )
-        except StoreBusy as error:  # nothing was written: the player is told to press again
+        except (StoreBusy, WriteRolledBack) as error:  # not written: the player presses again
             log.warning("game %s: commit stalled (%s); press not recorded", live.id, error)
             raise TableBusy() from error
         if snapshot is not None:

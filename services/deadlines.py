@@ -14,6 +14,7 @@ from typing import Any
 
 from services.engine_adapter import GameEngine
 from services.gamelog import LiveGame
+from services.logged import logged
 
 log = logging.getLogger(__name__)
 
@@ -83,9 +84,6 @@ class Deadlines:
 
     async def _wait(self, live: LiveGame, version: int, deadline: float) -> None:
         await asyncio.sleep(max(0.0, deadline - self.clock()))
-        try:
-            await self.on_expiry(live, version)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("game %s: timeout handling failed", live.id)
+        await logged(
+            self.on_expiry(live, version), log, "game %s: timeout handling failed", live.id
+        )

@@ -86,7 +86,9 @@ class Delivery(Protocol):
     or network error), or None when making it again cannot help. Without it nothing is
     made again (:mod:`services.outbox`). Calls are then made at least once: after a restart
     :meth:`hand_ended` is called again for a hand over whose result may not have been shown
-    (the delivery remembers what it showed, in ``GameSummary.messages``).
+    (the delivery remembers what it showed, in ``GameSummary.messages``; once a result's
+    call returned, its ``result_posted`` entry says so and no restart calls it again,
+    :mod:`services.results_owed`).
 
     A delivery may also have ``past_result(game, result, table)``: after a restart, the
     result of an earlier hand that never went out (a table of AI and 托管 seats deals the

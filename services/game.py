@@ -124,15 +124,18 @@ class GameService(ClusterMixin):
 
     def _result_owed(self, live: LiveGame, events: list[GameEvent]) -> None:
         """A hand that ended before the restart: its result (摊牌, payments, the seed
-        reveal) is delivered again unless the change just made delivers it — the process
-        may have died after the last action was committed and before the result went out
-        (the delivery posts it once: it remembers what it showed)."""
+        reveal) is delivered again unless the change just made delivers it or it is known
+        to have gone out (:mod:`services.results_owed`) — the process may have died after
+        the last action was committed and before the result went out (the delivery posts it
+        once: it remembers what it showed)."""
         if live.state is None or live.status != "active":
             return
         if self.engine.phase(live.state) not in ("hand_over", "game_over"):
             return
         if any(e.kind in ("hand_ended", "won", "drawn_hand") for e in events):
             return  # _after_change queued it
+        if self._result_posted(live, live.hand_no):
+            return  # it went out before (services.results_owed)
         result = self.engine.hand_result(live.state)
         if result is None:
             return

@@ -10,6 +10,17 @@ snapshot). After a restart — or when another process takes the game over, its 
 gone (:mod:`services.cluster`) — those results are rebuilt from the stored log, each as the
 game stood when its hand ended, and handed over again before anything of the hand in play;
 the delivery posts each result once (it remembers the hands it posted).
+
+**A result that went out is not owed any more, durably.** Once a result's delivery returned,
+the last hand whose result went out is kept with the game's remembered messages
+(``games.messages["result_posted"]``, the entry the Discord delivery sets when it posts one,
+:mod:`cogs.delivery`; written here when the delivery did not): a later restart, or a process
+taking the game over, hands over again only the results after it — the owed note of the last
+deal, the hand the game stands at when it is over (:meth:`ResultsOwedMixin._result_posted`).
+A process killed between the send and that note hands the result over once more (the delivery
+posts it once). What this cannot cover: a send still under way in the owner when another
+process takes the game over (the owner late, not dead, or killed between its send and the
+note) — both may post that result; only claiming the post before the send would prevent it.
 """
 
 from __future__ import annotations
@@ -29,6 +40,9 @@ log = logging.getLogger(__name__)
 
 #: a past hand's result as handed over again: the game as it stood then, the result, the table
 PastResult = tuple[GameSummary, HandResult, TableView]
+
+#: the entry of a game's remembered messages holding the last hand whose result went out
+RESULT_POSTED = "result_posted"
 
 
 class ResultsOwedMixin(PlayMixin):
@@ -56,8 +70,30 @@ class ResultsOwedMixin(PlayMixin):
         async def deliver() -> None:
             await send(summary, result, table)
             live.results_unposted.discard(hand)
+            await self._note_result_posted(live, hand)
 
         self._enqueue(live, deliver)
+
+    def _result_posted(self, live: LiveGame, hand: int) -> bool:
+        """Whether the result of ``hand`` is known to have gone out (stored with the game's
+        remembered messages: a restart does not hand it over again)."""
+        posted = live.messages.get(RESULT_POSTED)
+        return isinstance(posted, int) and not isinstance(posted, bool) and posted >= hand
+
+    async def _note_result_posted(self, live: LiveGame, hand: int) -> None:
+        """The result of ``hand`` went out: store it (unless the delivery's own save of the
+        game's messages did), merged over what is stored — the later hand stays
+        (:mod:`db.message_refs`). A failure is logged: the result went out all the same, and
+        a restart may hand it over once more (the delivery posts it once)."""
+        if self._result_posted(live, hand):
+            return
+        try:
+            stored = await self.store.games.merge_messages(live.id, None, {RESULT_POSTED: hand})
+        except Exception:
+            log.exception("game %s: could not note hand %s's result posted", live.id, hand)
+            return
+        posted = stored.get(RESULT_POSTED)
+        live.messages = {**live.messages, RESULT_POSTED: posted if posted is not None else hand}
 
     def _owed_handed(self) -> dict[int, set[int]]:
         """Game → the owed results this process handed over again already."""
@@ -78,7 +114,9 @@ class ResultsOwedMixin(PlayMixin):
         before anything of the hand in play (the delivery posts each once)."""
         handed = self._owed_handed().setdefault(live.id, set())
         noted = {h for h in live.session.results_owed if 0 < h < live.hand_no}
-        owed = sorted(noted - handed - live.results_unposted)
+        owed = sorted(
+            h for h in noted - handed - live.results_unposted if not self._result_posted(live, h)
+        )
         if not owed:
             return
         handed.update(owed)  # (a takeover, then the resume pass: handed over once)
@@ -99,6 +137,8 @@ class ResultsOwedMixin(PlayMixin):
             return
         result = self.engine.hand_result(state)
         if result is None or live.hand_no in live.results_unposted:
+            return
+        if self._result_posted(live, live.hand_no):
             return
         self._queue_result(live, self._summary(live), result, self.engine.table_view(state))
 

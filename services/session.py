@@ -49,6 +49,7 @@ from services.delivery import GameSummary
 from services.errors import NoSuchGame, NotInGame, ServiceError, StaleButton, WrongPhase
 from services.gamelog import LiveGame
 from services.lobby import LobbyMixin
+from services.logged import logged
 from services.model import GameEvent, HandResult
 from services.recording import hand_input, with_commitment
 from services.results_owed import ResultsOwedMixin
@@ -475,7 +476,8 @@ class SessionMixin(LobbyMixin, ResultsOwedMixin):
             result: HandResult | None = None
             if live.state is not None and self._hand_over(live):
                 await self._record_if_over(live)
-                result = self.engine.hand_result(live.state)
+                if not self._result_posted(live, live.hand_no):
+                    result = self.engine.hand_result(live.state)
             summary = self._summary(live)
             if result is not None:
                 table = self.engine.table_view(live.state)
@@ -743,12 +745,7 @@ class SessionMixin(LobbyMixin, ResultsOwedMixin):
 
     async def _session_wait(self, live: LiveGame, due: float) -> None:
         await asyncio.sleep(max(0.0, due - self.clock()))
-        try:
-            await self._session_fire(live)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("game %s: session timer failed", live.id)
+        await logged(self._session_fire(live), log, "game %s: session timer failed", live.id)
 
     async def _session_fire(self, live: LiveGame) -> None:
         async with live.lock:

@@ -148,7 +148,8 @@ class SessionState:
     rematch_users: list[int] = field(default_factory=list)
     #: hands whose result had not gone out when the next hand was dealt (a table of AI and
     #: 托管 seats deals at once), as the last ``next`` entry noted them: handed over again
-    #: after a restart (see :meth:`services.session.SessionMixin._queue_owed_results`)
+    #: after a restart unless noted posted since — the game's stored ``result_posted``
+    #: clears them (:mod:`services.results_owed`, ``_queue_owed_results``)
     results_owed: list[int] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:

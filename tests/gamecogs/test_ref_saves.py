@@ -63,16 +63,27 @@ def summary(game_id: int = 7) -> GameSummary:
     )
 
 
-def places_with(store: SlowStore) -> Places:
+@pytest.fixture
+def store() -> SlowStore:
+    return SlowStore()
+
+
+@pytest.fixture
+def places(store: SlowStore) -> Places:
+    """The message places of a bot whose game service is ``store``."""
     places = Places(object(), Preferences(None))  # type: ignore[arg-type]
     places.service = store  # type: ignore[assignment]
     return places
 
 
-async def test_concurrent_saves_of_one_game_make_fewer_writes_and_store_the_latest() -> None:
-    store = SlowStore()
-    places = places_with(store)
-    game = summary()
+@pytest.fixture
+def game() -> GameSummary:
+    return summary()
+
+
+async def test_concurrent_saves_of_one_game_make_fewer_writes_and_store_the_latest(
+    store: SlowStore, places: Places, game: GameSummary
+) -> None:
     alerts = places.held(game, "alerts")
     alerts["100"] = [1, 1, 1]
     first = asyncio.create_task(places.save_refs(game.id))
@@ -91,10 +102,9 @@ async def test_concurrent_saves_of_one_game_make_fewer_writes_and_store_the_late
     assert places.refs(game) == store.stored
 
 
-async def test_a_save_not_waited_for_goes_on_behind_and_is_drained() -> None:
-    store = SlowStore()
-    places = places_with(store)
-    game = summary()
+async def test_a_save_not_waited_for_goes_on_behind_and_is_drained(
+    store: SlowStore, places: Places, game: GameSummary
+) -> None:
     places.refs(game)["result"] = [2, 50, 1]
     await places.save_refs(game.id, wait=False)  # returns before the write ends
     await asyncio.sleep(0)
@@ -104,13 +114,12 @@ async def test_a_save_not_waited_for_goes_on_behind_and_is_drained() -> None:
     assert store.stored == {"result": [2, 50, 1]}
 
 
-async def test_a_waiting_caller_adopts_what_the_store_holds_after_combined_saves() -> None:
+async def test_a_waiting_caller_adopts_what_the_store_holds_after_combined_saves(
+    store: SlowStore, places: Places, game: GameSummary
+) -> None:
     """Another process's entry comes back into this process's copy for the caller who waits,
     even when its save was served by the one following a save under way."""
-    store = SlowStore()
     store.shared = True
-    places = places_with(store)
-    game = summary()
     dm = places.refs(game).setdefault("dm", {})
     dm["100"] = [10, 11, 1]
     places.refs(game)["lobby"] = 5
@@ -129,13 +138,10 @@ async def test_a_waiting_caller_adopts_what_the_store_holds_after_combined_saves
 
 
 async def test_a_failed_save_is_logged_and_the_next_save_still_happens(
-    caplog: pytest.LogCaptureFixture,
+    store: SlowStore, places: Places, game: GameSummary, caplog: pytest.LogCaptureFixture
 ) -> None:
-    store = SlowStore()
     store.fail_next = True
     store.gate.set()
-    places = places_with(store)
-    game = summary()
     places.refs(game)["vote"] = [2, 60, 1]
     with caplog.at_level(logging.ERROR, logger="cogs.places"):
         await places.save_refs(game.id)
@@ -146,12 +152,11 @@ async def test_a_failed_save_is_logged_and_the_next_save_still_happens(
     assert store.stored == {"vote": [2, 61, 2]}
 
 
-async def test_a_copy_changed_back_to_what_is_stored_is_not_written_again() -> None:
+async def test_a_copy_changed_back_to_what_is_stored_is_not_written_again(
+    store: SlowStore, places: Places, game: GameSummary
+) -> None:
     """Alone on the database: an alert sent and taken away while a save was under way
     leaves the copy as stored — the following save has nothing to write."""
-    store = SlowStore()
-    places = places_with(store)
-    game = summary()
     alerts = places.held(game, "alerts")
     alerts["100"] = [1, 5, 1]
     first = asyncio.create_task(places.save_refs(game.id))
@@ -167,13 +172,12 @@ async def test_a_copy_changed_back_to_what_is_stored_is_not_written_again() -> N
     assert len(store.saves) == 2 and store.stored == {"alerts": {"100": [1, 7, 3]}}
 
 
-async def test_a_forgotten_game_is_not_saved_again() -> None:
+async def test_a_forgotten_game_is_not_saved_again(
+    store: SlowStore, places: Places, game: GameSummary
+) -> None:
     """The game ended: its last save is waited for, then it is forgotten; a save asked for
     later finds nothing to write."""
-    store = SlowStore()
     store.gate.set()
-    places = places_with(store)
-    game = summary()
     places.refs(game)["standings"] = [2, 70]
     await places.save_refs(game.id)
     places.forget_game(game.id)

@@ -36,9 +36,20 @@ class Saver:
         self.stored[key] = value
 
 
-async def test_calls_during_a_write_share_one_following_write_of_the_latest() -> None:
-    saver = Saver()
-    flight: SingleFlight[int] = SingleFlight(saver.write, "counter")
+@pytest.fixture
+def saver() -> Saver:
+    return Saver()
+
+
+@pytest.fixture
+def flight(saver: Saver) -> SingleFlight[int]:
+    """The writes of ``saver`` combined per key."""
+    return SingleFlight(saver.write, "counter")
+
+
+async def test_calls_during_a_write_share_one_following_write_of_the_latest(
+    saver: Saver, flight: SingleFlight[int]
+) -> None:
     saver.state[1] = 0
     first = asyncio.create_task(flight.run(1))
     await asyncio.sleep(0)
@@ -57,22 +68,18 @@ async def test_calls_during_a_write_share_one_following_write_of_the_latest() ->
     assert flight.runs == 2 and not flight.busy(1)
 
 
-async def test_games_are_written_independently() -> None:
-    saver = Saver()
+async def test_games_are_written_independently(saver: Saver, flight: SingleFlight[int]) -> None:
     saver.gate.set()
-    flight: SingleFlight[int] = SingleFlight(saver.write, "counter")
     saver.state.update({1: 10, 2: 20})
     await asyncio.gather(flight.run(1), flight.run(2))
     assert sorted(saver.writes) == [(1, 10), (2, 20)]
 
 
 async def test_a_failed_write_is_logged_and_the_next_call_writes(
-    caplog: pytest.LogCaptureFixture,
+    saver: Saver, flight: SingleFlight[int], caplog: pytest.LogCaptureFixture
 ) -> None:
-    saver = Saver()
     saver.gate.set()
     saver.fail_next = True
-    flight: SingleFlight[int] = SingleFlight(saver.write, "counter")
     saver.state[3] = 1
     with caplog.at_level(logging.ERROR, logger="services.single_flight"):
         await flight.run(3)  # the caller is not told: the failure is logged
@@ -83,9 +90,9 @@ async def test_a_failed_write_is_logged_and_the_next_call_writes(
     assert saver.stored == {3: 2}
 
 
-async def test_a_caller_that_does_not_wait_is_drained_at_shut_down() -> None:
-    saver = Saver()
-    flight: SingleFlight[int] = SingleFlight(saver.write, "counter")
+async def test_a_caller_that_does_not_wait_is_drained_at_shut_down(
+    saver: Saver, flight: SingleFlight[int]
+) -> None:
     saver.state[4] = 7
     flight.request(4)
     await asyncio.sleep(0)
@@ -95,9 +102,9 @@ async def test_a_caller_that_does_not_wait_is_drained_at_shut_down() -> None:
     assert saver.stored == {4: 7} and not flight.busy(4)
 
 
-async def test_settled_waits_for_the_write_under_way_and_the_one_asked_for() -> None:
-    saver = Saver()
-    flight: SingleFlight[int] = SingleFlight(saver.write, "counter")
+async def test_settled_waits_for_the_write_under_way_and_the_one_asked_for(
+    saver: Saver, flight: SingleFlight[int]
+) -> None:
     saver.state[5] = 1
     flight.request(5)
     await asyncio.sleep(0)
@@ -111,12 +118,12 @@ async def test_settled_waits_for_the_write_under_way_and_the_one_asked_for() -> 
     assert saver.stored == {5: 2} and flight.runs == 2
 
 
-async def test_a_write_does_not_run_in_its_first_callers_context() -> None:
+async def test_a_write_does_not_run_in_its_first_callers_context(
+    saver: Saver, flight: SingleFlight[int]
+) -> None:
     """(A press being answered marks its writes urgent by a context variable: bookkeeping
     started from inside must not inherit the mark.)"""
-    saver = Saver()
     saver.gate.set()
-    flight: SingleFlight[int] = SingleFlight(saver.write, "counter")
     saver.state[6] = 1
     token = marker.set("answering")
     try:
@@ -126,9 +133,9 @@ async def test_a_write_does_not_run_in_its_first_callers_context() -> None:
     assert saver.seen_marker == ["none"]
 
 
-async def test_a_waiting_caller_cancelled_does_not_cancel_the_write() -> None:
-    saver = Saver()
-    flight: SingleFlight[int] = SingleFlight(saver.write, "counter")
+async def test_a_waiting_caller_cancelled_does_not_cancel_the_write(
+    saver: Saver, flight: SingleFlight[int]
+) -> None:
     saver.state[8] = 3
     waiting = asyncio.create_task(flight.run(8))
     await asyncio.sleep(0)

@@ -12,13 +12,14 @@ import asyncio
 from typing import Any
 
 import pytest
-from svc_helpers import USERS, RecordingDelivery, settle
+from svc_helpers import USERS, RecordingDelivery, hang_after_deal, settle
 from test_svc_play import play_until_over
 from test_svc_session import log_kinds, open_game, wait_for
 
 from services import outbox
 from services.game import GameService
 from services.real_engine import RealEngine
+from services.results_owed import RESULT_POSTED
 
 
 class DeadDelivery(RecordingDelivery):
@@ -247,8 +248,9 @@ async def test_an_ending_whose_delivery_failed_is_posted_at_the_next_start(make_
     await settle(fresh)
     [(ended, reason)] = after.named("ended")
     assert ended.id == gid and reason == "abandoned" and ended.session.ended_by == "admin"
-    # the result is handed over again; the delivery posts it only if it never did
-    assert [g.hand_no for g, _r, _t in after.named("result")] == [1]
+    # the result went out before the game was ended (noted posted): not handed over again
+    assert after.named("result") == []
+    assert (await store.games.get(gid)).messages[RESULT_POSTED] == 1
     assert await store.games.load_ending_owed() == []
 
 
@@ -322,16 +324,7 @@ async def test_results_dealt_past_on_a_tuoguan_table_are_posted_after_a_crash(ma
     dead = DeadDelivery()
     svc = doomed(store, dead)
     gid = await open_game(svc, 1, length="16")
-    deal = svc._deal_next
-    third = asyncio.Event()
-
-    async def deal_then_die(live: Any) -> None:
-        await deal(live)
-        if live.hand_no >= 3:  # (a table of robots plays the hand out within its deal)
-            third.set()
-            await asyncio.Event().wait()
-
-    svc._deal_next = deal_then_die  # type: ignore[method-assign]
+    third = hang_after_deal(svc, 3)
     dead.dead = True
     await svc.set_autoplay(gid, USERS[0], True)
     await asyncio.wait_for(third.wait(), 20)
@@ -364,3 +357,13 @@ async def test_results_dealt_past_on_a_tuoguan_table_are_posted_after_a_crash(ma
     # the first hand's hash as it was published when that hand started
     first = past[0][1].seed_reveal["commitment"]
     assert first and first != stored.seed_commitment
+
+    # posted: a later restart (the deal's note still says owed) posts none of them again
+    await fresh.close()
+    again = RecordingDelivery()
+    third = make_service(delivery=again)
+    third._session_arm = lambda live: None  # type: ignore[method-assign]
+    await third.resume_all()
+    await settle(third)
+    assert again.named("past_result") == [] and again.named("result") == []
+    assert [n for n, _ in again.calls][:1] == ["refresh"]

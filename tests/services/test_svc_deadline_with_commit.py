@@ -16,7 +16,14 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import pytest
-from svc_helpers import CHANNEL, GUILD, USERS, RecordingDelivery, simple_choice
+from svc_helpers import (
+    CHANNEL,
+    GUILD,
+    USERS,
+    RecordingDelivery,
+    hang_after_deal,
+    simple_choice,
+)
 from test_svc_crash_endings import DeadDelivery, kill
 from test_svc_play import play_until_over
 
@@ -24,6 +31,7 @@ from db.deadlines import DeadlineBook
 from db.store import Store
 from services.game import GameService
 from services.real_engine import RealEngine
+from services.results_owed import RESULT_POSTED
 
 PATIENCE = 20.0
 
@@ -246,6 +254,18 @@ async def test_the_deal_stores_the_turn_deadline_of_the_next_hand(processes, sto
     assert row.due_at == pytest.approx(live.deadline, abs=1.0)
 
 
+async def finished_by_another(processes: Any, store: Store, gid: int) -> GameService:
+    """Another process ("b") takes the game over at its stored deadline and plays it to the
+    end; returned once its deliveries ran."""
+    b = await processes("b", turn_timeout=600)
+    end = time.monotonic() + PATIENCE
+    while (await store.games.get(gid)).status == "active":
+        assert time.monotonic() < end, "the other process never took the game over"
+        await asyncio.sleep(0.05)
+    await b.idle()
+    return b
+
+
 async def test_a_process_taking_over_a_tuoguan_table_posts_the_results_left_owed(processes, store):
     """The only human on 托管: hands are dealt the moment the last one ended. Its process
     dies right after hand 2 ended (deliveries hang: nothing was posted). Another process
@@ -255,33 +275,59 @@ async def test_a_process_taking_over_a_tuoguan_table_posts_the_results_left_owed
     a = await processes("a", turn_timeout=600, delivery=dead)
     gid = await two_humans(a, "4", humans=1)
     await writer_stopped(a)
-    deal = a._deal_next
-    second = asyncio.Event()
-
-    async def deal_then_die(live: Any) -> None:
-        await deal(live)
-        if live.hand_no >= 2:  # (a table of robots plays the hand out within its deal)
-            second.set()
-            await asyncio.Event().wait()
-
-    a._deal_next = deal_then_die  # type: ignore[method-assign]
+    second = hang_after_deal(a, 2)
     dead.dead = True
     await a.set_autoplay(gid, USERS[0], True)
     await asyncio.wait_for(second.wait(), PATIENCE)
     await kill(a)
     assert dead.named("result") == [] and dead.named("past_result") == []
 
-    b = await processes("b", turn_timeout=600)
-    end = time.monotonic() + PATIENCE
-    while (await store.games.get(gid)).status == "active":
-        assert time.monotonic() < end, "the other process never took the game over"
-        await asyncio.sleep(0.05)
-    await b.idle()
-    seen = b.delivery
+    seen = (await finished_by_another(processes, store, gid)).delivery
     assert [g.hand_no for g, _r, _t in seen.named("past_result")] == [1]
     assert [g.hand_no for g, _r, _t in seen.named("result")] == [2, 3, 4]
     names = [n for n, _ in seen.calls if n in ("past_result", "result")]
     assert names[0] == "past_result"
+
+
+class ResultsHeld(RecordingDelivery):
+    """A delivery whose results go out once ``gate`` is set (a slow send)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = asyncio.Event()
+
+    async def hand_ended(self, game: Any, result: Any, table: Any) -> None:
+        await self.gate.wait()
+        await super().hand_ended(game, result, table)
+
+
+async def test_a_process_taking_over_a_tuoguan_table_posts_no_result_the_owner_posted(
+    processes, store
+):
+    """The only human on 托管: hand 2 is dealt the moment hand 1 ended (its result still
+    going out, so the deal notes it owed) and played out within the deal. The owner posts
+    both results, noted posted with the game's messages, and dies. The process taking the
+    game over posts neither again (nor the owed note's hand 1) — only the hands it plays."""
+    held = ResultsHeld()
+    a = await processes("a", turn_timeout=600, delivery=held)
+    gid = await two_humans(a, "4", humans=1)
+    await writer_stopped(a)
+    second = hang_after_deal(a, 2)
+    await a.set_autoplay(gid, USERS[0], True)
+    await asyncio.wait_for(second.wait(), PATIENCE)
+    held.gate.set()  # the results go out now, after the deal
+    end = time.monotonic() + PATIENCE
+    while (await store.games.get(gid)).messages.get(RESULT_POSTED) != 2:
+        assert time.monotonic() < end, "the owner never noted hand 2's result posted"
+        await asyncio.sleep(0.05)
+    await kill(a)
+    assert [g.hand_no for g, _r, _t in a.delivery.named("result")] == [1, 2]
+    deals = [r.action for r in (await store.games.load(gid)).actions if r.action["k"] == "next"]
+    assert deals[0].get("owed") == [1]  # the note a take-over would otherwise act on
+
+    seen = (await finished_by_another(processes, store, gid)).delivery
+    assert seen.named("past_result") == []
+    assert [g.hand_no for g, _r, _t in seen.named("result")] == [3, 4]
 
 
 async def test_one_process_alone_stores_no_deadline(make_service, store):

@@ -69,3 +69,43 @@ async def test_a_stalled_commit_answers_table_busy_and_records_nothing(tmp_path:
     finally:
         await svc.close()
         await store.close()
+
+
+async def test_a_press_rolled_back_with_its_batch_answers_table_busy(tmp_path: Path) -> None:
+    """A press whose write was rolled back with the SQLite batch it shared (another write of
+    the batch failed midway: ``db.errors.WriteRolledBack``) is told it was NOT recorded, as a
+    stalled one is, and the game does not move; pressing again works."""
+    from db.errors import WriteRolledBack
+
+    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'rolled.db'}")
+    svc = GameService(
+        store, RealEngine(), turn_timeout=600, claim_timeout=600,
+        new_seed=lambda: "rolled-seed", snapshot_every=0,
+    )  # fmt: skip
+    try:
+        gid = await lobby_with(svc, 1)
+        await svc.start(gid, USERS[0])
+        view = await svc.private_view(gid, USERS[0])
+        choice = simple_choice(view.hand.legal, None)
+        before = await store.games.load(gid)
+        append = store.games.append_action
+
+        async def rolled_back(*args: object, **kw: object) -> int:
+            raise WriteRolledBack("another write of the batch failed")
+
+        store.games.append_action = rolled_back  # type: ignore[method-assign]
+        try:
+            await svc.act(gid, USERS[0], choice)
+        except TableBusy:
+            pass
+        else:
+            raise AssertionError("a press rolled back with its batch must be refused")
+        finally:
+            store.games.append_action = append  # type: ignore[method-assign]
+        assert (await store.games.load(gid)).game.version == before.game.version
+        assert (await svc.private_view(gid, USERS[0])).hand.legal == view.hand.legal
+        result = await svc.act(gid, USERS[0], choice)
+        assert result.game.version > before.game.version
+    finally:
+        await svc.close()
+        await store.close()

@@ -224,6 +224,11 @@ async def test_a_seat_going_on_tuoguan_stores_the_deal_it_lets_happen(processes,
     await writer_stopped(a)
     await play_until_over(a, gid, USERS[:2])
     await a.ready(gid, USERS[0])
+
+    async def dies_first(live: Any) -> None:  # its timer never gets to deal: it dies first
+        await asyncio.Event().wait()
+
+    a._session_fire = dies_first  # type: ignore[method-assign]
     await a.set_autoplay(gid, USERS[1], True)
     toggled_at = a._games[gid].version
     [row] = [d for d in await DeadlineBook(store).pending(gid) if d.kind == "session"]

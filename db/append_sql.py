@@ -14,7 +14,19 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Delete, Select, column, exists, func, literal, null, select, update, values
+from sqlalchemy import (
+    ColumnElement,
+    Delete,
+    Select,
+    column,
+    exists,
+    func,
+    literal,
+    null,
+    select,
+    update,
+    values,
+)
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from db.deadlines import DeadlineChange, moving_forward, row_order
@@ -65,9 +77,14 @@ def replacing_snapshot(stmt: Any) -> Any:
     )
 
 
-def prune_snapshots(game_id: int, newest: int, keep_old: int) -> Delete:
+def prune_snapshots(
+    game_id: int | ColumnElement[int],
+    newest: int | ColumnElement[int],
+    keep_old: int | ColumnElement[int],
+) -> Delete:
     """Delete the game's snapshots older than ``newest`` but the ``keep_old`` newest of
-    them (one statement; deletes nothing when there are no more)."""
+    them (one statement; deletes nothing when there are no more). Each may be a bound
+    parameter (the statement compiled once: :mod:`db.sqlite_append`)."""
     kept = (
         select(_S.c.seq)
         .where(_S.c.game_id == game_id, _S.c.seq < newest)

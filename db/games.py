@@ -10,12 +10,13 @@ from sqlalchemy import exists, func, select, update
 from sqlalchemy.engine import Row
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from db.append_sql import Append, append_statement, latest_arms, prune_snapshots, replacing_snapshot
+from db.append_sql import Append, append_statement, latest_arms
 from db.base import Database
 from db.deadlines import DeadlineChange, arm_rows
 from db.guilds import ensure_guild
 from db.message_refs import merge_messages
 from db.models import GAME_STATUSES, Action, ChannelGame, Game, Snapshot, utcnow
+from db.sqlite_append import SqliteAppend
 from db.types import (
     ActionRecord,
     ChannelTaken,
@@ -79,6 +80,8 @@ class GameRepository:
 
     def __init__(self, db: Database) -> None:
         self.db = db
+        #: SQLite: the append's statements compiled once (db.sqlite_append)
+        self._sqlite_append = SqliteAppend(db.engine.dialect) if db.dialect == "sqlite" else None
 
     async def create(
         self,
@@ -303,7 +306,8 @@ class GameRepository:
         What it costs (``python -m db.bench_statements``): on PostgreSQL one statement,
         committed alone (the row locks and the ``NOTIFY`` of the version trigger as
         before); on SQLite one statement per table written, without a savepoint of its own
-        in a group commit (a refused compare-and-set changes no row).
+        in a group commit (a refused compare-and-set changes no row), each compiled once
+        and one trip to aiosqlite's thread (:mod:`db.sqlite_append`).
         """
         if keep_snapshots < 1:
             raise ValueError("keep_snapshots must be at least 1")
@@ -330,27 +334,13 @@ class GameRepository:
                 if not appended:
                     await self._raise_missing_or_conflict(conn, game_id, expected_version)
             return entry.seq
+        assert self._sqlite_append is not None
         async with self.db.write(savepoint=False) as conn:
-            bumped = await conn.execute(
-                update(_G)
-                .where(_G.c.id == game_id, _G.c.version == expected_version)
-                .values(version=entry.seq, updated_at=entry.at, **extra)
-            )
-            if bumped.rowcount != 1:  # nothing changed: the batch stays as it was
+            # the compare-and-set first: refused, nothing changed and the batch stays as it was
+            if not await self._sqlite_append.append(conn, entry, expected_version):
                 await self._raise_missing_or_conflict(conn, game_id, expected_version)
-            await conn.execute(
-                _A.insert().values(
-                    game_id=game_id, seq=entry.seq, seat=seat, action=action, created_at=entry.at
-                )
-            )
             if entry.arms:
                 await arm_rows(conn, self.db.insert, entry.arms, holder)
-            if snapshot is not None:
-                stmt = self.db.insert(_S).values(
-                    game_id=game_id, seq=entry.seq, state=snapshot, created_at=entry.at
-                )
-                await conn.execute(replacing_snapshot(stmt))
-                await conn.execute(prune_snapshots(game_id, entry.seq, entry.keep_old))
         return entry.seq
 
     async def save_snapshot(self, game_id: int, seq: int, state: Json, *, keep: int = 2) -> None:

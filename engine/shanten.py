@@ -53,6 +53,12 @@ _INF = 99
 _EMPTY = tuple(3 * (i // 2) + 2 * (i % 2) for i in range(_WIDTH))
 _suit_cache: dict[bytes, tuple[int, ...]] = {b"\0" * 9: _EMPTY}
 _honour_cache: dict[bytes, tuple[int, ...]] = {b"": _EMPTY}
+#: whole hands' shanten, (counts, wildcards) → shanten: the AI asks again for the hands it
+#: asked about moments before (a seat's hand in each claim window until its next draw, the
+#: hand left by a discard it weighed last turn) — about one call in five during play
+_hand_cache: dict[tuple[bytes, int], int] = {}
+#: hands kept in ``_hand_cache`` before it starts afresh
+HAND_CACHE_SIZE = 1 << 15
 
 
 def clear_caches() -> None:
@@ -61,6 +67,7 @@ def clear_caches() -> None:
     _suit_cache[b"\0" * 9] = _EMPTY
     _honour_cache.clear()
     _honour_cache[b""] = _EMPTY
+    _hand_cache.clear()
 
 
 def _missing(v: bytes, sequences: bool, cache: dict[bytes, tuple[int, ...]]) -> tuple[int, ...]:
@@ -222,7 +229,20 @@ def shanten(counts: Sequence[int], wilds: int = 0) -> int:
     >>> shanten([2, 2, 2, 2, 2, 2, 1] + [0] * 20 + [1] + [0] * 6)  # 七对 ready
     0
     """
+    key: tuple[bytes, int] | None
+    try:
+        key = (bytes(counts), wilds)
+    except (TypeError, ValueError):
+        key = None  # not counts at all: the checks below say why
+    if key is not None:
+        found = _hand_cache.get(key)
+        if found is not None:
+            return found
     best = shanten_standard(counts, wilds)
     if best >= 0 and sum(counts) + wilds >= 13:
         best = min(best, shanten_chiitoi(counts, wilds))
+    if key is not None:
+        if len(_hand_cache) >= HAND_CACHE_SIZE:
+            _hand_cache.clear()
+        _hand_cache[key] = best
     return best

@@ -615,7 +615,7 @@ class GameCore:
             channel_id=live.channel_id,
             variant=live.variant,
             options=dict(live.options),
-            seats=tuple(replace(s) for s in live.seats),
+            seats=tuple(s.copy() for s in live.seats),
             status=live.status,
             version=live.version,
             totals=tuple(live.totals) if live.totals else (0,) * len(live.seats),

@@ -165,6 +165,11 @@ class Seat:
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "user_id": self.user_id, "ai": self.ai, "auto": self.auto}
 
+    def copy(self) -> Seat:
+        """The seat as it is now (a summary's copy: ``dataclasses.replace`` costs several
+        times more, and every press makes a few)."""
+        return Seat(self.name, self.user_id, self.ai, self.auto)
+
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Seat:
         return cls(

@@ -51,6 +51,7 @@ from services.model import (
     TableView,
 )
 from services.real_showdown import showdown_fields
+from services.state_memo import StateMemo
 
 log = logging.getLogger(__name__)
 
@@ -72,20 +73,18 @@ def meld_info(m: Any) -> MeldInfo:
     return meld_of(meld_view(m))
 
 
-#: how many engine steps (:class:`engine.game.Step`, by state) the adapter keeps: the states
-#: of the last few changes of every game played at once
-STEP_MEMO_SIZE = 64
-_steps: dict[int, Step] = {}
-_keys_memo: dict[tuple[int, int], tuple[GameState, tuple[ActionKey, ...]]] = {}
+#: each state's engine step (:class:`engine.game.Step`) as ``(events, awaited, legal)``: the
+#: step without its state, which the memo must not keep alive (:mod:`services.state_memo`)
+_steps: StateMemo[tuple[Any, tuple[int, ...], Any]] = StateMemo()
+#: each state's button keys, by seat
+_keys_memo: StateMemo[dict[int, tuple[ActionKey, ...]]] = StateMemo()
 #: seat → (state, key, engine action) of the key last read for that seat
 _resolved: dict[int, tuple[GameState, ActionKey, Any]] = {}
 
 
 def _remember(step: Step) -> Step:
-    """Keep ``step`` as the step of its state (see :func:`_step`)."""
-    if len(_steps) >= STEP_MEMO_SIZE:
-        _steps.clear()
-    _steps[id(step.state)] = step
+    """Keep ``step`` as the step of its state (see :func:`_step`), as long as the state."""
+    _steps.put(step.state, (step.events, step.awaited, step.legal))
     return step
 
 
@@ -94,23 +93,28 @@ def _step(state: GameState) -> Step:
     awaited and their legal actions then), or — for a state read from the store or replayed
     — the step made for it now, once.
 
-    Keyed by the state's identity (the step holds the state, so the key is never reused
-    while it is kept)."""
-    hit = _steps.get(id(state))
-    if hit is not None and hit.state is state:
-        return hit
+    Kept by the state's identity while the state lives (:mod:`services.state_memo`)."""
+    hit = _steps.get(state)
+    if hit is not None:
+        return Step(state, *hit)
     return _remember(step_of(state))
 
 
 def _legal(state: GameState, seat: int) -> tuple[Any, ...]:
     """``seat``'s legal actions in ``state``, as the engine's step holds them."""
-    return _step(state).legal.get(seat, ())
+    hit = _steps.get(state)
+    legal = hit[2] if hit is not None else _step(state).legal
+    return legal.get(seat, ())
 
 
-#: the table (public view) of each of the last few states, by the state's identity
-_tables: dict[int, tuple[GameState, TableView]] = {}
+#: the table (public view) of each state, while it lives
+_tables: StateMemo[TableView] = StateMemo()
+#: each state's hands (private views), by seat
+_hands: StateMemo[dict[int, HandView]] = StateMemo()
 #: the hand's wall commitment, worked out once per hand: id(wall) → (seed, wall, hash)
 _commitments: dict[int, tuple[str, tuple[int, ...], str]] = {}
+#: hands whose commitment is kept (the oldest goes first): more than the hands played at once
+COMMITMENT_MEMO_SIZE = 4096
 
 
 def _commitment(seed: str, wall: tuple[int, ...]) -> str:
@@ -121,8 +125,8 @@ def _commitment(seed: str, wall: tuple[int, ...]) -> str:
     if hit is not None and hit[1] is wall and hit[0] == seed:
         return hit[2]
     digest = commitment(seed, wall)
-    if len(_commitments) >= STEP_MEMO_SIZE:
-        _commitments.clear()
+    if len(_commitments) >= COMMITMENT_MEMO_SIZE:
+        del _commitments[next(iter(_commitments))]
     _commitments[id(wall)] = (seed, wall, digest)
     return digest
 
@@ -184,9 +188,9 @@ def replay_logged(state: GameState, seat: int, logged: Logged) -> GameState:
 def _legal_now(state: GameState, seat: int) -> Iterator[Any]:
     """``seat``'s legal actions in ``state``, worked out only if read (a button key names
     its action on its own but for a kong)."""
-    hit = _steps.get(id(state))
-    if hit is not None and hit.state is state:
-        yield from hit.legal.get(seat, ())
+    hit = _steps.get(state)
+    if hit is not None:
+        yield from hit[2].get(seat, ())
     else:
         yield from engine_legal_actions(state, seat)
 
@@ -239,14 +243,12 @@ class RealEngine:
     def legal_actions(self, state: GameState, seat: int) -> tuple[ActionKey, ...]:
         if state.hand.phase == "over":
             return ()
-        key = (id(state), seat)
-        hit = _keys_memo.get(key)
-        if hit is not None and hit[0] is state:
-            return hit[1]
-        if len(_keys_memo) >= STEP_MEMO_SIZE:
-            _keys_memo.clear()
-        keys = tuple(key_of(a, state) for a in _legal(state, seat))
-        _keys_memo[key] = (state, keys)
+        seats = _keys_memo.get(state)
+        if seats is None:
+            seats = _keys_memo.put(state, {})
+        keys = seats.get(seat)
+        if keys is None:
+            keys = seats[seat] = tuple(key_of(a, state) for a in _legal(state, seat))
         return keys
 
     def _action_for(self, state: GameState, seat: int, key: ActionKey) -> Any:
@@ -331,20 +333,24 @@ class RealEngine:
     def table_view(self, state: GameState) -> TableView:
         """The engine's public view (:func:`engine.game.view.public_view`), as the table
         (made once per state: a change and its delivery both ask for it; it is immutable)."""
-        hit = _tables.get(id(state))
-        if hit is not None and hit[0] is state:
-            return hit[1]
+        table = _tables.get(state)
+        if table is not None:
+            return table
         h = state.hand
         table = table_of(public_view(state), _commitment(h.seed, h.wall) if h.wall else None)
-        if len(_tables) >= STEP_MEMO_SIZE:
-            _tables.clear()
-        _tables[id(state)] = (state, table)
-        return table
+        return _tables.put(state, table)
 
     def hand_view(self, state: GameState, seat: int) -> HandView:
-        """The engine's view of one seat (:func:`engine.game.view.seat_view`)."""
-        view = seat_view(state, seat, _legal(state, seat))
-        return hand_of(view, self.legal_actions(state, seat))
+        """The engine's view of one seat (:func:`engine.game.view.seat_view`), made once per
+        state and seat (a press's delivery and its answer both show it; it is immutable)."""
+        seats = _hands.get(state)
+        if seats is None:
+            seats = _hands.put(state, {})
+        hand = seats.get(seat)
+        if hand is None:
+            view = seat_view(state, seat, _legal(state, seat))
+            hand = seats[seat] = hand_of(view, self.legal_actions(state, seat))
+        return hand
 
     def hand_result(self, state: GameState) -> HandResult | None:
         """The ended hand from the engine's public view (result, 摊牌, seed and wall)."""

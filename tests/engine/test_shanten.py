@@ -8,8 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from mahjong.shanten import Shanten
 
+import engine.shanten as shanten_module
 from engine.agari import is_complete
-from engine.shanten import shanten, shanten_chiitoi, shanten_standard
+from engine.shanten import clear_caches, shanten, shanten_chiitoi, shanten_standard
 
 
 def plus(counts: list[int], kind: int, n: int = 1) -> list[int]:
@@ -121,9 +122,24 @@ def test_examples(text: str, wilds: int, expected: int) -> None:
     assert shanten(parse(text), wilds) == expected
 
 
+@relaxed(150)
+@given(hands(sets=(0, 4), wilds=(0, 4), max_mutations=4))
+def test_remembered_hands_answer_as_worked_out(hand: tuple[list[int], int]) -> None:
+    """The whole-hand cache (the AI asks again for hands it asked about) gives what the
+    hand works out to from nothing."""
+    counts, w = hand
+    before = shanten(counts, w)  # maybe remembered from an earlier example
+    clear_caches()
+    assert (bytes(counts), w) not in shanten_module._hand_cache
+    assert shanten(counts, w) == before  # worked out afresh (and remembered)
+    assert (bytes(counts), w) in shanten_module._hand_cache
+    assert shanten(list(counts), w) == before  # remembered
+
+
 def test_rejects_bad_sizes() -> None:
-    with pytest.raises(ValueError, match="3n"):
-        shanten(parse("123m"))
+    for _ in range(2):  # a refused hand is never remembered
+        with pytest.raises(ValueError, match="3n"):
+            shanten(parse("123m"))
     with pytest.raises(ValueError, match="3n"):
         shanten(parse("123m456p789s112z"))  # 12 tiles
     with pytest.raises(ValueError):

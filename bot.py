@@ -18,6 +18,8 @@ from pydantic import ValidationError
 
 from botcore.client import make_bot
 from botcore.discord_urls import apply_discord_urls
+from botcore.event_loop import run
+from botcore.gc_tuning import tune_gc
 from botcore.logging import setup_logging
 from botcore.settings import TOKEN_HELP, TOKEN_WHERE, Settings, ensure_sqlite_dir
 
@@ -71,8 +73,10 @@ def main() -> int:
     setup_logging(settings.log_level, secrets=[token])
     ensure_sqlite_dir(settings.database_url)
     apply_discord_urls(settings.discord_api_base, settings.discord_gateway_url)
+    if settings.gc_tuning:
+        tune_gc()
     try:
-        return asyncio.run(run_bot(settings, token))
+        return run(run_bot(settings, token), use_uvloop=settings.uvloop)
     except KeyboardInterrupt:
         return 0
 

@@ -25,6 +25,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from botcore.http_buckets import amortise_bucket_sweep
 from botcore.invite import invite_url
 from botcore.settings import Settings
 from botcore.shards import ShardSet
@@ -87,11 +88,15 @@ DEFAULT_EXTENSIONS: tuple[str, ...] = (
 
 
 def bot_intents() -> discord.Intents:
-    """Only non-privileged intents: guilds and guild messages (no members, no content)."""
+    """Only the ``guilds`` intent (non-privileged: no members, no message content).
+
+    The bot reads no messages — everything it is asked comes as interactions (slash
+    commands, buttons), which need no intent — so the message intents (guild and DM
+    messages) stay off: with them, Discord would send back a gateway event for every message
+    the bot itself sends, edits or deletes (hand DMs, tables, alerts), which discord.py
+    would parse into a model nobody reads — a large share of the bot's CPU per press."""
     intents = discord.Intents.none()
     intents.guilds = True
-    intents.guild_messages = True
-    intents.dm_messages = True
     return intents
 
 
@@ -130,6 +135,8 @@ class MahjongBot(commands.Bot):
             **options,
         )
         self.settings = settings
+        # discord.py looks at every rate-limit bucket per new one: swept amortised instead
+        amortise_bucket_sweep(self.http)
         self._invite_logged = False
         #: what ``setup_hook`` opened, closed by ``close`` in the reverse order
         self._opened = contextlib.AsyncExitStack()

@@ -59,6 +59,12 @@ class Settings(BaseSettings):
     #: in the process that runs shard 0 (or the one unsharded process), so that several
     #: processes starting together do not all sync; ``true`` / ``false`` decide it here.
     sync_commands: bool | None = None
+    #: Run on uvloop, a faster event loop, when it is installed (``UVLOOP``; false keeps
+    #: asyncio's own loop).
+    uvloop: bool = True
+    #: Tune the garbage collector for a long-running bot (``GC_TUNING``; false keeps
+    #: CPython's defaults, :mod:`botcore.gc_tuning`).
+    gc_tuning: bool = True
 
     @field_validator("discord_token", mode="before")
     @classmethod

@@ -6,6 +6,7 @@ discord.py hands ``DynamicItem.from_custom_id`` the component as an ``Item`` and
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import discord
@@ -26,6 +27,24 @@ def _data(interaction: discord.Interaction) -> dict[str, Any]:
 def custom_id_of(interaction: discord.Interaction) -> str:
     """The ``custom_id`` of the pressed component ("" for other interactions)."""
     return str(_data(interaction).get("custom_id", ""))
+
+
+def component_ids(components: Iterable[Any]) -> set[str]:
+    """The ``custom_id`` of every component of a message (``message.components``: action
+    rows and what they hold, at any depth) — what its buttons are, read without building a
+    ``discord.ui.View`` of them."""
+    found: set[str] = set()
+    todo = list(components)
+    while todo:
+        component = todo.pop()
+        custom_id = getattr(component, "custom_id", None)
+        if isinstance(custom_id, str):
+            found.add(custom_id)
+        todo.extend(getattr(component, "children", None) or ())
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            todo.append(accessory)
+    return found
 
 
 def chosen_values(interaction: discord.Interaction) -> list[str]:

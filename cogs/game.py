@@ -29,12 +29,13 @@ from cogs.checks import (
     missing_game_permissions,
     require_manager,
 )
-from cogs.components import custom_id_of
+from cogs.components import component_ids, custom_id_of
 from cogs.delivery import DiscordDelivery
 from cogs.group import admin, bind_cog_commands, mahjong
 from cogs.press_timing import PressClock
 from cogs.refusal_text import refusal_text
 from cogs.session import LENGTH_CHOICES, SESSION_KINDS, handle_session_button
+from cogs.shown_pictures import ShownPictures
 from cogs.text import lang_of, t, table_lines, variant_name
 from cogs.variant_choices import variant_choices
 from cogs.views import (
@@ -224,7 +225,9 @@ async def _hand_button(
         def still_current() -> bool:  # no newer hand reached this message meanwhile
             return not live or delivery.hands.rendered.get((game_id, user.id)) == shown
 
-        await _redraw_hand(interaction, embed, view, result.hand.hand, still_current)
+        await _redraw_hand(
+            interaction, embed, view, result.hand.hand, still_current, delivery.hands.pictures
+        )
         if live:
             _renew_ephemeral(interaction, game_id)
     elif message is not None and message.flags.ephemeral:
@@ -245,6 +248,7 @@ async def _redraw_hand(
     view: Any,
     hand: Any,
     still_current: Any = None,
+    shown: ShownPictures | None = None,
 ) -> None:
     """Answer a press by editing the pressed hand message; a message that carried a picture
     gets the new picture (a text-only one stays text).
@@ -252,23 +256,34 @@ async def _redraw_hand(
     Answer first: the new text and buttons go out at once (the action is committed), the
     message keeping its picture for the moment; the new picture, rendered off the loop
     before any DM or table picture (started before the answer), follows in a second edit
-    unless ``still_current()`` says a newer hand reached the message meanwhile."""
+    unless ``still_current()`` says a newer hand reached the message meanwhile.
+
+    ``shown``: the pictures the hand messages show — a message known to show this hand's
+    picture already (a pass: the tiles did not change) keeps it, with no second edit."""
     message = interaction.message
     if message is None or not message.attachments:
         await interaction.response.edit_message(embed=embed, view=view)
         return
+    shown = shown or ShownPictures()  # (nothing known: the picture is drawn again)
     if not pictures.ENABLED:
-        await interaction.response.edit_message(embed=embed, view=view, attachments=[])
+        with shown.changing(message.id, None):
+            await interaction.response.edit_message(embed=embed, view=view, attachments=[])
         return
     lang = lang_of(interaction.locale)  # the presser's language (the picture's words)
+    model = pictures.hand_model(hand, lang)
+    embed.set_image(url=f"attachment://{message.attachments[0].filename}")  # kept for now
+    if shown.shows(message.id, model):
+        await interaction.response.edit_message(embed=embed, view=view)
+        return
     picture = asyncio.ensure_future(pictures.hand_png(hand, urgent=True, budget=None, lang=lang))
     try:
-        embed.set_image(url=f"attachment://{message.attachments[0].filename}")  # kept for now
         await interaction.response.edit_message(embed=embed, view=view)
     except BaseException:
         picture.cancel()
         raise
-    task = asyncio.create_task(_picture_later(interaction, embed, view, picture, still_current))
+    task = asyncio.create_task(
+        _picture_later(interaction, embed, view, picture, still_current, shown, model)
+    )
     _LATE_PICTURES.add(task)
     task.add_done_callback(_LATE_PICTURES.discard)
 
@@ -279,15 +294,20 @@ async def _picture_later(
     view: Any,
     picture: asyncio.Future[bytes | None],
     current: Any,
+    shown: ShownPictures,
+    model: Any,
 ) -> None:
-    """The pressed hand message gets its new picture (or, the render failed, none)."""
+    """The pressed hand message gets its new picture (or, the render failed, none);
+    ``model``: what the picture shows (noted in ``shown`` once it is shown)."""
     png = await picture
     if current is not None and not current():
         return
     files = pictures.files_of(png, "hand.png")
     embed.set_image(url=f"attachment://{files[0].filename}" if files else None)
+    message_id = interaction.message.id if interaction.message is not None else 0
     try:
-        await interaction.edit_original_response(embed=embed, view=view, attachments=files)
+        with shown.changing(message_id, model if files else None):
+            await interaction.edit_original_response(embed=embed, view=view, attachments=files)
     except discord.HTTPException as error:
         log.info("hand picture after the answer not shown (%s %s)", error.status, error.code)
 
@@ -305,7 +325,9 @@ async def _refresh_stale(
         return
     embed, view = hand_message(game, update, lang)
     message = interaction.message
-    await _redraw_hand(interaction, embed, view, update.hand)
+    await _redraw_hand(
+        interaction, embed, view, update.hand, shown=delivery_of(interaction.client).hands.pictures
+    )
     if delivery_of(interaction.client).hands.is_live_hand_message(
         game_id, interaction.user.id, message
     ):
@@ -396,11 +418,7 @@ class Game(commands.Cog):
         custom_id = custom_id_of(interaction)
         if not GAME_ID_RX.fullmatch(custom_id) or interaction.message is None:
             return
-        present = {
-            getattr(item, "custom_id", None)
-            for item in discord.ui.View.from_message(interaction.message, timeout=None).children
-        }
-        if custom_id not in present:
+        if custom_id not in component_ids(interaction.message.components):
             await answer(interaction, t("errors.stale", lang_of(interaction.locale)))
 
     # -- helpers

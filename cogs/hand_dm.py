@@ -22,6 +22,7 @@ import discord
 from cogs import pictures
 from cogs.places import TABLE_MAX_AGE, Places, jump_url
 from cogs.preferences import Preferences
+from cogs.shown_pictures import ShownPictures
 from cogs.text import t
 from cogs.views import hand_message
 from services.delivery import GameSummary, PrivateUpdate
@@ -77,6 +78,8 @@ class HandMessages:
         self.notified_closed: set[tuple[int, int]] = set()
         #: (game, user) → (when, the interaction) of an ephemeral hand reply
         self.ephemeral: dict[tuple[int, int], tuple[float, discord.Interaction]] = {}
+        #: the hand picture each hand message shows (an unchanged one is not sent again)
+        self.pictures = ShownPictures()
 
     # ------------------------------------------------------------------ what a press showed
 
@@ -128,9 +131,17 @@ class HandMessages:
             await self._edit_ephemeral(key, embed, view)
             return False
         images = await self.preferences.images_for_user(update.user_id)
-        png = await pictures.hand_png(update.hand, lang=lang) if images else None  # off the loop
-        if self.rendered.get(key) != (game.version, update.hand):
-            return False  # a press's answer showed a newer hand meanwhile
+        picture = pictures.hand_model(update.hand, lang) if images else None
+        known = self._hand_dm(game, key)
+        # the DM already shows this picture (only its text and buttons change): the edit
+        # keeps its attachment — nothing rendered, nothing uploaded
+        keep = known is not None and self.pictures.shows(known[1].id, picture)
+        png = None
+        if not keep:
+            png = await pictures.hand_png(update.hand, lang=lang) if images else None  # off loop
+            if self.rendered.get(key) != (game.version, update.hand):
+                return False  # a press's answer showed a newer hand meanwhile
+            known = self._hand_dm(game, key)
 
         def files() -> list[discord.File]:
             made = pictures.files_of(png, "hand.png")
@@ -138,12 +149,14 @@ class HandMessages:
                 embed.set_image(url=f"attachment://{made[0].filename}")
             return made
 
-        known = self.dm_messages.get(key)
-        if known is not None and known[0] != game.hand_no:
-            known = None  # an earlier hand's DM stays as that hand's record
         if known is not None and self.places.age(known[1].id) <= TABLE_MAX_AGE:
             try:
-                await known[1].edit(embed=embed, view=view, attachments=files())
+                if keep:
+                    embed.set_image(url="attachment://hand.png")
+                    await known[1].edit(embed=embed, view=view)
+                else:
+                    with self.pictures.changing(known[1].id, picture if png else None):
+                        await known[1].edit(embed=embed, view=view, attachments=files())
                 return False
             except discord.NotFound:
                 known = None
@@ -157,6 +170,9 @@ class HandMessages:
                     error.status,
                     error.code,
                 )
+        if keep:  # a new DM after all: it needs the picture
+            embed.set_image(url=None)
+            png = await pictures.hand_png(update.hand, lang=lang)
         try:
             message = await self.send_dm(update.user_id, embed=embed, view=view, files=files())
         except discord.Forbidden as error:
@@ -168,6 +184,7 @@ class HandMessages:
             await self._edit_ephemeral(key, embed, view)
             return noticed
         self.places.note_snowflake(message.id)
+        self.pictures.note(message.id, picture if png else None)
         self.dm_messages[key] = (game.hand_no, message)
         held = self.places.refs(game).setdefault("dm", {})
         held[str(update.user_id)] = [message.channel.id, message.id, game.hand_no]
@@ -179,6 +196,12 @@ class HandMessages:
         if known is not None and known[1].id != message.id:
             await self._point_to(known[1], message, lang)
         return True
+
+    def _hand_dm(self, game: GameSummary, key: tuple[int, int]) -> tuple[int, Any] | None:
+        """(hand number, message) of the player's hand DM of this hand (None: none yet; an
+        earlier hand's DM stays as that hand's record)."""
+        known = self.dm_messages.get(key)
+        return known if known is not None and known[0] == game.hand_no else None
 
     async def _keep_stored_dm(
         self,
@@ -210,7 +233,8 @@ class HandMessages:
         stored = self.places.partial(channel_id, message_id)
         self.dm_messages[key] = (hand_no, stored)
         try:
-            await stored.edit(embed=embed, view=view, attachments=files())
+            with self.pictures.changing(message_id, None):  # (its picture is not known after)
+                await stored.edit(embed=embed, view=view, attachments=files())
         except discord.HTTPException as error:
             log.info("hand DM %s not edited (%s %s)", message_id, error.status, error.code)
         return True
@@ -256,7 +280,8 @@ class HandMessages:
             colour=discord.Colour.blue(),
         )
         try:
-            await old.edit(embed=embed, view=None, attachments=[])
+            with self.pictures.changing(old.id, None):
+                await old.edit(embed=embed, view=None, attachments=[])
         except discord.HTTPException as error:
             log.info("old hand DM %s not updated (%s %s)", old.id, error.status, error.code)
 
@@ -274,7 +299,8 @@ class HandMessages:
     def forget_game(self, game_id: int) -> None:
         """The game is over: its hand DMs are not kept up to date any more."""
         for key in [k for k in self.dm_messages if k[0] == game_id]:
-            self.dm_messages.pop(key, None)
+            _hand_no, message = self.dm_messages.pop(key)
+            self.pictures.forget(message.id)
 
     # ------------------------------------------------------------------ closed DMs
 

@@ -119,6 +119,12 @@ async def hand_png(
     return await _render(render_hand, hand_picture(hand, lang), priority, budget)
 
 
+def hand_model(hand: HandView, lang: str = "zh") -> Any:
+    """What the player's hand picture shows (a frozen :class:`render.HandPicture`, equal for
+    equal pictures), or None when pictures are off."""
+    return hand_picture(hand, lang) if ENABLED else None
+
+
 async def table_png(
     game: GameSummary,
     table: TableView | None,

@@ -27,7 +27,7 @@ from discord.ext import commands
 from botcore.client import MahjongBot, bot_of
 from cogs import pictures
 from cogs.checks import require_manager
-from cogs.components import chosen_values, custom_id_of, pressed_button
+from cogs.components import chosen_values, component_ids, custom_id_of, pressed_button
 from cogs.errors import send_ephemeral
 from cogs.group import CheckedGroup, bind_cog_commands, mahjong
 from i18n import locale_for, t
@@ -323,13 +323,7 @@ class Replays(commands.Cog):
         seat = SEAT_RX.fullmatch(custom_id)
         if (step is None and seat is None) or interaction.message is None:
             return
-        present = {
-            getattr(item, "custom_id", None)
-            for item in discord.ui.View.from_message(
-                interaction.message, timeout=None
-            ).walk_children()
-        }
-        if custom_id in present:
+        if custom_id in component_ids(interaction.message.components):
             return  # discord.py routes it to the DynamicItem
         if step is not None:
             code = hand_code(int(step["gid"]), int(step["hand"]))

@@ -47,8 +47,16 @@ def test_apply_discord_urls_none_keeps_defaults(restore_urls) -> None:
 
 def test_no_privileged_intents() -> None:
     intents = bot_intents()
-    assert intents.guilds and intents.guild_messages
+    assert intents.guilds
     assert not (intents.members or intents.presences or intents.message_content)
+
+
+def test_no_message_intents() -> None:
+    """The bot reads no messages (everything comes as interactions): without the message
+    intents Discord sends no gateway event back for each message the bot sends or edits."""
+    intents = bot_intents()
+    assert not (intents.guild_messages or intents.dm_messages)
+    assert intents.value == discord.Intents(guilds=True).value
 
 
 def test_extensions_start_with_group() -> None:

@@ -17,7 +17,16 @@ Figures (a table, then one JSON line): ``presses`` answered, ``presses_per_s``, 
 ``p99_ms`` / ``max_ms`` press → answered (the fake's clock: interaction sent → callback),
 ``late`` (answered past 3 s, or never), ``table_lag_max_s`` / ``table_lag_p99_s`` (an
 acknowledged move → the next edit of that hand's table message; edits are coalesced to one
-per 2 s per table), ``tables_open``, ``cores`` and ``load_avg``.
+per 2 s per table), ``bot_cpu_cores`` (CPU the bot and its picture workers used, in cores),
+``bot_cpu_ms_per_press`` / ``driver_cpu_ms_per_press`` (the bot's CPU, and this process's —
+the fake Discord and the players — per answered press: what a press costs whatever the
+load; the bot's split into ``bot_loop_cpu_ms_per_press``, its own process, and
+``picture_cpu_ms_per_press``, its picture workers), ``bot_cpu_wait_share`` (of the time the
+bot's threads could run, the share they waited for a core held by another process — the
+fake and players here, the picture workers, anything else on the machine), ``open_ms_per_table`` (``opened_s`` per table), ``requests_per_press`` (REST calls
+the bot made, interaction answers included) and ``dm_channel_opens`` (``POST
+/users/@me/channels``: discord.py keeps only 128 DM channels, so past 128 players a DM may
+cost a second request), ``cores`` and ``load_avg``.
 """
 
 from __future__ import annotations
@@ -200,13 +209,26 @@ class Load:
             if ix.response_type == 7 and parse_id(cid)[1] != "next":
                 self.moves.append((table.gid, ix.acked_at or time.monotonic()))
 
+    def places(self, table: Table) -> list[int]:
+        """Where a change can give the human something to press: their DM channel (or
+        their user id, until it opens) and the table's channel and thread. The human waits for
+        these only, not for every change of the fake (that wakes every table on each REST
+        answer: a cost per change that grows with the number of tables)."""
+        dm = self.fake.dm_channel_of(table.user)
+        places = [dm.id if dm is not None else table.user.id, table.channel.id]
+        thread = self.fake.thread_on(table.lobby) if table.lobby is not None else None
+        if thread is not None:
+            places.append(thread.id)
+        return places
+
     async def play(self, table: Table) -> None:
         fake = self.fake
         think = self.args.think
         if think > 0:
             await asyncio.sleep(random.uniform(0, think))
         while time.monotonic() < self.stop_at:
-            mark = fake.changes
+            places = self.places(table)
+            marks = fake.place_changes.marks(places)
             pressed = False
             try:
                 msg = self.hand_dm(table)
@@ -225,9 +247,43 @@ class Load:
             except Exception:
                 self.errors += 1
             if pressed and think > 0:
-                await asyncio.sleep(think * random.uniform(0.5, 1.5))
+                # (no longer than the run: the figures' window ends at ``stop_at``)
+                pause = think * random.uniform(0.5, 1.5)
+                await asyncio.sleep(max(0.0, min(pause, self.stop_at - time.monotonic())))
             elif not pressed:
-                await fake.wait_change(mark, 0.5)
+                # (a change of these wakes it; the time-out is only a safety net, and each
+                # waking table looks at its messages again: a cost per table per second)
+                await fake.place_changes.wait(places, marks, 2.0)
+
+
+def tree_cpu_s(pid: int) -> tuple[float, float, float]:
+    """CPU seconds (user + system) used so far by process ``pid`` (the bot's event loop and
+    its threads), by its living descendants (the picture workers), and the seconds all of
+    their threads spent runnable but waiting for a free core (``schedstat``: what other
+    processes took from them); zeros where there is no ``/proc``."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    stats: dict[int, tuple[int, float]] = {}
+    for entry in Path("/proc").glob("[0-9]*"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            stats[int(entry.name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / tick)
+    own = stats.get(pid, (0, 0.0))[1]
+    children, waited, todo = 0.0, 0.0, [pid]
+    while todo:
+        current = todo.pop()
+        if current != pid:
+            children += stats.get(current, (0, 0.0))[1]
+        for task in Path(f"/proc/{current}/task").glob("[0-9]*"):  # every thread
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                waited += int((task / "schedstat").read_text().split()[1]) / 1e9
+        todo.extend(child for child, (parent, _cpu) in stats.items() if parent == current)
+    return own, children, waited
+
+
+def own_cpu_s() -> float:
+    """CPU seconds of this process: the fake Discord and the simulated players."""
+    times = os.times()
+    return times.user + times.system
 
 
 def machine() -> dict[str, Any]:
@@ -265,6 +321,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     env = {"AI_PACE_SECONDS": str(args.ai_pace)}
     if args.workers is not None:
         env["PICTURE_WORKERS"] = str(args.workers)
+    if args.timeouts is not None:
+        for name in ("TURN_TIMEOUT_SECONDS", "CLAIM_TIMEOUT_SECONDS", "READY_TIMEOUT_SECONDS"):
+            env[name] = str(args.timeouts)
     bot = TreeBot(fake, work, tree, env)
     load = Load(fake, messages, args)
     try:
@@ -288,8 +347,21 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         load.late = 0
         began = time.monotonic()
         load.stop_at = began + args.seconds
-        await asyncio.gather(*players)
+        bot_pid = bot.process.pid if bot.process is not None else 0
+        bot_before, own_cpu = tree_cpu_s(bot_pid), own_cpu_s()
+        calls_before = len(fake.calls)
+        # the window ends at ``stop_at`` (a player still waiting for an answer then would
+        # stretch it with seconds of little work, and inflate the cost per press)
+        await asyncio.sleep(max(0.0, load.stop_at - time.monotonic()))
         elapsed = time.monotonic() - began
+        window_calls = fake.calls[calls_before:]
+        loop_cpu, picture_cpu, bot_waited = (
+            after - before for after, before in zip(tree_cpu_s(bot_pid), bot_before, strict=True)
+        )
+        bot_cpu, own_cpu = loop_cpu + picture_cpu, own_cpu_s() - own_cpu
+        answered = len(load.latencies)
+        presses = max(1, answered)
+        await asyncio.gather(*players)
         await asyncio.sleep(3)  # the last table edits
         lags = []
         edits = {t.gid: load.table_edits(t) for t in tables}
@@ -305,10 +377,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "tables": len(tables),
             "think_s": args.think,
             "ai_pace_s": args.ai_pace,
+            "timeouts_s": args.timeouts,
             "opened_s": round(opened, 1),
+            "open_ms_per_table": round(opened * 1000 / max(1, len(tables))),
             "seconds": round(elapsed, 1),
-            "presses": len(load.latencies),
-            "presses_per_s": round(len(load.latencies) / elapsed, 1),
+            "presses": answered,
+            "presses_per_s": round(answered / elapsed, 1),
             "p50_ms": round(pct(load.latencies, 0.5) * 1000, 1),
             "p99_ms": round(pct(load.latencies, 0.99) * 1000, 1),
             "max_ms": round(max(load.latencies, default=0) * 1000, 1),
@@ -316,6 +390,17 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "table_lag_p99_s": round(pct(lags, 0.99), 2),
             "table_lag_max_s": round(max(lags, default=0.0), 2),
             "late_opening": load.late_opening,
+            "bot_cpu_cores": round(bot_cpu / elapsed, 2),
+            "bot_cpu_ms_per_press": round(bot_cpu * 1000 / presses, 2),
+            "bot_loop_cpu_ms_per_press": round(loop_cpu * 1000 / presses, 2),
+            "picture_cpu_ms_per_press": round(picture_cpu * 1000 / presses, 2),
+            # (a thread that ended took its waits along: never below 0)
+            "bot_cpu_wait_share": round(max(0.0, bot_waited) / max(1e-9, bot_waited + bot_cpu), 2),
+            "driver_cpu_ms_per_press": round(own_cpu * 1000 / presses, 2),
+            "requests_per_press": round(len(window_calls) / presses, 2),
+            "dm_channel_opens": sum(
+                1 for c in window_calls if c.method == "POST" and c.path == "/users/@me/channels"
+            ),
             "driver_errors": load.errors,
             "tracebacks": len(bot.unexpected_tracebacks()),
             **machine(),
@@ -332,6 +417,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=120.0)
     parser.add_argument("--think", type=float, default=3.0, help="0: flat out")
     parser.add_argument("--workers", type=int, default=None, help="PICTURE_WORKERS")
+    parser.add_argument(
+        "--timeouts",
+        type=int,
+        default=None,
+        help="turn, claim and 准备 timeouts in s (default: the bot's); set them above the "
+        "think time to compare sizes at one press rate without humans going 托管",
+    )
     parser.add_argument(
         "--ai-pace", type=float, default=0.0, help="AI_PACE_SECONDS (0: AI answers at once)"
     )

@@ -13,6 +13,11 @@ import pytest
 
 from cogs import game as game_cog
 from cogs import pictures
+from cogs.shown_pictures import ShownPictures
+from services.model import HandView
+
+#: a hand before a press, and the same tiles after a pass (only the buttons differ)
+HAND = HandView(seat=0, concealed=(0, 1, 2, 9, 10, 11), drawn=20, melds=(), legal=())
 
 
 class FakeResponse:
@@ -29,7 +34,7 @@ class FakeInteraction:
     def __init__(self) -> None:
         self.calls: list[tuple[str, dict[str, Any]]] = []
         self.response = FakeResponse(self.calls)
-        self.message = SimpleNamespace(attachments=[SimpleNamespace(filename="hand.png")])
+        self.message = SimpleNamespace(id=4242, attachments=[SimpleNamespace(filename="hand.png")])
         self.locale = discord.Locale.chinese
 
     async def edit_original_response(self, **kwargs: Any) -> None:
@@ -51,9 +56,16 @@ def slow_picture(monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
     return ready
 
 
-async def _press(interaction: FakeInteraction, current: Any = None) -> discord.Embed:
+async def _press(
+    interaction: FakeInteraction,
+    current: Any = None,
+    shown: ShownPictures | None = None,
+    hand: HandView = HAND,
+) -> discord.Embed:
     embed = discord.Embed(description="the new hand")
-    await game_cog._redraw_hand(interaction, embed, None, hand=object(), still_current=current)
+    await game_cog._redraw_hand(
+        interaction, embed, None, hand=hand, still_current=current, shown=shown
+    )
     return embed
 
 
@@ -97,6 +109,57 @@ async def test_a_failed_picture_leaves_no_stale_one(monkeypatch: pytest.MonkeyPa
     assert [kind for kind, _ in interaction.calls] == ["answer", "picture"]
     edit = interaction.calls[1][1]
     assert edit["attachments"] == [] and not edit["embed"].image.url
+
+
+async def test_a_press_that_leaves_the_tiles_keeps_the_picture(
+    slow_picture: asyncio.Event,
+) -> None:
+    """The hand message shows this hand's picture already (a pass: only the buttons
+    change): the answer keeps the attachment, and nothing is rendered or uploaded again."""
+    shown = ShownPictures()
+    interaction = FakeInteraction()
+    slow_picture.set()
+    await _press(interaction, shown=shown)
+    await asyncio.gather(*game_cog._LATE_PICTURES)
+    assert [kind for kind, _ in interaction.calls] == ["answer", "picture"]
+    assert shown.shows(4242, pictures.hand_model(HAND, "zh"))
+
+    again = FakeInteraction()
+    await _press(again, shown=shown)
+    await asyncio.gather(*game_cog._LATE_PICTURES)
+    assert [kind for kind, _ in again.calls] == ["answer"]
+    answered = again.calls[0][1]
+    assert "attachments" not in answered
+    assert answered["embed"].image.url == "attachment://hand.png"
+
+
+async def test_a_press_that_changes_the_tiles_brings_the_new_picture(
+    slow_picture: asyncio.Event,
+) -> None:
+    """After a kept picture, a discard (other tiles) draws and uploads the new one."""
+    shown = ShownPictures()
+    shown.note(4242, pictures.hand_model(HAND, "zh"))
+    discarded = HandView(seat=0, concealed=(0, 1, 2, 9, 10, 11), drawn=None, melds=(), legal=())
+    interaction = FakeInteraction()
+    slow_picture.set()
+    await _press(interaction, shown=shown, hand=discarded)
+    await asyncio.gather(*game_cog._LATE_PICTURES)
+    assert [kind for kind, _ in interaction.calls] == ["answer", "picture"]
+    edit = interaction.calls[1][1]
+    assert edit["attachments"][0].fp.read() == b"\x89PNG new hand"
+    assert shown.shows(4242, pictures.hand_model(discarded, "zh"))
+    assert not shown.shows(4242, pictures.hand_model(HAND, "zh"))
+
+
+async def test_a_picture_in_another_language_is_drawn_again(slow_picture: asyncio.Event) -> None:
+    """The same tiles in the presser's other language are another picture (its words)."""
+    shown = ShownPictures()
+    shown.note(4242, pictures.hand_model(HAND, "en"))
+    interaction = FakeInteraction()  # a Chinese client
+    slow_picture.set()
+    await _press(interaction, shown=shown)
+    await asyncio.gather(*game_cog._LATE_PICTURES)
+    assert [kind for kind, _ in interaction.calls] == ["answer", "picture"]
 
 
 async def test_a_commands_writes_go_before_bookkeeping() -> None:

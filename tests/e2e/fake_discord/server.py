@@ -25,6 +25,7 @@ from aiohttp import web
 
 from . import validate
 from .budget import OldMessageEdits
+from .changes import PlaceChanges
 from .faults import Fault, Faults
 from .gateway import DIRECT_MESSAGES, GUILD_MEMBERS, GUILD_MESSAGES, MESSAGE_CONTENT, Gateway
 from .interactions import (
@@ -75,6 +76,8 @@ Handler = Callable[..., Awaitable[web.StreamResponse]]
 
 #: See ``FakeDiscord.timeout_scale``.
 DEFAULT_TIMEOUT_SCALE = 3.0
+#: a file part of a multipart message: ``files[0]``
+FILE_PART_RX = re.compile(r"files\[(\d+)\]")
 
 
 class HTTPError(Exception):
@@ -142,6 +145,8 @@ class FakeDiscord(ThreadsMixin):
         self.dm_channels: dict[int, FakeChannel] = {}
         self.messages: dict[int, FakeMessage] = {}
         self.interactions: dict[int, FakeInteraction] = {}
+        #: the same interactions by token (follow-ups and ``@original`` find theirs by it)
+        self.interactions_by_token: dict[str, FakeInteraction] = {}
         self.calls: list[RestCall] = []
         self.unhandled: list[RestCall] = []
         self.errors: list[str] = []
@@ -177,6 +182,8 @@ class FakeDiscord(ThreadsMixin):
         self._change = asyncio.Event()
         self._routes: list[tuple[str, re.Pattern[str], Handler, str]] = []
         self._changes = 0
+        #: changes per channel (and per user, when their DM channel opens): see ``changes.py``
+        self.place_changes = PlaceChanges()
         self._tasks: set[asyncio.Task[Any]] = set()
         #: (channel id, missing bits) of every bot request refused for lack of permissions.
         self.permission_refusals: list[tuple[int, int]] = []
@@ -455,6 +462,7 @@ class FakeDiscord(ThreadsMixin):
         )
         ix._fake = self
         self.interactions[ix.id] = ix
+        self.interactions_by_token[ix.token] = ix
         guild = payload.get("guild_id")
         session = self.gateway.session_for(int(guild) if guild else None)
         ix.shard = session.shard[0] if session is not None else None
@@ -640,6 +648,7 @@ class FakeDiscord(ThreadsMixin):
         channel = channel or self.channel
         msg = FakeMessage(id=snowflake(), channel_id=channel.id, author=user, content=content)
         self.messages[msg.id] = msg
+        self.place_changes.touch(msg.channel_id)
         intent = DIRECT_MESSAGES if channel.is_dm else GUILD_MESSAGES
         payload = self.message_payload(msg)
         session = self.gateway.current
@@ -950,7 +959,9 @@ class FakeDiscord(ThreadsMixin):
     async def _read_body(self, request: web.Request) -> tuple[Any, dict[str, bytes]]:
         if not request.can_read_body:
             return None, {}
-        ctype = request.content_type
+        # the raw header: aiohttp's ``request.content_type`` (and ``text()``, through
+        # ``charset``) parse it with the e-mail package, a large share of the fake's CPU
+        ctype = request.headers.get("Content-Type", "").strip().lower()
         if ctype.startswith("multipart/"):
             files: dict[str, bytes] = {}
             payload: Any = None
@@ -966,7 +977,7 @@ class FakeDiscord(ThreadsMixin):
                     if filename:
                         files[name + ":filename"] = filename.encode()
             return payload, files
-        text = await request.text()
+        text = (await request.read()).decode("utf-8", errors="replace")  # Discord: UTF-8
         if not text:
             return None, {}
         try:
@@ -1074,6 +1085,7 @@ class FakeDiscord(ThreadsMixin):
             channel = FakeChannel(id=snowflake(), type=1, recipient=user)
             self.dm_channels[user.id] = channel
             self.channels[channel.id] = channel
+            self.place_changes.touch(user.id)
         return json_response(channel.payload())
 
     def _channel(self, cid: str) -> FakeChannel:
@@ -1246,7 +1258,7 @@ class FakeDiscord(ThreadsMixin):
                     keep.append(self._attachment(meta, files, key))
             mentioned = {str(m.get("id")) for m in wanted}
             for name in files:
-                m = re.fullmatch(r"files\[(\d+)\]", name)
+                m = FILE_PART_RX.fullmatch(name)
                 if m and m.group(1) not in mentioned:
                     keep.append(self._attachment({}, files, m.group(1)))
             msg.attachments = keep
@@ -1265,6 +1277,7 @@ class FakeDiscord(ThreadsMixin):
 
     async def _store_new(self, msg: FakeMessage) -> None:
         self.messages[msg.id] = msg
+        self.place_changes.touch(msg.channel_id)
         if msg.visible_to is None:
             channel = self.channels[msg.channel_id]
             intent = DIRECT_MESSAGES if channel.is_dm else GUILD_MESSAGES
@@ -1281,6 +1294,7 @@ class FakeDiscord(ThreadsMixin):
         msg.history.append(before)
         msg.edit_times.append(time.monotonic())
         msg.edited_timestamp = now_iso()
+        self.place_changes.touch(msg.channel_id)
         if msg.visible_to is None:
             channel = self.channels[msg.channel_id]
             intent = DIRECT_MESSAGES if channel.is_dm else GUILD_MESSAGES
@@ -1289,6 +1303,7 @@ class FakeDiscord(ThreadsMixin):
 
     async def _delete(self, msg: FakeMessage) -> None:
         msg.deleted = True
+        self.place_changes.touch(msg.channel_id)
         if msg.visible_to is None:
             channel = self.channels[msg.channel_id]
             payload: dict[str, Any] = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
@@ -1301,10 +1316,10 @@ class FakeDiscord(ThreadsMixin):
     # --- interactions: callback, follow-ups, @original ------------------------------------
 
     def _interaction_by_token(self, token: str) -> FakeInteraction:
-        for ix in self.interactions.values():
-            if ix.token == token:
-                return ix
-        raise HTTPError(404, 10015, "Unknown Webhook")
+        ix = self.interactions_by_token.get(token)
+        if ix is None:
+            raise HTTPError(404, 10015, "Unknown Webhook")
+        return ix
 
     async def _callback(
         self, request: web.Request, call: RestCall, iid: str, token: str

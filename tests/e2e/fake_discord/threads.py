@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -35,8 +36,17 @@ THREAD_ARCHIVED = 50083
 THREAD_EXISTS = 160004
 
 
+def _archive_due(thread: FakeChannel) -> float:
+    """When (fake clock, a millisecond early against rounding) ``thread`` archives if
+    nothing is written in it."""
+    return thread.last_activity + thread.auto_archive_duration * 60 - 0.001
+
+
 class ThreadsMixin:
     """Threads of :class:`FakeDiscord` (see the module docstring)."""
+
+    #: no thread can archive before this fake-clock time (see ``archive_idle_threads``)
+    archive_not_before: float = 0.0
 
     # --- test helpers -----------------------------------------------------------------------
 
@@ -75,16 +85,30 @@ class ThreadsMixin:
         self.notify()
 
     def archive_idle_threads(self: FakeDiscord) -> list[FakeChannel]:
-        """Archive every thread idle for its ``auto_archive_duration`` (THREAD_UPDATE)."""
+        """Archive every thread idle for its ``auto_archive_duration`` (THREAD_UPDATE).
+
+        Called on every message in a thread, so it looks at the threads only once the
+        soonest any of them could archive has come (:attr:`archive_not_before`), not on
+        each call: a scan of every channel per message grows with the number of tables."""
         now = clock.now()
+        if now < self.archive_not_before:
+            return []
         done = []
+        soonest = math.inf
         for thread in [c for c in self.channels.values() if c.is_thread and not c.archived]:
             if now - thread.last_activity >= thread.auto_archive_duration * 60:
                 thread.archived = True
                 thread.archived_at = now
                 done.append(thread)
                 self._announce("THREAD_UPDATE", thread.payload())
+            else:
+                soonest = min(soonest, _archive_due(thread))
+        self.archive_not_before = soonest
         return done
+
+    def _may_archive_from(self: FakeDiscord, thread: FakeChannel) -> None:
+        """``thread`` (new, or unarchived) may archive from its due time on."""
+        self.archive_not_before = min(self.archive_not_before, _archive_due(thread))
 
     def thread_permissions(self: FakeDiscord, user: FakeUser, thread: FakeChannel) -> int:
         """A member's bits in a thread: its channel's, SEND_MESSAGES_IN_THREADS for sending."""
@@ -111,6 +135,7 @@ class ThreadsMixin:
         if channel.archived:
             channel.archived = False
             channel.archived_at = clock.now()
+            self._may_archive_from(channel)
             self._announce("THREAD_UPDATE", channel.payload())
 
     def check_thread_editable(self: FakeDiscord, channel: FakeChannel) -> None:
@@ -145,6 +170,7 @@ class ThreadsMixin:
             auto_archive_duration=duration,
         )
         self.channels[thread.id] = thread
+        self._may_archive_from(thread)
         return thread
 
     async def _start_thread(
@@ -175,4 +201,5 @@ class ThreadsMixin:
     async def _thread_created(self: FakeDiscord, thread: FakeChannel) -> None:
         payload = {**thread.payload(), "newly_created": True}
         await self.gateway.dispatch("THREAD_CREATE", payload)
+        self.place_changes.touch(thread.id, thread.parent_id)
         self.notify()

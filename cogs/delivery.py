@@ -39,6 +39,7 @@ from db.store import Store
 from services.delivery import GameSummary, PrivateUpdate
 from services.game import GameService
 from services.model import GameEvent, HandResult, TableView
+from services.results_owed import RESULT_POSTED, result_posted
 
 
 class DiscordDelivery:
@@ -139,11 +140,8 @@ class DiscordDelivery:
     def result_shown(self, game: GameSummary) -> bool:
         """Whether this hand's result was posted (remembered across restarts)."""
         refs = self.places.refs(game)
-        posted = refs.get("result_posted")
         held = refs.get("result")
-        return (isinstance(posted, int) and posted >= game.hand_no) or bool(
-            held and int(held[2]) >= game.hand_no
-        )
+        return result_posted(refs, game.hand_no) or bool(held and int(held[2]) >= game.hand_no)
 
     async def hand_ended(self, game: GameSummary, result: HandResult, table: TableView) -> None:
         """The result with every hand laid open and the seed reveal, posted once per hand:
@@ -163,7 +161,7 @@ class DiscordDelivery:
             where, content=content or None, embed=embed, view=view, files=files
         )
         self.places.note_snowflake(message.id)
-        self.places.refs(game)["result_posted"] = game.hand_no
+        self.places.refs(game)[RESULT_POSTED] = game.hand_no
         if view is not None:
             await self.places.note_result(game, where, message.id)
         else:
@@ -183,7 +181,7 @@ class DiscordDelivery:
         where = await self.places.play_channel_id(game)
         message = await self.places.send(where, content=content or None, embed=embed, files=files)
         self.places.note_snowflake(message.id)
-        self.places.refs(game)["result_posted"] = game.hand_no
+        self.places.refs(game)[RESULT_POSTED] = game.hand_no
         await self.places.save_refs(game.id)
 
     async def game_ended(self, game: GameSummary, reason: str) -> None:

@@ -116,9 +116,10 @@ class Places:
         has taken back what the store holds (:func:`take_stored`) when this returns.
 
         Delivery waits for its saves, so that no save ends (and takes the stored copy back)
-        while the next update of the same game is under way: alerts hold their entries
-        across a send. (Not waiting was tried; a CI run then missed a closed-DM player's
-        turn mention once, unexplained, so the delivery keeps the order it always had.)"""
+        while the next update of the same game is under way: an alert holds its entry across
+        a send and writes the message id into it afterwards, which a copy taken back
+        meanwhile would lose. (A closed-DM player's missed turn mention, once blamed on not
+        waiting, was the alert episode's own bug: :func:`cogs.alerts.withheld_before`.)"""
         if self._refs.get(game_id) is None or self.service is None:
             return
         done = self._saves.request(game_id)

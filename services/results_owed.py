@@ -26,6 +26,7 @@ note) — both may post that result; only claiming the post before the send woul
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -43,6 +44,13 @@ PastResult = tuple[GameSummary, HandResult, TableView]
 
 #: the entry of a game's remembered messages holding the last hand whose result went out
 RESULT_POSTED = "result_posted"
+
+
+def result_posted(messages: Mapping[str, Any], hand: int) -> bool:
+    """Whether a game's remembered ``messages`` say the result of ``hand`` went out (the
+    last hand posted is at or after it)."""
+    posted = messages.get(RESULT_POSTED)
+    return isinstance(posted, int) and not isinstance(posted, bool) and posted >= hand
 
 
 class ResultsOwedMixin(PlayMixin):
@@ -77,8 +85,7 @@ class ResultsOwedMixin(PlayMixin):
     def _result_posted(self, live: LiveGame, hand: int) -> bool:
         """Whether the result of ``hand`` is known to have gone out (stored with the game's
         remembered messages: a restart does not hand it over again)."""
-        posted = live.messages.get(RESULT_POSTED)
-        return isinstance(posted, int) and not isinstance(posted, bool) and posted >= hand
+        return result_posted(live.messages, hand)
 
     async def _note_result_posted(self, live: LiveGame, hand: int) -> None:
         """The result of ``hand`` went out: store it (unless the delivery's own save of the

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from typing import Any
 
 import aiohttp
 import pytest
@@ -15,32 +14,9 @@ import pytest_asyncio
 
 from .fake_discord import FakeDiscord
 from .fake_discord.state import FakeChannel, snowflake
+from .rest_client import Rest
 
 pytestmark = pytest.mark.e2e
-
-
-class Rest:
-    """The bot's side of the REST API, by hand."""
-
-    def __init__(self, fake: FakeDiscord, session: aiohttp.ClientSession) -> None:
-        self.fake = fake
-        self.session = session
-
-    async def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-        async with self.session.request(
-            method,
-            f"{self.fake.api_base}{path}",
-            json=body,
-            headers={"Authorization": f"Bot {self.fake.token}"},
-        ) as response:
-            return response.status, (await response.json() if response.status != 204 else None)
-
-    async def send(self, channel_id: int, content: str) -> dict[str, Any]:
-        status, data = await self.call(
-            "POST", f"/channels/{channel_id}/messages", {"content": content}
-        )
-        assert status == 200, data
-        return data
 
 
 @pytest_asyncio.fixture
@@ -69,7 +45,7 @@ async def test_a_waiter_wakes_only_for_its_own_place(fake: FakeDiscord, rest: Re
     before = changes.marks(places)
     waiting_there = asyncio.create_task(changes.wait([there], changes.marks([there]), 30))
     waiting_dm = asyncio.create_task(changes.wait([alice.id], changes.marks([alice.id]), 30))
-    msg = await rest.send(here, "a move at another table")
+    msg = await rest.send(here, {"content": "a move at another table"})
     await settle()
     assert changes.marks(places) == (before[0] + 1, before[1], before[2])
     assert not waiting_there.done() and not waiting_dm.done()
@@ -78,7 +54,7 @@ async def test_a_waiter_wakes_only_for_its_own_place(fake: FakeDiscord, rest: Re
     assert status == 404  # (the message is not in that channel: nothing changed there)
     await settle()
     assert not waiting_there.done()
-    mine = await rest.send(there, "your table")
+    mine = await rest.send(there, {"content": "your table"})
     assert await waiting_there is True
     status, _ = await rest.call(
         "PATCH", f"/channels/{there}/messages/{mine['id']}", {"content": "edited"}
@@ -97,7 +73,7 @@ async def test_a_thread_started_on_a_message_wakes_its_channel(
 ) -> None:
     changes = fake.place_changes
     ch = fake.channel.id
-    lobby = await rest.send(ch, "lobby")
+    lobby = await rest.send(ch, {"content": "lobby"})
     waiting = asyncio.create_task(changes.wait([ch], changes.marks([ch]), 30))
     await settle()
     assert not waiting.done()
@@ -125,15 +101,15 @@ async def test_threads_archive_on_time_whatever_was_looked_at_before(
         return found
 
     three_days = await thread(4320)
-    await rest.send(three_days.id, "a message: the fake looks at its threads")
+    await rest.send(three_days.id, {"content": "a message: the fake looks at its threads"})
     fake.advance(30 * 60)
     one_hour = await thread(60)  # archives before the thread the fake last looked at
     fake.advance(59 * 60)
-    await rest.send(three_days.id, "still playing")
+    await rest.send(three_days.id, {"content": "still playing"})
     assert not one_hour.archived
     fake.advance(2 * 60)
     assert one_hour.archived and not three_days.archived
-    await rest.send(one_hour.id, "reopened")
+    await rest.send(one_hour.id, {"content": "reopened"})
     assert not one_hour.archived
     fake.advance(4320 * 60 - 59 * 60)  # three days after "still playing", less an hour
     assert one_hour.archived and not three_days.archived

@@ -5,48 +5,15 @@ messages older than an hour (30046) on a fake clock, and threads that archive wh
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any
 
 import aiohttp
 import pytest
 import pytest_asyncio
 
 from .fake_discord import CREATE_PUBLIC_THREADS, FakeDiscord
+from .rest_client import Rest
 
 pytestmark = pytest.mark.e2e
-
-
-class Rest:
-    """The bot's side of the REST API, by hand."""
-
-    def __init__(self, fake: FakeDiscord, session: aiohttp.ClientSession) -> None:
-        self.fake = fake
-        self.session = session
-
-    async def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-        async with self.session.request(
-            method,
-            f"{self.fake.api_base}{path}",
-            json=body,
-            headers={"Authorization": f"Bot {self.fake.token}"},
-        ) as response:
-            text = await response.text()
-            data = None
-            if text:
-                import json
-
-                data = json.loads(text)
-            return response.status, data
-
-    async def send(self, channel_id: int, body: dict[str, Any]) -> dict[str, Any]:
-        status, data = await self.call("POST", f"/channels/{channel_id}/messages", body)
-        assert status == 200, data
-        return data
-
-    async def dm_channel(self, user_id: int) -> int:
-        status, data = await self.call("POST", "/users/@me/channels", {"recipient_id": user_id})
-        assert status == 200, data
-        return int(data["id"])
 
 
 @pytest_asyncio.fixture

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import sys
 from pathlib import Path
+from typing import Any
 
 from svc_helpers import USERS, lobby_with, simple_choice
 
@@ -26,18 +27,28 @@ conn.execute("ROLLBACK")
 """
 
 
+def one_human_service(store: Store, seed: str) -> GameService:
+    """A service whose timeouts never fire during the test, dealing from ``seed``."""
+    return GameService(
+        store, RealEngine(), turn_timeout=600, claim_timeout=600,
+        new_seed=lambda: seed, snapshot_every=0,
+    )  # fmt: skip
+
+
+async def started(svc: GameService) -> tuple[int, Any, Any]:
+    """A one-human game started: (its id, the human's view, a press they may make)."""
+    gid = await lobby_with(svc, 1)
+    await svc.start(gid, USERS[0])
+    view = await svc.private_view(gid, USERS[0])
+    return gid, view, simple_choice(view.hand.legal, None)
+
+
 async def test_a_stalled_commit_answers_table_busy_and_records_nothing(tmp_path: Path) -> None:
     path = tmp_path / "busy.db"
     store = await Store.open(f"sqlite+aiosqlite:///{path}", busy_timeout=0.2)
-    svc = GameService(
-        store, RealEngine(), turn_timeout=600, claim_timeout=600,
-        new_seed=lambda: "busy-seed", snapshot_every=0,
-    )  # fmt: skip
+    svc = one_human_service(store, "busy-seed")
     try:
-        gid = await lobby_with(svc, 1)
-        await svc.start(gid, USERS[0])
-        view = await svc.private_view(gid, USERS[0])
-        choice = simple_choice(view.hand.legal, None)
+        gid, view, choice = await started(svc)
         before = await store.games.load(gid)
         holder = await asyncio.create_subprocess_exec(
             sys.executable, "-c", HOLDER, str(path),
@@ -78,15 +89,9 @@ async def test_a_press_rolled_back_with_its_batch_answers_table_busy(tmp_path: P
     from db.errors import WriteRolledBack
 
     store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'rolled.db'}")
-    svc = GameService(
-        store, RealEngine(), turn_timeout=600, claim_timeout=600,
-        new_seed=lambda: "rolled-seed", snapshot_every=0,
-    )  # fmt: skip
+    svc = one_human_service(store, "rolled-seed")
     try:
-        gid = await lobby_with(svc, 1)
-        await svc.start(gid, USERS[0])
-        view = await svc.private_view(gid, USERS[0])
-        choice = simple_choice(view.hand.legal, None)
+        gid, view, choice = await started(svc)
         before = await store.games.load(gid)
         append = store.games.append_action
 

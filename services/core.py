@@ -395,6 +395,7 @@ class GameCore:
         if public or force_private or plan is not None or seen != live.public_seen:
             live.public_seen = seen
             self._enqueue(live, lambda: self.delivery.table_changed(summary, table, public))
+        dealt = any(e.kind == "hand_started" for e in events)
         for seat, s in enumerate(live.seats):
             if s.ai or s.user_id is None:
                 continue
@@ -405,7 +406,7 @@ class GameCore:
                 self._enqueue(
                     live,
                     partial(self.delivery.hand_changed, summary, update),
-                    key=("hand", seat),
+                    **_hand_keys(seat, update, dealt, live.hand_no),
                 )
         if self.engine.phase(live.state) in ("hand_over", "game_over") and any(
             e.kind in ("hand_ended", "won", "drawn_hand") for e in events
@@ -555,12 +556,19 @@ class GameCore:
     # ------------------------------------------------------------------ delivery
 
     def _enqueue(
-        self, live: LiveGame, job: Callable[[], Awaitable[None]], *, key: Any = None
+        self,
+        live: LiveGame,
+        job: Callable[[], Awaitable[None]],
+        *,
+        key: Any = None,
+        also: tuple[Any, ...] = (),
     ) -> None:
         """Queue a delivery; jobs of one game run in order, one at a time. A failed one is
         sent again while the delivery says the failure may pass (:meth:`_resend_delay`);
-        ``key``: what it shows (a newer job with the same key makes a failed one obsolete)."""
-        outbox.enqueue(live, job, key=key, resend=outbox.Resend(self._resend_delay, self._pause))
+        ``key``: what it shows (a newer job with the same key, or ``also`` naming it, makes
+        one not yet sent or failed obsolete: :mod:`services.outbox`)."""
+        resend = outbox.Resend(self._resend_delay, self._pause)
+        outbox.enqueue(live, job, key=key, also=also, resend=resend)
 
     def _resend_delay(self, error: BaseException) -> float | None:
         """Seconds to wait before sending a failed delivery again (the delivery's
@@ -647,3 +655,18 @@ class GameCore:
 
     def _replay(self, live: LiveGame, loaded: LoadedGame) -> None:
         gamelog.replay(self.engine, live, loaded)
+
+
+def _hand_keys(seat: int, update: PrivateUpdate, dealt: bool, hand_no: int) -> dict[str, Any]:
+    """The outbox keys of a seat's hand update. A hand the delivery has not shown yet is
+    skipped for a newer one (under load the DM would replay the AI's moves one by one,
+    seconds late): any newer hand replaces a moment that asks nothing; a moment that asks the
+    seat to decide is replaced only by a newer hand of the same decision (its alert
+    episode), so every decision still gets its alert (:mod:`cogs.alerts`); the deal (the
+    hand's new DM, which notifies by itself) is never skipped."""
+    moments = ("hand", seat)
+    if dealt:
+        return {"key": ("hand", seat, "deal", hand_no), "also": (moments,)}
+    if not update.alert_kind:
+        return {"key": moments}
+    return {"key": ("hand", seat, "asks", update.alert), "also": (moments,)}

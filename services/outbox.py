@@ -11,6 +11,15 @@ queued them was committed. Delivery never undoes a committed action; a failing j
 - **logged and skipped** otherwise (a 403 or 404 that sending again cannot mend).
 
 Later jobs of the game wait behind a job being sent again, so the order is kept.
+
+A job not yet started is **skipped** once a newer job with the same ``key`` is queued behind
+it: a seat's hand changed again before its DM was edited, so only the newest hand is shown.
+Under load the queue of a busy game would otherwise replay every moment of the AI's moves on
+the hand DM (each an edit with a new picture), seconds behind the game, offering buttons of
+moments already past; the newer job shows all that the skipped one would have. A job may
+also stand for other keys (``also``): it then makes older jobs with those keys obsolete too
+(a hand asking the seat to decide replaces the seat's moments in between, but only a hand
+of the same decision replaces it: :meth:`services.core.GameService._after_change`).
 """
 
 from __future__ import annotations
@@ -62,25 +71,36 @@ class _Queued:
     seq: int
     key: Hashable | None
     resend: Resend | None
+    also: tuple[Hashable, ...] = ()
 
 
 _seq = itertools.count(1)
 
 
 def enqueue(
-    live: LiveGame, job: Job, *, key: Hashable | None = None, resend: Resend | None = None
+    live: LiveGame,
+    job: Job,
+    *,
+    key: Hashable | None = None,
+    resend: Resend | None = None,
+    also: tuple[Hashable, ...] = (),
 ) -> None:
     """Queue a delivery; jobs of one game run in order, one at a time. ``key``: what the
-    job shows (a job being sent again is dropped once a newer one with the same key is
-    queued); ``resend``: when a failed job is sent again (None: never)."""
+    job shows (a job not yet started, or being sent again, is dropped once a newer one with
+    the same key is queued); ``also``: other keys whose older jobs this one makes obsolete;
+    ``resend``: when a failed job is sent again (None: never)."""
     if live.queue is None:
         live.queue = asyncio.Queue()
     if live.pump is None or live.pump.done():
         live.pump = asyncio.create_task(_pump(live), name=f"mj-delivery-{live.id}")
-    item = _Queued(job, next(_seq), key, resend)
-    if key is not None:
-        live.outbox_keys[key] = item.seq
+    item = _Queued(job, next(_seq), key, resend, also if key is not None else ())
+    for shown in _keys(item):
+        live.outbox_keys[shown] = item.seq
     live.queue.put_nowait(item)  # type: ignore[arg-type]
+
+
+def _keys(item: _Queued) -> tuple[Hashable, ...]:
+    return () if item.key is None else (item.key, *item.also)
 
 
 def obsolete(live: LiveGame, item: _Queued) -> bool:
@@ -93,14 +113,16 @@ async def _pump(live: LiveGame) -> None:
     while True:
         item: _Queued = await live.queue.get()  # type: ignore[assignment]
         try:
-            await _deliver(live, item)
+            if not obsolete(live, item):  # (a newer one showing the same thing follows)
+                await _deliver(live, item)
         except asyncio.CancelledError:
             live.queue.task_done()
             raise
         except Exception:
             log.exception("game %s: delivery failed (the action stays committed)", live.id)
-        if item.key is not None and live.outbox_keys.get(item.key) == item.seq:
-            del live.outbox_keys[item.key]
+        for shown in _keys(item):
+            if live.outbox_keys.get(shown) == item.seq:
+                del live.outbox_keys[shown]
         live.queue.task_done()
 
 

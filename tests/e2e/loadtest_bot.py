@@ -37,6 +37,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -57,6 +58,23 @@ def pct(values: list[float], q: float) -> float:
         return 0.0
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * (len(ordered) - 1)))]
+
+
+def routes_per_press(calls: list[Any], presses: int) -> dict[str, float]:
+    """REST calls per answered press by route (ids and tokens replaced by ``:id``), busiest
+    first: where a press's requests go."""
+    counts: dict[str, int] = {}
+    for call in calls:
+        route = (
+            call.method
+            + " "
+            + re.sub(r"/(\d+|itok_[^/]+|[A-Za-z0-9_-]{20,})(?=/|$)", "/:id", call.path)
+        )
+        counts[route] = counts.get(route, 0) + 1
+    return {
+        route: round(n / max(1, presses), 2)
+        for route, n in sorted(counts.items(), key=lambda kv: -kv[1])
+    }
 
 
 class ByChannel(dict):
@@ -114,6 +132,7 @@ class Load:
         self.messages = messages
         self.args = args
         self.latencies: list[float] = []
+        self.answered: list[Any] = []  # the interactions answered (their follow-ups: below)
         self.late = 0
         self.moves: list[tuple[int, float]] = []  # (game, when the move was acknowledged)
         self.errors = 0
@@ -205,6 +224,7 @@ class Load:
             self.late += 1
         if latency is not None:
             self.latencies.append(latency)
+            self.answered.append(ix)
             table.presses += 1
             if ix.response_type == 7 and parse_id(cid)[1] != "next":
                 self.moves.append((table.gid, ix.acked_at or time.monotonic()))
@@ -343,6 +363,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         opened = time.monotonic() - started
         print(f"{len(tables)} tables open in {opened:.1f} s", file=sys.stderr)
         load.latencies.clear()
+        load.answered.clear()
         load.moves.clear()
         load.late = 0
         began = time.monotonic()
@@ -363,6 +384,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         presses = max(1, answered)
         await asyncio.gather(*players)
         await asyncio.sleep(3)  # the last table edits
+        # a press answered with a follow-up was refused (a button from an earlier moment:
+        # the hand message is redrawn and a notice follows) — it played nothing
+        refused = sum(1 for ix in load.answered[:answered] if ix.followups)
         lags = []
         edits = {t.gid: load.table_edits(t) for t in tables}
         for gid, at in load.moves:
@@ -383,6 +407,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "seconds": round(elapsed, 1),
             "presses": answered,
             "presses_per_s": round(answered / elapsed, 1),
+            "refused_presses": refused,
+            "moves_per_s": round((answered - refused) / elapsed, 1),
             "p50_ms": round(pct(load.latencies, 0.5) * 1000, 1),
             "p99_ms": round(pct(load.latencies, 0.99) * 1000, 1),
             "max_ms": round(max(load.latencies, default=0) * 1000, 1),
@@ -398,6 +424,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "bot_cpu_wait_share": round(max(0.0, bot_waited) / max(1e-9, bot_waited + bot_cpu), 2),
             "driver_cpu_ms_per_press": round(own_cpu * 1000 / presses, 2),
             "requests_per_press": round(len(window_calls) / presses, 2),
+            "requests_by_route": routes_per_press(window_calls, presses),
             "dm_channel_opens": sum(
                 1 for c in window_calls if c.method == "POST" and c.path == "/users/@me/channels"
             ),

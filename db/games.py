@@ -17,6 +17,7 @@ from db.guilds import ensure_guild
 from db.message_refs import merge_messages
 from db.models import GAME_STATUSES, Action, ChannelGame, Game, Snapshot, utcnow
 from db.sqlite_append import SqliteAppend
+from db.sqlite_messages import SqliteMessages
 from db.types import (
     ActionRecord,
     ChannelTaken,
@@ -82,6 +83,9 @@ class GameRepository:
         self.db = db
         #: SQLite: the append's statements compiled once (db.sqlite_append)
         self._sqlite_append = SqliteAppend(db.engine.dialect) if db.dialect == "sqlite" else None
+        #: SQLite: the messages' read and write compiled once (db.sqlite_messages)
+        sqlite = db.dialect == "sqlite"
+        self._sqlite_messages = SqliteMessages(db.engine.dialect) if sqlite else None
 
     async def create(
         self,
@@ -250,7 +254,13 @@ class GameRepository:
     async def merge_messages(self, game_id: int, base: Json | None, ours: Json) -> Json:
         """Save the game's remembered messages: what changed from ``base`` (as this process
         last saved them; None = never) to ``ours`` goes over the stored ones, the rest of them
-        stays (:mod:`db.message_refs`), under the row's write lock. Returns what is stored."""
+        stays (:mod:`db.message_refs`), under the row's write lock. Returns what is stored.
+
+        On SQLite the read and the write are compiled once and each is one trip to the
+        driver (:mod:`db.sqlite_messages`), without a savepoint of its own in a group commit:
+        the only row it changes is written by its last statement."""
+        if self._sqlite_messages is not None:
+            return await self._merge_messages_sqlite(game_id, base, ours)
         async with self.db.write() as conn:
             row = (
                 await conn.execute(
@@ -267,6 +277,20 @@ class GameRepository:
                     .where(_G.c.id == game_id)
                     .values(messages=merged, updated_at=utcnow())
                 )
+        return merged
+
+    async def _merge_messages_sqlite(self, game_id: int, base: Json | None, ours: Json) -> Json:
+        """:meth:`merge_messages` on SQLite (the writer's lock is the batch's)."""
+        sql = self._sqlite_messages
+        assert sql is not None
+        async with self.db.write(savepoint=False) as conn:
+            found, stored = await sql.read(conn, game_id)
+            if not found:
+                raise GameNotFound(game_id)
+            theirs = dict(stored or {})
+            merged = merge_messages(base, ours, theirs)
+            if merged != theirs:
+                await sql.write(conn, game_id, merged, utcnow())
         return merged
 
     async def _raise_missing_or_conflict(

@@ -59,6 +59,12 @@ _honour_cache: dict[bytes, tuple[int, ...]] = {b"": _EMPTY}
 _hand_cache: dict[tuple[bytes, int], int] = {}
 #: hands kept in ``_hand_cache`` before it starts afresh
 HAND_CACHE_SIZE = 1 << 15
+#: two groups' answers merged, (a, b, sets) → :func:`_merge` of them: suits take few
+#: distinct answers, so the same pairs come back (the AI weighs a dozen discards of one hand,
+#: each changing one suit) and a look-up replaces the merge's loops
+_merge_cache: dict[tuple[tuple[int, ...], tuple[int, ...], int], tuple[int, ...]] = {}
+#: merges kept in ``_merge_cache`` before it starts afresh
+MERGE_CACHE_SIZE = 1 << 15
 
 
 def clear_caches() -> None:
@@ -68,6 +74,7 @@ def clear_caches() -> None:
     _honour_cache.clear()
     _honour_cache[b""] = _EMPTY
     _hand_cache.clear()
+    _merge_cache.clear()
 
 
 def _missing(v: bytes, sequences: bool, cache: dict[bytes, tuple[int, ...]]) -> tuple[int, ...]:
@@ -166,6 +173,17 @@ def _merge(a: tuple[int, ...] | list[int], b: tuple[int, ...], sets: int) -> lis
     return out
 
 
+def _merged(a: tuple[int, ...], b: tuple[int, ...], sets: int) -> tuple[int, ...]:
+    """:func:`_merge` of ``a`` and ``b``, remembered."""
+    key = (a, b, sets)
+    found = _merge_cache.get(key)
+    if found is None:
+        if len(_merge_cache) >= MERGE_CACHE_SIZE:
+            _merge_cache.clear()
+        found = _merge_cache[key] = tuple(_merge(a, b, sets))
+    return found
+
+
 def _size(counts: Sequence[int], wilds: int) -> int:
     total = sum(counts) + wilds
     if total % 3 == 0 or total > 14 or len(counts) != 34 or wilds < 0:
@@ -188,7 +206,7 @@ def shanten_standard(counts: Sequence[int], wilds: int = 0) -> int:
     total = _size(counts, wilds)
     sets = total // 3
     raw = bytes(counts)
-    group = _merge(_merge(_suit(raw[:9]), _suit(raw[9:18]), sets), _suit(raw[18:27]), sets)
+    group = _merged(_merged(_suit(raw[:9]), _suit(raw[9:18]), sets), _suit(raw[18:27]), sets)
     h = _honours(raw[27:])
     n = sets
     best = _INF
@@ -216,11 +234,25 @@ def shanten_chiitoi(counts: Sequence[int], wilds: int = 0) -> int:
     total = _size(counts, wilds)
     if total < 13:
         raise ValueError(f"七对 needs 13 or 14 tiles, got {total}")
-    pairs = sum(c >> 1 for c in counts)
-    odd = sum(c & 1 for c in counts)
+    raw = _small_counts(counts)
+    if raw is not None:  # counted in C: c >> 1 is 1 for 2 and 3, 2 for 4
+        pairs = len(raw) - raw.count(0) - raw.count(1) + raw.count(4)
+        odd = raw.count(1) + raw.count(3)
+    else:
+        pairs = sum(c >> 1 for c in counts)
+        odd = sum(c & 1 for c in counts)
     used = min(wilds, odd)
     pairs += used + (wilds - used) // 2
     return 6 - min(pairs, 7)
+
+
+def _small_counts(counts: Sequence[int]) -> bytes | None:
+    """The counts as bytes when each is 0–4 (as in any real hand), else None."""
+    try:
+        raw = bytes(counts)
+    except (TypeError, ValueError):
+        return None
+    return raw if max(raw, default=0) <= 4 else None
 
 
 def shanten(counts: Sequence[int], wilds: int = 0) -> int:

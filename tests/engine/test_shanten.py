@@ -146,3 +146,47 @@ def test_rejects_bad_sizes() -> None:
         shanten(parse("123m456m789m123p456p"))  # 15 tiles
     with pytest.raises(ValueError):
         shanten_chiitoi(parse("1122m"))
+
+
+@relaxed(150)
+@given(hands(sets=(0, 4), wilds=(0, 4), max_mutations=4))
+def test_remembered_merges_answer_as_worked_out(hand: tuple[list[int], int]) -> None:
+    """The suits' merged answers (remembered across hands) give what the hand works out to
+    with nothing remembered, and again after the memory started afresh when full."""
+    counts, w = hand
+    warm = shanten_standard(counts, w)  # merges maybe remembered from earlier examples
+    clear_caches()
+    assert not shanten_module._merge_cache
+    assert shanten_standard(counts, w) == warm
+    assert shanten_module._merge_cache  # remembered now
+    assert shanten_standard(counts, w) == warm
+    full = shanten_module.MERGE_CACHE_SIZE
+    try:
+        shanten_module.MERGE_CACHE_SIZE = len(shanten_module._merge_cache)
+        clear_caches()
+        shanten_module.MERGE_CACHE_SIZE = 1  # every merge now starts the memory afresh
+        assert shanten_standard(counts, w) == warm
+        assert len(shanten_module._merge_cache) == 1
+    finally:
+        shanten_module.MERGE_CACHE_SIZE = full
+
+
+def _chiitoi_by_hand(counts: list[int], wilds: int) -> int:
+    """七对 shanten counted the long way (the reference for the counting in C)."""
+    pairs = sum(c >> 1 for c in counts)
+    odd = sum(c & 1 for c in counts)
+    used = min(wilds, odd)
+    return 6 - min(pairs + used + (wilds - used) // 2, 7)
+
+
+@relaxed(200)
+@given(st.integers(0, 2), st.integers(13, 14), st.data())
+def test_chiitoi_counts_as_by_hand(wilds: int, total: int, data: st.DataObject) -> None:
+    """Any counts (real hands hold at most 4 of a kind; 5 or more take the long way)."""
+    kinds = data.draw(st.lists(st.integers(0, 33), min_size=total - wilds, max_size=total - wilds))
+    crowded = data.draw(st.booleans())  # one kind 5 or more times
+    if crowded and len(kinds) >= 5:
+        kinds[:5] = [kinds[0]] * 5
+    counts = [kinds.count(k) for k in range(34)]
+    assert shanten_chiitoi(counts, wilds) == _chiitoi_by_hand(counts, wilds)
+    assert shanten_chiitoi(tuple(counts), wilds) == _chiitoi_by_hand(counts, wilds)

@@ -121,7 +121,10 @@ class HandMessages:
         """Edit the player's hand DM (or ephemeral reply), or send one; True when a new
         message that notifies them went out (a new hand DM, the closed-DM notice)."""
         key = (game.id, update.user_id)
-        if self.rendered.get(key) == (game.version, update.hand):
+        shown = self.rendered.get(key)
+        if shown is not None and (shown == (game.version, update.hand) or shown[0] > game.version):
+            # (shown already, or a press's answer showed a newer hand: never edited back to an
+            # older moment, whose buttons would only be refused)
             return False
         self.rendered[key] = (game.version, update.hand)
         await self._adopt_stored(game, update.user_id)

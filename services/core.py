@@ -660,10 +660,14 @@ class GameCore:
 def _hand_keys(seat: int, update: PrivateUpdate, dealt: bool, hand_no: int) -> dict[str, Any]:
     """The outbox keys of a seat's hand update. A hand the delivery has not shown yet is
     skipped for a newer one (under load the DM would replay the AI's moves one by one,
-    seconds late): any newer hand replaces a moment that asks nothing; a moment that asks the
-    seat to decide is replaced only by a newer hand of the same decision (its alert
-    episode), so every decision still gets its alert (:mod:`cogs.alerts`); the deal (the
-    hand's new DM, which notifies by itself) is never skipped."""
+    seconds late, offering buttons of moments past):
+
+    - any newer hand replaces a moment that asks the seat nothing;
+    - a moment that asks the seat to decide is replaced only by a newer hand of the same
+      decision (its alert episode), so every decision still gets its alert
+      (:mod:`cogs.alerts`; a hand DM that a press's answer already showed newer is not
+      edited back: :meth:`cogs.hand_dm.HandMessages.update_hand`);
+    - the deal (the hand's new DM, which notifies by itself) is never skipped."""
     moments = ("hand", seat)
     if dealt:
         return {"key": ("hand", seat, "deal", hand_no), "also": (moments,)}

@@ -206,6 +206,24 @@ async def test_the_dm_keeps_its_picture_while_the_tiles_stay_and_changes_it_afte
     assert len(bot.sent) == 1
 
 
+async def test_a_dm_that_a_press_showed_newer_is_not_edited_back_to_an_older_moment(
+    renders: list[HandView],
+) -> None:
+    """Delivery runs behind the game under load: a hand update older than what the press's
+    answer showed on the DM would put old buttons back (each pressed one refused)."""
+    hands, bot = hand_messages()
+    await hands.update_hand(summary(10), PrivateUpdate(0, USER, DEALT))
+    [(dm, _first)] = bot.sent
+    hands.note_rendered(7, USER, 13, DREW)  # the press's answer showed version 13
+    assert await hands.update_hand(summary(12), PrivateUpdate(0, USER, CLAIMING)) is False
+    assert dm.edits == [] and renders == [DEALT]
+    assert hands.rendered[(7, USER)] == (13, DREW)
+    # a newer hand than the answer's is shown as usual (the same tiles: the picture stays)
+    await hands.update_hand(summary(14), PrivateUpdate(0, USER, CLAIMING))
+    assert len(dm.edits) == 1 and dm.edits[0]["view"] is not None
+    assert hands.rendered[(7, USER)] == (14, CLAIMING)
+
+
 async def test_a_dm_whose_picture_edit_failed_gets_the_picture_again(
     renders: list[HandView],
 ) -> None:

@@ -163,10 +163,14 @@ class MahjongBot(commands.Bot):
         )
         self._opened.push_async_callback(self.store.close)
         pictures.ENABLED = settings.mahjong_pictures
+        pictures.INLINE_WAIT = settings.picture_inline_wait_ms / 1000
         pictures.start_pool()  # the worker processes that render pictures off the event loop
         self._opened.push_async_callback(pictures.close_pool)
         delivery = DiscordDelivery(
-            self, store=self.store, ephemeral_lifetime=settings.ephemeral_lifetime_seconds
+            self,
+            store=self.store,
+            ephemeral_lifetime=settings.ephemeral_lifetime_seconds,
+            alert_delay=settings.alert_delay_seconds,
         )
         service = GameService(
             self.store,

@@ -43,10 +43,18 @@ class Settings(BaseSettings):
     turn_timeout_seconds: int = Field(default=60, gt=0, le=3600)
     claim_timeout_seconds: int = Field(default=15, gt=0, le=600)
     mahjong_pictures: bool = True
+    #: milliseconds a button press's answer waits for the pressed hand's new picture
+    #: (``PICTURE_INLINE_WAIT_MS``): ready by then, the answer carries it (one request);
+    #: else the answer goes without it and the picture follows in a second edit. 0 = never
+    #: wait. Never past Discord's 3 s answer deadline, whatever the value.
+    picture_inline_wait_ms: int = Field(default=40, ge=0, le=2000)
     record_expiry_hours: float = Field(default=24, gt=0, le=24 * 30)
     record_sweep_seconds: float = Field(default=60, gt=0, le=3600)
     ephemeral_lifetime_seconds: float = Field(default=840, gt=0, le=840)
     ai_pace_seconds: float = Field(default=0.8, ge=0, le=5)
+    #: seconds a player may take over a decision before its turn / claim alert goes out
+    #: (``ALERT_DELAY_SECONDS``): one who acts sooner is not pinged; 0 = alert at once
+    alert_delay_seconds: float = Field(default=5, ge=0, le=30)
     ready_timeout_seconds: int = Field(default=60, gt=0, le=3600)
     vote_timeout_seconds: int = Field(default=60, gt=0, le=3600)
     extra_extensions: str = ""

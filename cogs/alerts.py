@@ -15,6 +15,17 @@ user); editing the hand DM never tells a player who looked away that it is their
   discard waits for claims would tell everyone who may claim it. Their claim window and the
   turn that follows it (they let Alice's discard go, then draw) are one episode, but the
   claim brought them nothing, so the turn brings its mention (:func:`withheld_before`).
+- **Delayed** (``ALERT_DELAY_SECONDS``, 5 s by default): a player looking at the hand DM
+  answers in a second or two, and a ping then is noise (and two requests: the alert and its
+  deletion). So the alert goes out only if the same decision is still open that long after
+  the update was delivered — a task per (game, player), replaced by the player's next update
+  and cancelled once they act or the episode ends (timeout, 托管, hand or game over): then
+  nothing is sent and nothing needs deleting. A newer update of the same episode (draw →
+  kong) waits the delay again from its own delivery. Before it sends, the task asks the
+  service whether the decision is still open as committed
+  (:meth:`services.game.GameService.decision_open`), so a press whose update is still
+  queued is not pinged. 0 = at once. A pending alert is not remembered: after a restart an
+  episode whose alert had not gone out gets none (never two).
 - AI seats and seats on 托管 are never alerted. ``/mahjong alerts on|claims|off`` per
   player (saved): ``on`` = turns and claims, ``claims`` = claims only (a turn comes round
   when expected; a claim window is short and easy to miss), ``off`` = none.
@@ -25,7 +36,10 @@ so a restart neither loses it nor sends a second one.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -57,17 +71,44 @@ def withheld_before(entry: list[Any], update: PrivateUpdate) -> bool:
     return not entry[1] and bool(kind) and kind != update.alert_kind
 
 
-class Alerts:
-    """Turn and claim alerts: one new message per decision episode, taken away once the
-    player acts (the open alert of each player is kept with the game's messages)."""
+@dataclass
+class _Due:
+    """An alert waiting out the delay: sent unless the player acts (or the episode ends)
+    first. ``sending``: the wait is over and the send is under way (never cancelled
+    halfway: a cancelled send may still have reached Discord, and nobody would delete it)."""
 
-    def __init__(self, places: Places, preferences: Preferences, hands: HandMessages) -> None:
+    task: asyncio.Task[None] | None = None
+    sending: bool = False
+
+
+class Alerts:
+    """Turn and claim alerts: one new message per decision episode, sent once the player
+    has not acted for ``delay`` seconds and taken away once they act (the open alert of
+    each player is kept with the game's messages)."""
+
+    def __init__(
+        self,
+        places: Places,
+        preferences: Preferences,
+        hands: HandMessages,
+        *,
+        delay: float = 0.0,
+        sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+    ) -> None:
         self.places = places
         self.preferences = preferences
         self.hands = hands
+        #: seconds a player may take before the alert goes out (0: at once)
+        self.delay = delay
+        self._sleep = sleep
         #: (game, user) pairs whose open alert (from before a restart) stands for the
         #: decision they are asked now
         self._adopt: set[tuple[int, int]] = set()
+        #: (game, user) → the alert waiting out the delay
+        self._due: dict[tuple[int, int], _Due] = {}
+        #: (game, user) → the episode whose alert is wanted and has not gone out: a newer
+        #: update of that episode waits the delay again
+        self._unsent: dict[tuple[int, int], int] = {}
 
     def _alert_refs(self, game: GameSummary) -> dict[str, Any]:
         return self.places.held(game, "alerts")
@@ -83,8 +124,11 @@ class Alerts:
     ) -> None:
         """Alert the player for the decision they are asked now (once per episode), or take
         the alert away once they are not asked any more. ``notified``: a new message that
-        notifies them (a new hand DM, the closed-DM notice) went out for this update."""
+        notifies them (a new hand DM, the closed-DM notice) went out for this update.
+        With a delay the alert is only scheduled here (:meth:`_send_later`)."""
         uid = update.user_id
+        key = (game.id, uid)
+        await self.settle(game.id, uid)
         seat = game.seats[update.seat] if update.seat < len(game.seats) else None
         asked = bool(
             update.alert
@@ -104,13 +148,16 @@ class Alerts:
                 await self.places.save_refs(game.id)
             return
         if entry and int(entry[2]) == update.alert and not withheld_before(entry, update):
-            return  # this episode was alerted already
+            if not entry[1] and self._unsent.get(key) == update.alert:
+                self._schedule(game, update)  # still due: the delay runs from this update
+            return  # this episode was alerted already (or its alert is due)
         if adopt and entry and entry[1]:
             entry[2] = update.alert  # the alert sent before the restart is still open
             await self.places.save_refs(game.id)
             return
         if entry and entry[1]:
             await self.places.delete(entry, "alert")
+        self._unsent.pop(key, None)
         # [channel, message, episode, the kind nothing reached them for ("" once notified)]
         new: list[Any] = [0, 0, update.alert, ""]
         held[str(uid)] = new
@@ -119,6 +166,12 @@ class Alerts:
             if not notified:
                 new[3] = update.alert_kind
             await self.places.save_refs(game.id)
+            return
+        if self.delay > 0:
+            new[3] = update.alert_kind  # nothing reached them yet
+            self._unsent[key] = update.alert
+            await self.places.save_refs(game.id)
+            self._schedule(game, update)
             return
         try:
             sent = await self._send_alert(game, update)
@@ -131,6 +184,77 @@ class Alerts:
         else:
             new[3] = update.alert_kind
         await self.places.save_refs(game.id)
+
+    def _schedule(self, game: GameSummary, update: PrivateUpdate) -> None:
+        """Send this update's alert after the delay unless the player's next update (or the
+        game's end) settles it first (:meth:`settle`)."""
+        key = (game.id, update.user_id)
+        due = _Due()
+        due.task = asyncio.create_task(
+            self._send_later(key, due, game, update), name=f"mj-alert-{game.id}-{key[1]}"
+        )
+        self._due[key] = due
+
+    async def _send_later(
+        self, key: tuple[int, int], due: _Due, game: GameSummary, update: PrivateUpdate
+    ) -> None:
+        try:
+            await self._sleep(self.delay)
+            if self._due.get(key) is not due or self.places.closing:
+                return
+            due.sending = True
+            await self._send_due(game, update)
+        except Exception:
+            log.exception("game %s: delayed alert for %s failed", game.id, update.user_id)
+        finally:
+            if self._due.get(key) is due:
+                del self._due[key]
+
+    async def _send_due(self, game: GameSummary, update: PrivateUpdate) -> None:
+        """The delay is over: send the alert if the decision is still open and its episode
+        has had none."""
+        uid = update.user_id
+        key = (game.id, uid)
+        if self._unsent.get(key) != update.alert:
+            return
+        ask = getattr(self.places.service, "decision_open", None)
+        if ask is not None and ask(game.id, update.seat, update.prompt) is False:
+            return  # they acted: their next update (queued) decides again
+        entry = self._alert_refs(game).get(str(uid))
+        if not entry or entry[1] or int(entry[2]) != update.alert:
+            return
+        del self._unsent[key]  # one try per episode, as at once
+        try:
+            sent = await self._send_alert(game, update)
+        except discord.HTTPException as error:
+            log.warning("game %s: alert for %s not sent (%s)", game.id, uid, error)
+            return
+        if sent is None:
+            return
+        self.places.note_snowflake(sent.id)
+        entry = self._alert_refs(game).get(str(uid))  # (a save may have taken a stored copy)
+        if not entry or entry[1] or int(entry[2]) != update.alert:
+            await self.places.delete([sent.channel.id, sent.id], "alert")  # never left behind
+            return
+        entry[0], entry[1], entry[3] = sent.channel.id, sent.id, ""
+        await self.places.save_refs(game.id)
+
+    async def settle(self, game_id: int, user_id: int) -> None:
+        """The player's next update is being delivered (or the game ends): an alert still
+        waiting out the delay is cancelled (nothing was sent), one being sent ends first —
+        so it is ordered against the hand DM it links to, and its message id is kept."""
+        due = self._due.pop((game_id, user_id), None)
+        if due is None or due.task is None:
+            return
+        if not due.sending:
+            due.task.cancel()
+        await asyncio.wait({due.task})
+
+    async def close(self) -> None:
+        """Shut-down: no alert is sent any more; one being sent ends first."""
+        for game_id, user_id in list(self._due):
+            await self.settle(game_id, user_id)
+        self._unsent.clear()
 
     async def _send_alert(self, game: GameSummary, update: PrivateUpdate) -> discord.Message | None:
         uid = update.user_id
@@ -171,7 +295,10 @@ class Alerts:
         return await self.places.mention(game, uid, text)
 
     async def close_alerts(self, game: GameSummary) -> None:
-        """The game is over: take every open alert away."""
+        """The game is over: no alert waits any more, every open one is taken away."""
+        for key in [key for key in (*self._due, *self._unsent) if key[0] == game.id]:
+            await self.settle(*key)
+            self._unsent.pop(key, None)
         for entry in self._alert_refs(game).values():
             if entry and entry[1]:
                 await self.places.delete(entry, "alert")

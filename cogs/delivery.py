@@ -52,6 +52,7 @@ class DiscordDelivery:
         store: Store | None = None,
         table_interval: float = TABLE_EDIT_INTERVAL,
         ephemeral_lifetime: float | None = None,
+        alert_delay: float = 0.0,
     ) -> None:
         self.bot = bot
         self.preferences = Preferences(store)
@@ -62,7 +63,7 @@ class DiscordDelivery:
         self.hands = HandMessages(
             bot, self.places, self.preferences, ephemeral_lifetime=ephemeral_lifetime
         )
-        self.alerts = Alerts(self.places, self.preferences, self.hands)
+        self.alerts = Alerts(self.places, self.preferences, self.hands, delay=alert_delay)
         self.session = SessionMessages(self.places, self.preferences, self.hands)
         #: game → the SHA-256 commitment of its hand's wall (revealed with the result)
         self.commitments: dict[int, str] = {}
@@ -87,10 +88,11 @@ class DiscordDelivery:
         return self.places.closing
 
     async def close(self) -> None:
-        """Stop pending table edits; the saves of remembered messages under way or asked
-        for end first (shut-down: the store closes after this)."""
+        """Stop pending table edits and delayed alerts; the saves of remembered messages
+        under way or asked for end first (shut-down: the store closes after this)."""
         self.places.closing = True
         await self.tables.stop_all()
+        await self.alerts.close()
         await self.places.saves_done()
 
     def resend_delay(self, error: BaseException) -> float | None:
@@ -129,6 +131,8 @@ class DiscordDelivery:
         self.tables.schedule(game, table)
 
     async def hand_changed(self, game: GameSummary, update: PrivateUpdate) -> None:
+        # an alert waiting out its delay goes (or ends) before the hand DM changes
+        await self.alerts.settle(game.id, update.user_id)
         try:
             notified = await self.hands.update_hand(game, update)
         except Exception:

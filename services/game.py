@@ -225,6 +225,21 @@ class GameService(ClusterMixin):
             self._games.reindex(live)  # look-ups by channel find it from its thread
         return stored
 
+    def decision_open(self, game_id: int, seat: int, prompt: int) -> bool | None:
+        """Whether ``seat`` is still asked the decision its hand update of prompt version
+        ``prompt`` showed (:attr:`services.delivery.PrivateUpdate.prompt`): nobody acted
+        on it since — as committed, even while the delivery of a newer update is still
+        queued. A delayed turn alert asks this before it goes out (:mod:`cogs.alerts`).
+        None: the game is not held by this process (the caller decides by what it knows)."""
+        live = self._games.get(game_id)
+        if live is None or live.state is None:
+            return None
+        if live.status != "active" or not 0 <= seat < len(live.seats):
+            return False
+        if live.seats[seat].robot or not live.legal.get(seat):
+            return False
+        return live.prompt_version.get(seat, 0) == prompt
+
     async def stored_messages(self, game_id: int) -> tuple[int | None, dict[str, Any]] | None:
         """The game's table message and remembered messages (hand DMs, alerts…) as stored
         now, taken into the held copy: sharing the database, another process may have posted

@@ -19,6 +19,8 @@ NAMES = (
     "EXTRA_EXTENSIONS",
     "EPHEMERAL_LIFETIME_SECONDS",
     "AI_PACE_SECONDS",
+    "ALERT_DELAY_SECONDS",
+    "PICTURE_INLINE_WAIT_MS",
 )
 
 
@@ -94,6 +96,20 @@ def test_token_help_says_where() -> None:
     assert "DISCORD_TOKEN" in TOKEN_HELP and ".env" in TOKEN_HELP
 
 
+def test_alert_delay(monkeypatch) -> None:
+    """Seconds a player may take over a decision before its alert goes out: 5 by default,
+    0 (alert at once) to 30."""
+    assert Settings().alert_delay_seconds == 5
+    monkeypatch.setenv("ALERT_DELAY_SECONDS", "0")
+    assert Settings().alert_delay_seconds == 0
+    monkeypatch.setenv("ALERT_DELAY_SECONDS", "2.5")
+    assert Settings().alert_delay_seconds == 2.5
+    for bad in ("-1", "31", "soon"):
+        monkeypatch.setenv("ALERT_DELAY_SECONDS", bad)
+        with pytest.raises(ValidationError):
+            Settings()
+
+
 def test_ensure_sqlite_dir(tmp_path) -> None:
     ensure_sqlite_dir(f"sqlite+aiosqlite:///{tmp_path}/a/b/m.db")
     assert (tmp_path / "a" / "b").is_dir()
@@ -122,5 +138,17 @@ def test_ai_pace(monkeypatch) -> None:
     assert Settings().ai_pace_seconds == 0
     for bad in ("-1", "6", "fast"):
         monkeypatch.setenv("AI_PACE_SECONDS", bad)
+        with pytest.raises(ValidationError):
+            Settings()
+
+
+def test_picture_inline_wait(monkeypatch) -> None:
+    """Milliseconds a press's answer waits for its hand picture: 40 by default, 0 (never)
+    to 2000 (the answer keeps its margin of Discord's 3 s anyway)."""
+    assert Settings().picture_inline_wait_ms == 40
+    monkeypatch.setenv("PICTURE_INLINE_WAIT_MS", "0")
+    assert Settings().picture_inline_wait_ms == 0
+    for bad in ("-1", "2001", "soon"):
+        monkeypatch.setenv("PICTURE_INLINE_WAIT_MS", bad)
         with pytest.raises(ValidationError):
             Settings()

@@ -27,14 +27,17 @@ def settings_for(tmp_path: Path) -> Settings:
         ready_timeout_seconds=33,
         vote_timeout_seconds=44,
         ai_pace_seconds=0.25,
+        alert_delay_seconds=2.5,
         record_expiry_hours=5,
         record_sweep_seconds=9,
+        picture_inline_wait_ms=25,
     )
 
 
 @pytest.fixture
 async def bot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(pictures, "ENABLED", pictures.ENABLED)  # restored after the test
+    monkeypatch.setattr(pictures, "INLINE_WAIT", pictures.INLINE_WAIT)
     bot = MahjongBot(settings_for(tmp_path))
     await bot.compose()
     yield bot
@@ -59,8 +62,10 @@ async def test_services_take_the_settings(bot: MahjongBot) -> None:
     assert (service.turn_timeout, service.claim_timeout) == (42.0, 7.0)
     assert (service.ready_timeout, service.vote_timeout) == (33.0, 44.0)
     assert service.ai_pace == 0.25
+    assert bot.game_delivery.alerts.delay == 2.5
     assert bot.record_service.default_expiry == timedelta(hours=5)
     assert pictures.ENABLED is False
+    assert pictures.INLINE_WAIT == 0.025  # PICTURE_INLINE_WAIT_MS
 
 
 async def test_cogs_work_over_the_bots_services(bot: MahjongBot) -> None:
@@ -83,6 +88,7 @@ async def test_close_closes_the_services_after_the_cogs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(pictures, "ENABLED", pictures.ENABLED)  # compose() sets it
+    monkeypatch.setattr(pictures, "INLINE_WAIT", pictures.INLINE_WAIT)
     order: list[str] = []
 
     def recording(cls: type, name: str, label: str) -> None:

@@ -91,6 +91,8 @@ async def bot_factory(
         workdir = workdir or tmp_path / f"bot{len(made)}"
         given = (env or {}).get("DATABASE_URL")  # a test's own database (the shards')
         url = given or databases.url_for(workdir)
+        # alerts at once unless a test sets a delay (the load test keeps the bot's default)
+        env = {"ALERT_DELAY_SECONDS": "0", **(env or {})}
         proc = BotProcess(fake, workdir, env=env, database_url=url)
         made.append(proc)
         return proc

@@ -4,7 +4,8 @@ rules|config``) and the handler of every game button.
 All game logic is in :class:`services.game.GameService`; this module turns Discord
 interactions into service calls and refusals into short ephemeral answers. Every interaction
 is answered after the service call returned (the action is committed by then), and as soon
-as it returned: a pressed hand message's new picture follows the answer.
+as it returned: a pressed hand message's new picture goes with the answer when it is ready
+within a few ms (``PICTURE_INLINE_WAIT_MS``), else it follows the answer.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import asyncio
 import logging
 import re
 import secrets
+import time
 from typing import Any
 
 import discord
@@ -240,6 +242,11 @@ async def _hand_button(
 
 #: pictures that follow an answer given without them (kept referenced until done)
 _LATE_PICTURES: set[asyncio.Task[None]] = set()
+#: seconds Discord gives an interaction for its answer (counted from its id's time)
+ANSWER_DEADLINE = 3.0
+#: seconds of that left to the answer itself (the HTTP request, with a picture to upload,
+#: and a busy event loop): the wait for a picture ends before
+ANSWER_MARGIN = 1.0
 
 
 async def _redraw_hand(
@@ -253,10 +260,15 @@ async def _redraw_hand(
     """Answer a press by editing the pressed hand message; a message that carried a picture
     gets the new picture (a text-only one stays text).
 
-    Answer first: the new text and buttons go out at once (the action is committed), the
-    message keeping its picture for the moment; the new picture, rendered off the loop
-    before any DM or table picture (started before the answer), follows in a second edit
-    unless ``still_current()`` says a newer hand reached the message meanwhile.
+    Answer first: the new picture is rendered off the loop before any DM or table picture;
+    the answer waits for it at most :data:`cogs.pictures.INLINE_WAIT` (never near Discord's
+    deadline, :func:`_picture_wait`). Ready by then (a hand picture usually takes a few ms),
+    the answer carries it — one request. Otherwise the new text and buttons go out at once
+    (the action is committed), the message keeping its picture for the moment, and the new
+    picture follows in a second edit unless ``still_current()`` says a newer hand reached
+    the message meanwhile. A render that failed: the message is left without a picture.
+    A newer hand that reached the message while the answer waited is not drawn over: the
+    press is acknowledged without an edit.
 
     ``shown``: the pictures the hand messages show — a message known to show this hand's
     picture already (a pass: the tiles did not change) keeps it, with no second edit."""
@@ -277,6 +289,19 @@ async def _redraw_hand(
         return
     picture = asyncio.ensure_future(pictures.hand_png(hand, urgent=True, budget=None, lang=lang))
     try:
+        ready = await _picture_in_time(picture, _picture_wait(interaction))
+        if still_current is not None and not still_current():
+            # a newer hand reached the message while the answer waited (its edit is sent or
+            # on its way): acknowledged without drawing this older one over it
+            picture.cancel()
+            await interaction.response.defer()
+            return
+        if ready:
+            files = pictures.files_of(_png_of(picture), "hand.png")
+            embed.set_image(url=f"attachment://{files[0].filename}" if files else None)
+            with shown.changing(message.id, model if files else None):
+                await interaction.response.edit_message(embed=embed, view=view, attachments=files)
+            return
         await interaction.response.edit_message(embed=embed, view=view)
     except BaseException:
         picture.cancel()
@@ -286,6 +311,35 @@ async def _redraw_hand(
     )
     _LATE_PICTURES.add(task)
     task.add_done_callback(_LATE_PICTURES.discard)
+
+
+def _picture_wait(interaction: discord.Interaction) -> float:
+    """Seconds the answer to ``interaction`` may wait for its picture: the setting
+    (:data:`cogs.pictures.INLINE_WAIT`), less when the interaction is near Discord's answer
+    deadline (0: none left — the picture follows the answer). The interaction's age is read
+    from its id (Discord's clock): a host clock ahead of Discord's only shortens the wait,
+    and one behind cannot lengthen it past the setting."""
+    elapsed = time.time() - discord.utils.snowflake_time(interaction.id).timestamp()
+    left = ANSWER_DEADLINE - ANSWER_MARGIN - max(0.0, elapsed)
+    return max(0.0, min(pictures.INLINE_WAIT, left))
+
+
+async def _picture_in_time(picture: asyncio.Future[bytes | None], wait: float) -> bool:
+    """Whether ``picture`` is ready (rendered, or failed) within ``wait`` seconds; it is
+    never cancelled here (it follows the answer when late), and cancelling the caller ends
+    the wait at once."""
+    if wait > 0 and not picture.done():
+        await asyncio.wait((picture,), timeout=wait)
+    return picture.done() and not picture.cancelled()
+
+
+def _png_of(picture: asyncio.Future[bytes | None]) -> bytes | None:
+    """A ready picture's PNG bytes (None: its render failed)."""
+    try:
+        return picture.result()
+    except Exception:
+        log.exception("hand picture failed")
+        return None
 
 
 async def _picture_later(

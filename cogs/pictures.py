@@ -44,9 +44,13 @@ def files_of(data: bytes | None, name: str) -> list[discord.File]:
 # ---------------------------------------------------------------------------- off the loop
 #
 # The event loop never renders a game picture: :mod:`render.pool` does, in worker processes,
-# by priority — the picture of a press's answer first (it follows the answer), then hand DMs,
-# then tables (which may lag).
+# by priority — the picture of a press's answer first (it goes with the answer, or follows it
+# when late: ``INLINE_WAIT``), then hand DMs, then tables (which may lag).
 
+#: seconds a press's answer waits for the pressed hand's new picture, so that the answer
+#: carries it and no second edit follows (``PICTURE_INLINE_WAIT_MS``, set from the bot's
+#: settings at start-up; 0: the answer never waits, the picture always follows it)
+INLINE_WAIT = 0.04
 #: seconds a hand DM waits for its picture before it is sent with the text alone
 PRIVATE_PICTURE_BUDGET = 3.0
 #: seconds a table edit waits for its picture before it shows the text alone (under load

@@ -96,20 +96,6 @@ def test_token_help_says_where() -> None:
     assert "DISCORD_TOKEN" in TOKEN_HELP and ".env" in TOKEN_HELP
 
 
-def test_alert_delay(monkeypatch) -> None:
-    """Seconds a player may take over a decision before its alert goes out: 5 by default,
-    0 (alert at once) to 30."""
-    assert Settings().alert_delay_seconds == 5
-    monkeypatch.setenv("ALERT_DELAY_SECONDS", "0")
-    assert Settings().alert_delay_seconds == 0
-    monkeypatch.setenv("ALERT_DELAY_SECONDS", "2.5")
-    assert Settings().alert_delay_seconds == 2.5
-    for bad in ("-1", "31", "soon"):
-        monkeypatch.setenv("ALERT_DELAY_SECONDS", bad)
-        with pytest.raises(ValidationError):
-            Settings()
-
-
 def test_ensure_sqlite_dir(tmp_path) -> None:
     ensure_sqlite_dir(f"sqlite+aiosqlite:///{tmp_path}/a/b/m.db")
     assert (tmp_path / "a" / "b").is_dir()
@@ -131,24 +117,26 @@ def test_env_example_lists_every_setting() -> None:
     assert missing == []
 
 
-def test_ai_pace(monkeypatch) -> None:
-    """Seconds between two AI moves shown while a human plays: 0.8 by default, 0 to 5."""
-    assert Settings().ai_pace_seconds == 0.8
-    monkeypatch.setenv("AI_PACE_SECONDS", "0")
-    assert Settings().ai_pace_seconds == 0
-    for bad in ("-1", "6", "fast"):
-        monkeypatch.setenv("AI_PACE_SECONDS", bad)
-        with pytest.raises(ValidationError):
-            Settings()
-
-
-def test_picture_inline_wait(monkeypatch) -> None:
-    """Milliseconds a press's answer waits for its hand picture: 40 by default, 0 (never)
-    to 2000 (the answer keeps its margin of Discord's 3 s anyway)."""
-    assert Settings().picture_inline_wait_ms == 40
-    monkeypatch.setenv("PICTURE_INLINE_WAIT_MS", "0")
-    assert Settings().picture_inline_wait_ms == 0
-    for bad in ("-1", "2001", "soon"):
-        monkeypatch.setenv("PICTURE_INLINE_WAIT_MS", bad)
+@pytest.mark.parametrize(
+    ("name", "default", "good", "bad"),
+    [
+        # seconds between two AI moves shown while a human plays
+        ("AI_PACE_SECONDS", 0.8, ("0", "5"), ("-1", "6", "fast")),
+        # seconds a player may take over a decision before its alert goes out (0: at once)
+        ("ALERT_DELAY_SECONDS", 5, ("0", "2.5", "30"), ("-1", "31", "soon")),
+        # ms a press's answer waits for its hand picture (0: never; the answer keeps its
+        # margin of Discord's 3 s anyway)
+        ("PICTURE_INLINE_WAIT_MS", 40, ("0", "2000"), ("-1", "2001", "soon")),
+    ],
+)
+def test_bounded_settings(monkeypatch, name: str, default: float, good, bad) -> None:
+    """Each bounded setting: its default, the values it takes, and the values it refuses."""
+    field = name.lower()
+    assert getattr(Settings(), field) == default
+    for value in good:
+        monkeypatch.setenv(name, value)
+        assert getattr(Settings(), field) == float(value)
+    for value in bad:
+        monkeypatch.setenv(name, value)
         with pytest.raises(ValidationError):
             Settings()

@@ -7,6 +7,7 @@ taken away once they act; nothing public shows who was asked."""
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 
 import pytest
 
@@ -26,6 +27,12 @@ from .test_game_discord import alert_dms
 pytestmark = pytest.mark.e2e
 
 
+def dm_edits(fake: FakeDiscord, user: FakeUser, gid: int) -> int:
+    """How many times the user's hand DM of game ``gid`` was edited so far."""
+    msg = hand_message(fake, user, gid)
+    return len(fake.messages[msg.id].edit_times) if msg is not None else 0
+
+
 def asked_moment(hand: FakeMessage, alert: FakeMessage) -> float:
     """When the decision the alert is about was shown: the hand DM's last edit before it."""
     return max(t for t in [hand.created_at, *hand.edit_times] if t <= alert.created_at)
@@ -41,10 +48,7 @@ async def test_only_a_player_who_leaves_a_decision_open_is_alerted(
     gid, _lobby = await open_game(fake, alice, [bob], variant="xinyu")
 
     # both answer at once for a while: no alert message at all (nothing sent or deleted)
-    def edits(user: FakeUser) -> int:
-        msg = hand_message(fake, user, gid)
-        return len(fake.messages[msg.id].edit_times) if msg is not None else 0
-
+    edits = partial(dm_edits, fake, gid=gid)
     await play_hand(fake, players, gid, until=lambda: True if edits(alice) >= 6 else None)
     await wait_still(fake, proc, players, gid)
     assert [alert_dms(fake, u) for u in players] == [[], []]
@@ -87,10 +91,7 @@ async def test_a_restart_with_an_alert_waiting_sends_never_two_and_leaves_none(
     players = [alice, bob]
     gid, _lobby = await open_game(fake, alice, [bob], variant="xinyu")
 
-    def edits(user: FakeUser) -> int:
-        msg = hand_message(fake, user, gid)
-        return len(fake.messages[msg.id].edit_times) if msg is not None else 0
-
+    edits = partial(dm_edits, fake, gid=gid)
     await play_hand(fake, players, gid, until=lambda: True if edits(alice) >= 4 else None)
     await wait_still(fake, proc, players, gid)
     await proc.kill()

@@ -171,6 +171,7 @@ class MahjongBot(commands.Bot):
             store=self.store,
             ephemeral_lifetime=settings.ephemeral_lifetime_seconds,
             alert_delay=settings.alert_delay_seconds,
+            table_edits_per_second=settings.table_edits_per_second,
         )
         service = GameService(
             self.store,

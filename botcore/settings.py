@@ -55,6 +55,11 @@ class Settings(BaseSettings):
     #: seconds a player may take over a decision before its turn / claim alert goes out
     #: (``ALERT_DELAY_SECONDS``): one who acts sooner is not pinged; 0 = alert at once
     alert_delay_seconds: float = Field(default=5, ge=0, le=30)
+    #: table messages edited per second for all games together (``TABLE_EDITS_PER_SECOND``):
+    #: Discord allows a bot about 50 REST requests per second in all; with more tables playing
+    #: than this allows every 2 s, each table is edited less often (never more than 10 s
+    #: behind). 0 = no shared budget (every table every 2 s)
+    table_edits_per_second: float = Field(default=30, ge=0, le=1000)
     ready_timeout_seconds: int = Field(default=60, gt=0, le=3600)
     vote_timeout_seconds: int = Field(default=60, gt=0, le=3600)
     extra_extensions: str = ""

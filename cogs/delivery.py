@@ -32,7 +32,7 @@ from cogs.places import Places
 from cogs.preferences import Preferences
 from cogs.resend import resend_delay
 from cogs.session import SessionMessages, result_parts
-from cogs.table_edits import TABLE_EDIT_INTERVAL, TableEdits
+from cogs.table_edits import TABLE_EDIT_INTERVAL, TABLE_EDITS_PER_SECOND, TableEdits
 from cogs.text import t
 from cogs.views import lobby_message
 from db.store import Store
@@ -51,6 +51,7 @@ class DiscordDelivery:
         *,
         store: Store | None = None,
         table_interval: float = TABLE_EDIT_INTERVAL,
+        table_edits_per_second: float = TABLE_EDITS_PER_SECOND,
         ephemeral_lifetime: float | None = None,
         alert_delay: float = 0.0,
     ) -> None:
@@ -58,7 +59,11 @@ class DiscordDelivery:
         self.preferences = Preferences(store)
         self.places = Places(bot, self.preferences)
         self.tables = TableEdits(
-            self.places, self.preferences, self.resend_delay, interval=table_interval
+            self.places,
+            self.preferences,
+            self.resend_delay,
+            interval=table_interval,
+            per_second=table_edits_per_second,
         )
         self.hands = HandMessages(
             bot, self.places, self.preferences, ephemeral_lifetime=ephemeral_lifetime

@@ -1,6 +1,13 @@
 """The edit budget of the table message: at most one edit per ``interval`` (about 2 s) per
 game. Changes that come in meanwhile are coalesced — only the newest table is ever rendered —
-and a write that failed for a reason that may pass is made again after a back-off."""
+and a write that failed for a reason that may pass is made again after a back-off.
+
+The tables of all games share a budget too (``TABLE_EDITS_PER_SECOND``): Discord lets a bot
+make about 50 REST requests per second in all (interaction answers aside), and a table edit
+per game every 2 s would spend that at 100 busy tables, leaving the hand DMs and alerts to
+wait out a global 429. With more tables playing than the budget allows at ``interval``, each
+table's interval grows (``tables playing ÷ budget``) up to :data:`TABLE_MAX_INTERVAL`, the
+longest a table may lag (issue 15: 10 s); the hand DMs and answers are not slowed."""
 
 from __future__ import annotations
 
@@ -22,6 +29,10 @@ from services.model import TableView
 log = logging.getLogger(__name__)
 
 TABLE_EDIT_INTERVAL = 2.0  # seconds between two edits of one table message
+#: table edits per second for all games together (``TABLE_EDITS_PER_SECOND``)
+TABLE_EDITS_PER_SECOND = 30.0
+#: the longest a table waits for its edit however many tables play (seconds)
+TABLE_MAX_INTERVAL = 10.0
 
 
 class TableEdits:
@@ -34,6 +45,8 @@ class TableEdits:
         resend_delay: Callable[[BaseException], float | None],
         *,
         interval: float = TABLE_EDIT_INTERVAL,
+        per_second: float = TABLE_EDITS_PER_SECOND,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.places = places
         self.preferences = preferences
@@ -44,6 +57,47 @@ class TableEdits:
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._writing: set[int] = set()  # games whose coalesced table write is under way
         self._last_edit: dict[int, float] = {}
+        #: all games' table edits per second at most (0: no shared budget)
+        self.per_second = per_second
+        self.clock = clock
+        #: games whose table was edited lately (those edited longer than
+        #: TABLE_MAX_INTERVAL ago are dropped once a second)
+        self._playing: dict[int, float] = {}
+        self._swept = 0.0
+
+    def spacing(self) -> float:
+        """Seconds between two edits of one table now: ``interval``, or longer while more
+        tables play than the shared budget allows at that pace (at most
+        :data:`TABLE_MAX_INTERVAL`).
+
+        >>> edits = TableEdits(None, None, lambda e: None, per_second=10)  # type: ignore[arg-type]
+        >>> edits.spacing()
+        2.0
+        >>> for game in range(50):
+        ...     edits.note_edit(game)
+        >>> edits.spacing()
+        5.0
+        >>> for game in range(50, 500):
+        ...     edits.note_edit(game)
+        >>> edits.spacing()
+        10.0
+        """
+        now = self.clock()
+        if now - self._swept >= 1.0:
+            self._swept = now
+            stale = [g for g, at in self._playing.items() if now - at > TABLE_MAX_INTERVAL]
+            for game_id in stale:
+                del self._playing[game_id]
+        if self.per_second <= 0:
+            return self.interval
+        shared = len(self._playing) / self.per_second
+        return max(self.interval, min(TABLE_MAX_INTERVAL, shared))
+
+    def note_edit(self, game_id: int) -> None:
+        """A table of ``game_id`` was written now."""
+        now = self.clock()
+        self._last_edit[game_id] = now
+        self._playing[game_id] = now
 
     def schedule(self, game: GameSummary, table: TableView | None) -> None:
         """Edit the table soon: at most one edit per ``interval`` per game."""
@@ -61,7 +115,7 @@ class TableEdits:
         written = None
         failures = 0
         while self._tasks.get(game_id) is asyncio.current_task():
-            wait = self._last_edit.get(game_id, 0.0) + self.interval - time.monotonic()
+            wait = self._last_edit.get(game_id, 0.0) + self.spacing() - self.clock()
             if wait > 0:
                 await asyncio.sleep(wait)
             latest = self._latest.get(game_id)
@@ -86,7 +140,7 @@ class TableEdits:
                     error,
                     seconds,
                 )
-                self._last_edit[game_id] = time.monotonic() + seconds - self.interval
+                self._last_edit[game_id] = self.clock() + seconds - self.spacing()
                 continue  # the newest table then (a newer one supersedes the failed one)
             finally:
                 self._writing.discard(game_id)
@@ -135,4 +189,4 @@ class TableEdits:
                 return embed, view, files
 
             await self.places.put_hand_table(game, build)
-        self._last_edit[game.id] = time.monotonic()
+        self.note_edit(game.id)

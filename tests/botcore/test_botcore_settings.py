@@ -127,6 +127,8 @@ def test_env_example_lists_every_setting() -> None:
         # ms a press's answer waits for its hand picture (0: never; the answer keeps its
         # margin of Discord's 3 s anyway)
         ("PICTURE_INLINE_WAIT_MS", 40, ("0", "2000"), ("-1", "2001", "soon")),
+        # table edits per second for all games together (0: no shared budget)
+        ("TABLE_EDITS_PER_SECOND", 30, ("0", "12.5", "1000"), ("-1", "1001", "many")),
     ],
 )
 def test_bounded_settings(monkeypatch, name: str, default: float, good, bad) -> None:

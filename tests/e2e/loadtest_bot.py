@@ -24,7 +24,9 @@ load; the bot's split into ``bot_loop_cpu_ms_per_press``, its own process, and
 ``picture_cpu_ms_per_press``, its picture workers), ``bot_cpu_wait_share`` (of the time the
 bot's threads could run, the share they waited for a core held by another process — the
 fake and players here, the picture workers, anything else on the machine), ``open_ms_per_table`` (``opened_s`` per table), ``requests_per_press`` (REST calls
-the bot made, interaction answers included) and ``dm_channel_opens`` (``POST
+the bot made, interaction answers included) and ``global_429s`` (with ``--global-limit N``, the fake's global limit of N requests/s outside
+interaction answers — Discord's is 50 — the global 429s the bot got) and
+``dm_channel_opens`` (``POST
 /users/@me/channels``: discord.py keeps only 128 DM channels, so past 128 players a DM may
 cost a second request), ``cores`` and ``load_avg``.
 """
@@ -329,6 +331,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     fake = FakeDiscord(user_names=names, ack_deadline=ACK_DEADLINE, timeout_scale=6)
     messages = ByChannel()
     fake.messages = messages  # type: ignore[assignment]
+    fake.limit_global(args.global_limit)
     tables = []
     for i, user in enumerate(fake.users):
         channel = FakeChannel(
@@ -371,11 +374,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         bot_pid = bot.process.pid if bot.process is not None else 0
         bot_before, own_cpu = tree_cpu_s(bot_pid), own_cpu_s()
         calls_before = len(fake.calls)
+        hits_before = len(fake.ratelimit_hits)
         # the window ends at ``stop_at`` (a player still waiting for an answer then would
         # stretch it with seconds of little work, and inflate the cost per press)
         await asyncio.sleep(max(0.0, load.stop_at - time.monotonic()))
         elapsed = time.monotonic() - began
         window_calls = fake.calls[calls_before:]
+        window_hits = fake.ratelimit_hits[hits_before:]
         loop_cpu, picture_cpu, bot_waited = (
             after - before for after, before in zip(tree_cpu_s(bot_pid), bot_before, strict=True)
         )
@@ -425,6 +430,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "driver_cpu_ms_per_press": round(own_cpu * 1000 / presses, 2),
             "requests_per_press": round(len(window_calls) / presses, 2),
             "requests_by_route": routes_per_press(window_calls, presses),
+            "global_limit": args.global_limit,
+            "global_429s": sum(1 for h in window_hits if h.is_global),
             "dm_channel_opens": sum(
                 1 for c in window_calls if c.method == "POST" and c.path == "/users/@me/channels"
             ),
@@ -453,6 +460,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--ai-pace", type=float, default=0.0, help="AI_PACE_SECONDS (0: AI answers at once)"
+    )
+    parser.add_argument(
+        "--global-limit",
+        type=int,
+        default=0,
+        help="the fake's global rate limit in requests/s, interaction answers aside "
+        "(Discord's is 50 for a bot; default 0: none)",
     )
     args = parser.parse_args(argv)
     figures = asyncio.run(run(args))

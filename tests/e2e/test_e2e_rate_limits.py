@@ -110,6 +110,33 @@ async def test_route_limit_sends_headers_and_refuses_over_the_limit(fake: FakeDi
     assert [m.content for m in fake.channel_messages()] == ["1", "2", "4"]
 
 
+async def test_the_global_limit_counts_every_route_but_interaction_answers(
+    fake: FakeDiscord,
+) -> None:
+    """Discord's global limit: N requests a second in all, whatever the route; past it a
+    global 429 until the second ends; webhooks (interaction answers) do not count."""
+    fake.limit_global(3)
+    path = f"/channels/{fake.channel.id}/messages"
+    async with aiohttp.ClientSession() as session:
+        answers = [
+            await _request(session, fake, "POST", path, {"content": str(n)}) for n in range(3)
+        ]
+        assert [a[0] for a in answers] == [200, 200, 200]
+        # another route, same second: over the bot's limit
+        edit = await _request(session, fake, "PATCH", f"{path}/{answers[0][1]['id']}", {})
+        assert edit[0] == 429 and edit[1]["global"] is True
+        assert edit[2]["X-RateLimit-Global"] == "true"
+        assert 0 < edit[1]["retry_after"] <= 1.0
+        # a webhook (how interactions are answered) is not under the global limit
+        webhook = await _request(session, fake, "POST", f"/webhooks/{fake.application_id}/x", {})
+        assert webhook[0] != 429
+        await asyncio.sleep(edit[1]["retry_after"])
+        again = await _request(session, fake, "PATCH", f"{path}/{answers[0][1]['id']}", {})
+        assert again[0] == 200
+    assert fake.ratelimit_violations == []
+    assert [h.reason for h in fake.ratelimit_hits] == ["global limit"]
+
+
 def _accepted_presses(fake: FakeDiscord, gid: int, users) -> int:
     """Hand-button presses the bot took (the hand message was redrawn, with no "that was an
     earlier moment" note)."""

@@ -13,7 +13,7 @@ import discord
 from cogs.delivery import DiscordDelivery
 from cogs.places import Places
 from cogs.preferences import Preferences
-from cogs.table_edits import TableEdits
+from cogs.table_edits import TABLE_MAX_INTERVAL, TableEdits
 
 INTERVAL = 0.2
 
@@ -92,6 +92,57 @@ async def test_two_games_have_their_own_budget() -> None:
     await settle(tables, 7)
     await settle(tables, 8)
     assert sorted(written) == ["eight", "seven"]
+
+
+def test_many_tables_playing_share_one_budget_of_edits() -> None:
+    """Discord's ≈50 requests/s are for the whole bot: past ``per_second × interval`` tables
+    playing, each table is edited less often, never more than 10 s apart; tables that stopped
+    changing stop counting."""
+    now = [1000.0]
+    places = Places(FakeBot(), Preferences(None))  # type: ignore[arg-type]
+    tables = TableEdits(
+        places,
+        Preferences(None),
+        lambda _e: None,
+        interval=2.0,
+        per_second=10,
+        clock=lambda: now[0],
+    )
+    for game_id in range(20):
+        tables.note_edit(game_id)
+    assert tables.spacing() == 2.0  # 20 tables at one edit per 2 s: 10/s, within the budget
+    for game_id in range(20, 60):
+        tables.note_edit(game_id)
+    assert tables.spacing() == 6.0  # 60 tables, 10 edits/s
+    for game_id in range(60, 1000):
+        tables.note_edit(game_id)
+    assert tables.spacing() == TABLE_MAX_INTERVAL  # never longer
+    now[0] += TABLE_MAX_INTERVAL + 1  # the tables stopped changing; one plays on
+    tables.note_edit(5)
+    assert tables.spacing() == 2.0
+    unbudgeted = TableEdits(
+        places, Preferences(None), lambda _e: None, interval=2.0, per_second=0, clock=lambda: now[0]
+    )
+    for game_id in range(1000):
+        unbudgeted.note_edit(game_id)
+    assert unbudgeted.spacing() == 2.0
+
+
+async def test_a_table_waits_its_spacing_when_many_tables_play() -> None:
+    """The second edit of a table comes one spacing after its first: the shared budget's."""
+    tables, written = edits()
+    tables.interval = 0.05
+    tables.per_second = 100  # 10 tables playing: 0.1 s apart
+    for game_id in range(100, 110):
+        tables.note_edit(game_id)
+    g = game()
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    tables.note_edit(g.id)
+    tables.schedule(g, "next")
+    await settle(tables)
+    assert written == ["next"]
+    assert loop.time() - started >= 0.1
 
 
 async def test_a_failed_write_that_may_pass_goes_again_with_the_newest_table() -> None:

@@ -16,7 +16,10 @@ Two ways for a test to make the fake limit the bot:
   regex get a 429 with ``retry_after``" (optionally the global limit);
 - :meth:`RateLimits.limit_route` — "this route allows ``per`` requests per ``window`` seconds"
   per bucket (route template + major parameter: the channel, guild, or webhook), with the
-  ``X-RateLimit-*`` headers on every answer and a 429 when the bucket is empty.
+  ``X-RateLimit-*`` headers on every answer and a 429 when the bucket is empty;
+- :meth:`RateLimits.limit_global` — "the bot may make ``per_second`` requests per second in
+  all" (Discord's global limit, 50 by default for a bot; interaction answers and webhooks are
+  exempt): past it, a global 429 until the second is over.
 
 Strictness (like the late-acknowledgement check): a :class:`Violation` is recorded when the
 client sends the *same* request (method and path) again before the ``retry_after`` of its
@@ -57,7 +60,7 @@ class Hit:
     bucket: str
     retry_after: float
     is_global: bool
-    reason: str  # "on demand" or "route limit"
+    reason: str  # "on demand", "route limit" or "global limit"
     at: float
     until: float
 
@@ -148,6 +151,9 @@ class RateLimits:
         #: holds back new requests, but one already on its way may arrive).
         self.during_global: list[tuple[str, str, float]] = []
         self._retry_blocks: dict[tuple[str, str], tuple[float, float]] = {}
+        #: requests per second allowed in all outside the exempt routes (0: no global limit)
+        self.global_per_second = 0
+        self._global_window = (0.0, 0)  # (when the current second started, requests in it)
 
     # --- what a test asks for -------------------------------------------------------------
 
@@ -180,11 +186,20 @@ class RateLimits:
         self.route_limits.append(rule)
         return rule
 
+    def limit_global(self, per_second: int) -> None:
+        """The bot may make ``per_second`` requests per second in all, interaction answers
+        and webhooks aside (Discord's global limit; 0 lifts it): a request past it gets a
+        global 429 with ``retry_after`` up to the end of the second."""
+        assert per_second >= 0
+        self.global_per_second = per_second
+        self._global_window = (0.0, 0)
+
     def clear(self) -> None:
         """Drop every rule (hits and violations stay recorded)."""
         self.on_demand.clear()
         self.route_limits.clear()
         self.buckets.clear()
+        self.global_per_second = 0
 
     # --- the server side ------------------------------------------------------------------
 
@@ -223,6 +238,16 @@ class RateLimits:
             return self._too_many(
                 method, path, hash_, rule.retry_after, rule.is_global, "on demand", now, bucket
             )
+        if self.global_per_second and not GLOBAL_EXEMPT.match(path):
+            started, used = self._global_window
+            if now - started >= 1.0:
+                started, used = now, 0
+            if used >= self.global_per_second:
+                self._global_window = (started, used)
+                hash_ = bucket.hash if bucket else bucket_hash(method, template)
+                wait = started + 1.0 - now
+                return self._too_many(method, path, hash_, wait, True, "global limit", now, bucket)
+            self._global_window = (started, used + 1)
         if bucket is not None:
             if bucket.used >= bucket.limit.per:
                 return self._too_many(

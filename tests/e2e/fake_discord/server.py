@@ -791,6 +791,11 @@ class FakeDiscord(ThreadsMixin):
         (route + channel/guild/webhook), with ``X-RateLimit-*`` headers on every answer."""
         return self.ratelimits.limit_route(method, path, per, window)
 
+    def limit_global(self, per_second: int) -> None:
+        """Discord's global limit: ``per_second`` requests per second in all, interaction
+        answers and webhooks aside (0 lifts it)."""
+        self.ratelimits.limit_global(per_second)
+
     @property
     def ratelimit_hits(self) -> list[Hit]:
         """Every 429 the fake answered."""

@@ -52,3 +52,13 @@ async def store(db_url: str) -> AsyncIterator[Store]:
         yield opened
     finally:
         await opened.close()
+
+
+@pytest.fixture
+async def sqlite_store(tmp_path: Path) -> AsyncIterator[Store]:
+    """An opened store on a SQLite file (for tests of SQLite's own paths)."""
+    opened = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'mahjong.db'}")
+    try:
+        yield opened
+    finally:
+        await opened.close()

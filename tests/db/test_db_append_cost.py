@@ -4,8 +4,6 @@ snapshot stored in the action's own transaction (issue 15)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 from sqlalchemy import select
@@ -137,13 +135,6 @@ async def test_keep_snapshots_must_keep_one(store: Store) -> None:
     with pytest.raises(ValueError):
         await store.games.append_action(gid, 1, 0, {}, snapshot={}, keep_snapshots=0)
     assert (await store.games.get(gid)).version == 1
-
-
-@pytest.fixture
-async def sqlite_store(tmp_path: Path) -> AsyncIterator[Store]:
-    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'append.db'}")
-    yield store
-    await store.close()
 
 
 async def test_group_commit_without_savepoint(sqlite_store: Store) -> None:

@@ -5,8 +5,6 @@ are told plainly that their write was NOT recorded and may be tried again."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 from sqlalchemy import update
@@ -17,13 +15,6 @@ from db.store import Store
 from db.types import StoreError
 
 GUILDS = Guild.__table__
-
-
-@pytest.fixture
-async def sqlite_store(tmp_path: Path) -> AsyncIterator[Store]:
-    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'batch.db'}")
-    yield store
-    await store.close()
 
 
 async def test_a_write_cancelled_midway_fails_its_batch_mates_with_a_clear_error(

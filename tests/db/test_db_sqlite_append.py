@@ -4,7 +4,6 @@ rows SQLAlchemy Core's statements stored, and reports a driver error as Core did
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,15 +20,6 @@ _A = Action.__table__
 _S = Snapshot.__table__
 SEATS = [{"user_id": 11}, {"ai": "basic"}, {"ai": "basic"}, {"ai": "basic"}]
 AT = datetime(2026, 1, 2, 3, 4, 5, 678901, tzinfo=UTC)
-
-
-@pytest.fixture
-async def sqlite_store(tmp_path: Path) -> Any:
-    opened = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'mahjong.db'}")
-    try:
-        yield opened
-    finally:
-        await opened.close()
 
 
 def _entry(game_id: int, **changes: Any) -> Append:

@@ -5,7 +5,6 @@ back what Core reads, and merges as before (:mod:`db.message_refs`)."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,15 +24,6 @@ MESSAGES = {
     "flag": True,
     "none": None,
 }
-
-
-@pytest.fixture
-async def sqlite_store(tmp_path: Path) -> Any:
-    opened = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'mahjong.db'}")
-    try:
-        yield opened
-    finally:
-        await opened.close()
 
 
 async def _raw(store: Store, game_id: int) -> tuple[Any, ...]:

@@ -40,11 +40,11 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
-from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from db.errors import StoreBusy, WriteRolledBack, is_busy
+from db.sqlite_driver import driver_of
 from db.types import StoreError
 
 log = logging.getLogger(__name__)
@@ -394,8 +394,7 @@ class GroupCommit:
 def _total_changes(conn: AsyncConnection) -> int:
     """Rows changed on the connection since it opened (SQLite's ``total_changes``, read
     without a trip to aiosqlite's thread)."""
-    driver: Any = conn.sync_connection.connection.driver_connection  # type: ignore[union-attr]
-    return int(driver.total_changes)
+    return int(driver_of(conn).total_changes)
 
 
 class _Abandoned(Exception):

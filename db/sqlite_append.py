@@ -18,57 +18,20 @@ through Core.
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from sqlalchemy import Integer, bindparam, update
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Dialect
-from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection
-from sqlalchemy.sql import ClauseElement
-from sqlalchemy.sql.compiler import SQLCompiler
 
 from db.append_sql import Append, prune_snapshots, replacing_snapshot
 from db.models import Action, Game, Snapshot
+from db.sqlite_driver import Prepared, driver_of, execute
 
 _G = Game.__table__
 _A = Action.__table__
 _S = Snapshot.__table__
-
-
-@dataclass(frozen=True)
-class Prepared:
-    """One statement compiled for the driver: its SQL (``?`` placeholders), the bind names
-    in placeholder order, each one's bind processor (None: sent as it is) and the values of
-    the binds the statement fixed itself (SQLite's ``OFFSET`` of a ``LIMIT``)."""
-
-    sql: str
-    names: tuple[str, ...]
-    processors: tuple[Callable[[Any], Any] | None, ...]
-    fixed: Mapping[str, Any]
-
-    @classmethod
-    def compile(cls, stmt: ClauseElement, dialect: Dialect) -> Prepared:
-        compiled = cast(SQLCompiler, stmt.compile(dialect=dialect))
-        names = tuple(compiled.positiontup or ())
-        processors = tuple(
-            compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect)
-            for name in names
-        )
-        fixed = {name: value for name, value in compiled.params.items() if value is not None}
-        return cls(compiled.string, names, processors, fixed)
-
-    def parameters(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
-        """The driver's parameters for ``values`` (by bind name)."""
-        if self.fixed:
-            values = {**self.fixed, **values}
-        return tuple(
-            values[name] if process is None else process(values[name])
-            for name, process in zip(self.names, self.processors, strict=True)
-        )
 
 
 class SqliteAppend:
@@ -135,21 +98,11 @@ class SqliteAppend:
             "keep_old": entry.keep_old,
             **{f"set_{name}": value for name, value in entry.changes.items()},
         }
-        driver: Any = conn.sync_connection.connection.driver_connection  # type: ignore[union-attr]
-        if await _run(driver, self.bump(columns), values) != 1:
+        driver = driver_of(conn)
+        if await execute(driver, self.bump(columns), values) != 1:
             return False
-        await _run(driver, self.log, values)
+        await execute(driver, self.log, values)
         if entry.snapshot is not None:
-            await _run(driver, self.snapshot, values)
-            await _run(driver, self.prune, values)
+            await execute(driver, self.snapshot, values)
+            await execute(driver, self.prune, values)
         return True
-
-
-async def _run(driver: Any, prepared: Prepared, values: Mapping[str, Any]) -> int:
-    """Execute on the aiosqlite connection (one trip to its thread); rows changed."""
-    parameters = prepared.parameters(values)
-    try:
-        cursor = await driver.execute(prepared.sql, parameters)
-    except sqlite3.Error as error:
-        raise DBAPIError.instance(prepared.sql, parameters, error, sqlite3.Error) from error
-    return int(cursor.rowcount)

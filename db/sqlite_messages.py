@@ -8,22 +8,20 @@ statement: about a tenth of the bot's CPU per press served flat out (issue 15). 
 two statements are compiled once (the SQL stays the models' own, for the engine's dialect)
 and their values go through the column types' own processors (JSON as the engine writes and
 reads it, timestamps in UTC), so the row is exactly what the Core statements stored; each
-statement is one trip to the thread, like the action append (:mod:`db.sqlite_append`).
+statement is one trip to the thread, like the action append (:mod:`db.sqlite_driver`).
 """
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import bindparam, select, update
 from sqlalchemy.engine import Dialect
-from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from db.models import Game
-from db.sqlite_append import Prepared, _run
+from db.sqlite_driver import Prepared, driver_of, execute, fetch_all
 
 _G = Game.__table__
 
@@ -47,11 +45,7 @@ class SqliteMessages:
     async def read(self, conn: AsyncConnection, game_id: int) -> tuple[bool, Any]:
         """``(found, stored messages)`` of the game (its row read on ``conn``, in its
         transaction; the messages None when the column is NULL)."""
-        params = self.read_sql.parameters({"game_id": game_id})
-        try:
-            rows = await _driver(conn).execute_fetchall(self.read_sql.sql, params)
-        except sqlite3.Error as error:
-            raise DBAPIError.instance(self.read_sql.sql, params, error, sqlite3.Error) from error
+        rows = await fetch_all(driver_of(conn), self.read_sql, {"game_id": game_id})
         if not rows:
             return False, None
         raw = rows[0][0]
@@ -61,11 +55,5 @@ class SqliteMessages:
         self, conn: AsyncConnection, game_id: int, messages: dict[str, Any], at: datetime
     ) -> None:
         """Store ``messages`` as the game's (and ``at`` as its ``updated_at``)."""
-        await _run(
-            _driver(conn), self.write_sql, {"game_id": game_id, "messages": messages, "at": at}
-        )
-
-
-def _driver(conn: AsyncConnection) -> Any:
-    """The aiosqlite connection under ``conn``."""
-    return conn.sync_connection.connection.driver_connection  # type: ignore[union-attr]
+        values = {"game_id": game_id, "messages": messages, "at": at}
+        await execute(driver_of(conn), self.write_sql, values)

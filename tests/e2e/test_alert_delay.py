@@ -7,7 +7,7 @@ taken away once they act; nothing public shows who was asked."""
 from __future__ import annotations
 
 import asyncio
-from functools import partial
+from typing import Any
 
 import pytest
 
@@ -33,6 +33,31 @@ def dm_edits(fake: FakeDiscord, user: FakeUser, gid: int) -> int:
     return len(fake.messages[msg.id].edit_times) if msg is not None else 0
 
 
+async def answered_at_once(
+    fake: FakeDiscord, bot_factory: Any, *, edits: int
+) -> tuple[float, Any, list[FakeUser], int]:
+    """A bot with a delay of about a second (scaled); Alice and Bob play a Xinyu hand with
+    two AIs, answering at once, until Alice's hand DM was edited ``edits`` times; then the
+    game rests. ``(delay, bot process, players, game id)``."""
+    delay = min(30.0, round(fake.scaled(1.0), 1))
+    proc = await start_bot(bot_factory, ALERT_DELAY_SECONDS=str(delay))
+    alice, bob = fake.user("alice"), fake.user("bob")
+    players = [alice, bob]
+    gid, _lobby = await open_game(fake, alice, [bob], variant="xinyu")
+    await play_hand(
+        fake, players, gid, until=lambda: True if dm_edits(fake, alice, gid) >= edits else None
+    )
+    await wait_still(fake, proc, players, gid)
+    return delay, proc, players, gid
+
+
+def asked_now(fake: FakeDiscord, players: list[FakeUser], gid: int) -> list[FakeUser]:
+    """The players whose hand DM asks them to decide now (at least one)."""
+    asked = [u for u in players if choose(fake.messages[hand_message(fake, u, gid).id])]
+    assert asked
+    return asked
+
+
 def asked_moment(hand: FakeMessage, alert: FakeMessage) -> float:
     """When the decision the alert is about was shown: the hand DM's last edit before it."""
     return max(t for t in [hand.created_at, *hand.edit_times] if t <= alert.created_at)
@@ -41,21 +66,12 @@ def asked_moment(hand: FakeMessage, alert: FakeMessage) -> float:
 async def test_only_a_player_who_leaves_a_decision_open_is_alerted(
     fake: FakeDiscord, bot_factory
 ) -> None:
-    delay = min(30.0, round(fake.scaled(1.0), 1))
-    proc = await start_bot(bot_factory, ALERT_DELAY_SECONDS=str(delay))
-    alice, bob = fake.user("alice"), fake.user("bob")
-    players = [alice, bob]
-    gid, _lobby = await open_game(fake, alice, [bob], variant="xinyu")
-
     # both answer at once for a while: no alert message at all (nothing sent or deleted)
-    edits = partial(dm_edits, fake, gid=gid)
-    await play_hand(fake, players, gid, until=lambda: True if edits(alice) >= 6 else None)
-    await wait_still(fake, proc, players, gid)
+    delay, _proc, players, gid = await answered_at_once(fake, bot_factory, edits=6)
     assert [alert_dms(fake, u) for u in players] == [[], []]
 
     # now whoever is asked leaves the decision open: one alert each, after the delay
-    asked = [u for u in players if choose(fake.messages[hand_message(fake, u, gid).id])]
-    assert asked
+    asked = asked_now(fake, players, gid)
     for user in asked:
         [alert] = await fake.wait_for(
             lambda u=user: alert_dms(fake, u), delay + 20, what=f"{user.name}'s alert"
@@ -85,20 +101,11 @@ async def test_a_restart_with_an_alert_waiting_sends_never_two_and_leaves_none(
 ) -> None:
     """Killed (-9) while a decision's alert waits out the delay: after the restart each
     player has at most one alert for it, and none is left once they act; the hand plays out."""
-    delay = min(30.0, round(fake.scaled(1.0), 1))
-    proc = await start_bot(bot_factory, ALERT_DELAY_SECONDS=str(delay))
-    alice, bob = fake.user("alice"), fake.user("bob")
-    players = [alice, bob]
-    gid, _lobby = await open_game(fake, alice, [bob], variant="xinyu")
-
-    edits = partial(dm_edits, fake, gid=gid)
-    await play_hand(fake, players, gid, until=lambda: True if edits(alice) >= 4 else None)
-    await wait_still(fake, proc, players, gid)
+    delay, proc, players, gid = await answered_at_once(fake, bot_factory, edits=4)
     await proc.kill()
     await proc.start_ready()
     await wait_still(fake, proc, players, gid)
-    asked = [u for u in players if choose(fake.messages[hand_message(fake, u, gid).id])]
-    assert asked
+    asked = asked_now(fake, players, gid)
     # the delay passes again after the restart (whatever it sends, it sends by then)
     loop = asyncio.get_running_loop()
     until = loop.time() + 2 * delay + fake.scaled(1.0)

@@ -297,8 +297,7 @@ async def _redraw_hand(
             await interaction.response.defer()
             return
         if ready:
-            files = pictures.files_of(_png_of(picture), "hand.png")
-            embed.set_image(url=f"attachment://{files[0].filename}" if files else None)
+            files = _with_picture(embed, _png_of(picture))
             with shown.changing(message.id, model if files else None):
                 await interaction.response.edit_message(embed=embed, view=view, attachments=files)
             return
@@ -333,6 +332,14 @@ async def _picture_in_time(picture: asyncio.Future[bytes | None], wait: float) -
     return picture.done() and not picture.cancelled()
 
 
+def _with_picture(embed: discord.Embed, png: bytes | None) -> list[discord.File]:
+    """The hand picture's file for the edit, the embed showing it (no picture: the embed
+    shows none)."""
+    files = pictures.files_of(png, "hand.png")
+    embed.set_image(url=f"attachment://{files[0].filename}" if files else None)
+    return files
+
+
 def _png_of(picture: asyncio.Future[bytes | None]) -> bytes | None:
     """A ready picture's PNG bytes (None: its render failed)."""
     try:
@@ -356,8 +363,7 @@ async def _picture_later(
     png = await picture
     if current is not None and not current():
         return
-    files = pictures.files_of(png, "hand.png")
-    embed.set_image(url=f"attachment://{files[0].filename}" if files else None)
+    files = _with_picture(embed, png)
     message_id = interaction.message.id if interaction.message is not None else 0
     try:
         with shown.changing(message_id, model if files else None):

@@ -62,13 +62,12 @@ class TableEdits:
         self._latest: dict[int, tuple[GameSummary, TableView | None]] = {}
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._writing: set[int] = set()  # games whose coalesced table write is under way
+        #: when each game's table was last edited — the games playing: those edited longer
+        #: than PLAYING_WINDOW ago are dropped once a second (their next edit is due anyway)
         self._last_edit: dict[int, float] = {}
         #: all games' table edits per second at most (0: no shared budget)
         self.per_second = per_second
         self.clock = clock
-        #: games whose table was edited lately (those edited longer than
-        #: PLAYING_WINDOW ago are dropped once a second)
-        self._playing: dict[int, float] = {}
         self._swept = 0.0
 
     def spacing(self) -> float:
@@ -91,19 +90,17 @@ class TableEdits:
         now = self.clock()
         if now - self._swept >= 1.0:
             self._swept = now
-            stale = [g for g, at in self._playing.items() if now - at > PLAYING_WINDOW]
+            stale = [g for g, at in self._last_edit.items() if now - at > PLAYING_WINDOW]
             for game_id in stale:
-                del self._playing[game_id]
+                del self._last_edit[game_id]
         if self.per_second <= 0:
             return self.interval
-        shared = len(self._playing) / self.per_second
+        shared = len(self._last_edit) / self.per_second
         return max(self.interval, min(TABLE_MAX_INTERVAL, shared))
 
     def note_edit(self, game_id: int) -> None:
         """A table of ``game_id`` was written now."""
-        now = self.clock()
-        self._last_edit[game_id] = now
-        self._playing[game_id] = now
+        self._last_edit[game_id] = self.clock()
 
     def schedule(self, game: GameSummary, table: TableView | None) -> None:
         """Edit the table soon: at most one edit per ``interval`` per game."""

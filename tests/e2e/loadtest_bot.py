@@ -15,7 +15,9 @@ run: ``git worktree add /tmp/base 9c936b7`` then ``--tree /tmp/base``.
 
 Figures (a table, then one JSON line): ``presses`` answered, ``presses_per_s``, ``p50_ms`` /
 ``p99_ms`` / ``max_ms`` press → answered (the fake's clock: interaction sent → callback),
-``late`` (answered past 3 s, or never), ``table_lag_max_s`` / ``table_lag_p99_s`` (an
+``late`` (answered past 3 s, or never), ``refused_presses`` (answered with a follow-up:
+refused, e.g. a button from an earlier moment — nothing played) and ``moves_per_s`` (the
+presses that played), ``table_lag_max_s`` / ``table_lag_p99_s`` (an
 acknowledged move → the next edit of that hand's table message; edits are coalesced to one
 per 2 s per table), ``bot_cpu_cores`` (CPU the bot and its picture workers used, in cores),
 ``bot_cpu_ms_per_press`` / ``driver_cpu_ms_per_press`` (the bot's CPU, and this process's —
@@ -24,9 +26,10 @@ load; the bot's split into ``bot_loop_cpu_ms_per_press``, its own process, and
 ``picture_cpu_ms_per_press``, its picture workers), ``bot_cpu_wait_share`` (of the time the
 bot's threads could run, the share they waited for a core held by another process — the
 fake and players here, the picture workers, anything else on the machine), ``open_ms_per_table`` (``opened_s`` per table), ``requests_per_press`` (REST calls
-the bot made, interaction answers included) and ``global_429s`` (with ``--global-limit N``, the fake's global limit of N requests/s outside
-interaction answers — Discord's is 50 — the global 429s the bot got) and
-``dm_channel_opens`` (``POST
+the bot made, interaction answers included; ``requests_by_route``: per press, by method and
+route, busiest first), ``global_429s`` (with ``--global-limit N``,
+the fake's global limit of N requests/s outside interaction answers — Discord's is 50 — the
+global 429s the bot got) and ``dm_channel_opens`` (``POST
 /users/@me/channels``: discord.py keeps only 128 DM channels, so past 128 players a DM may
 cost a second request), ``cores`` and ``load_avg``.
 """
@@ -44,6 +47,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -62,21 +66,15 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * (len(ordered) - 1)))]
 
 
+#: the parts of a REST path that name one thing (snowflakes, interaction tokens)
+ROUTE_IDS = re.compile(r"/(\d+|itok_[^/]+|[A-Za-z0-9_-]{20,})(?=/|$)")
+
+
 def routes_per_press(calls: list[Any], presses: int) -> dict[str, float]:
     """REST calls per answered press by route (ids and tokens replaced by ``:id``), busiest
     first: where a press's requests go."""
-    counts: dict[str, int] = {}
-    for call in calls:
-        route = (
-            call.method
-            + " "
-            + re.sub(r"/(\d+|itok_[^/]+|[A-Za-z0-9_-]{20,})(?=/|$)", "/:id", call.path)
-        )
-        counts[route] = counts.get(route, 0) + 1
-    return {
-        route: round(n / max(1, presses), 2)
-        for route, n in sorted(counts.items(), key=lambda kv: -kv[1])
-    }
+    counts = Counter(f"{call.method} {re.sub(ROUTE_IDS, '/:id', call.path)}" for call in calls)
+    return {route: round(n / max(1, presses), 2) for route, n in counts.most_common()}
 
 
 class ByChannel(dict):

@@ -26,6 +26,8 @@ user); editing the hand DM never tells a player who looked away that it is their
   (:meth:`services.game.GameService.decision_open`), so a press whose update is still
   queued is not pinged. 0 = at once. A pending alert is not remembered: after a restart an
   episode whose alert had not gone out gets none (never two).
+  The ready alerts of the 准备 check (:mod:`cogs.session`) wait the same way, in the same
+  :class:`DueAlerts` (so the game's end and shut-down end theirs too).
 - AI seats and seats on 托管 are never alerted. ``/mahjong alerts on|claims|off`` per
   player (saved): ``on`` = turns and claims, ``claims`` = claims only (a turn comes round
   when expected; a claim window is short and easy to miss), ``off`` = none.
@@ -45,7 +47,7 @@ from typing import Any
 import discord
 
 from cogs.hand_dm import DM_CLOSED, HandMessages
-from cogs.places import Places, jump_url
+from cogs.places import Places, jump_url, nonce
 from cogs.preferences import Preferences
 from cogs.text import t
 from services.delivery import GameSummary, PrivateUpdate
@@ -73,12 +75,75 @@ def withheld_before(entry: list[Any], update: PrivateUpdate) -> bool:
 
 @dataclass
 class _Due:
-    """An alert waiting out the delay: sent unless the player acts (or the episode ends)
-    first. ``sending``: the wait is over and the send is under way (never cancelled
-    halfway: a cancelled send may still have reached Discord, and nobody would delete it)."""
+    """An alert waiting out the delay: sent unless settled first. ``sending``: the wait is
+    over and the send is under way (never cancelled halfway: a cancelled send may still have
+    reached Discord, and nobody would delete it)."""
 
     task: asyncio.Task[None] | None = None
     sending: bool = False
+
+
+class DueAlerts:
+    """The alerts waiting out ``ALERT_DELAY_SECONDS``, at most one per key — a player of a
+    game for one kind of decision: ``(game, user)`` for their turn or claim
+    (:class:`Alerts`), ``(game, user, "ready")`` for the 准备 check
+    (:class:`cogs.session.SessionMessages`). Each is a task that sleeps the delay and then
+    sends, unless settled first (the player's next update, the decision's or the game's end,
+    shut-down); what it sends checks again that the decision is still open."""
+
+    def __init__(
+        self,
+        places: Places,
+        delay: float = 0.0,
+        sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+    ) -> None:
+        self.places = places
+        #: seconds a player may take before the alert goes out (0: at once)
+        self.delay = delay
+        self._sleep = sleep
+        self._due: dict[tuple[Any, ...], _Due] = {}
+
+    def waiting(self, game_id: int) -> list[tuple[Any, ...]]:
+        """The keys of the game's alerts waiting (or being sent)."""
+        return [key for key in self._due if key[0] == game_id]
+
+    def schedule(self, key: tuple[Any, ...], send: Callable[[], Awaitable[None]]) -> None:
+        """Call ``send`` after the delay unless :meth:`settle` (or shut-down) comes first;
+        an alert of the same key still waiting must have been settled before."""
+        due = _Due()
+        name = "mj-alert-" + "-".join(str(part) for part in key)
+        due.task = asyncio.create_task(self._send_later(key, due, send), name=name)
+        self._due[key] = due
+
+    async def _send_later(
+        self, key: tuple[Any, ...], due: _Due, send: Callable[[], Awaitable[None]]
+    ) -> None:
+        try:
+            await self._sleep(self.delay)
+            if self._due.get(key) is not due or self.places.closing:
+                return
+            due.sending = True
+            await send()
+        except Exception:
+            log.exception("delayed alert %s failed", key)
+        finally:
+            if self._due.get(key) is due:
+                del self._due[key]
+
+    async def settle(self, key: tuple[Any, ...]) -> None:
+        """An alert still waiting out the delay is cancelled (nothing was sent), one being
+        sent ends first — so the caller finds its message id kept, and may delete it."""
+        due = self._due.pop(key, None)
+        if due is None or due.task is None:
+            return
+        if not due.sending:
+            due.task.cancel()
+        await asyncio.wait({due.task})
+
+    async def close(self) -> None:
+        """Shut-down: no alert is sent any more; one being sent ends first."""
+        for key in list(self._due):
+            await self.settle(key)
 
 
 class Alerts:
@@ -100,12 +165,11 @@ class Alerts:
         self.hands = hands
         #: seconds a player may take before the alert goes out (0: at once)
         self.delay = delay
-        self._sleep = sleep
+        #: the alerts waiting out the delay (the ready alerts' too: :mod:`cogs.session`)
+        self.due = DueAlerts(places, delay, sleep)
         #: (game, user) pairs whose open alert (from before a restart) stands for the
         #: decision they are asked now
         self._adopt: set[tuple[int, int]] = set()
-        #: (game, user) → the alert waiting out the delay
-        self._due: dict[tuple[int, int], _Due] = {}
         #: (game, user) → the episode whose alert is wanted and has not gone out: a newer
         #: update of that episode waits the delay again
         self._unsent: dict[tuple[int, int], int] = {}
@@ -188,27 +252,7 @@ class Alerts:
     def _schedule(self, game: GameSummary, update: PrivateUpdate) -> None:
         """Send this update's alert after the delay unless the player's next update (or the
         game's end) settles it first (:meth:`settle`)."""
-        key = (game.id, update.user_id)
-        due = _Due()
-        due.task = asyncio.create_task(
-            self._send_later(key, due, game, update), name=f"mj-alert-{game.id}-{key[1]}"
-        )
-        self._due[key] = due
-
-    async def _send_later(
-        self, key: tuple[int, int], due: _Due, game: GameSummary, update: PrivateUpdate
-    ) -> None:
-        try:
-            await self._sleep(self.delay)
-            if self._due.get(key) is not due or self.places.closing:
-                return
-            due.sending = True
-            await self._send_due(game, update)
-        except Exception:
-            log.exception("game %s: delayed alert for %s failed", game.id, update.user_id)
-        finally:
-            if self._due.get(key) is due:
-                del self._due[key]
+        self.due.schedule((game.id, update.user_id), lambda: self._send_due(game, update))
 
     async def _send_due(self, game: GameSummary, update: PrivateUpdate) -> None:
         """The delay is over: send the alert if the decision is still open and its episode
@@ -243,17 +287,12 @@ class Alerts:
         """The player's next update is being delivered (or the game ends): an alert still
         waiting out the delay is cancelled (nothing was sent), one being sent ends first —
         so it is ordered against the hand DM it links to, and its message id is kept."""
-        due = self._due.pop((game_id, user_id), None)
-        if due is None or due.task is None:
-            return
-        if not due.sending:
-            due.task.cancel()
-        await asyncio.wait({due.task})
+        await self.due.settle((game_id, user_id))
 
     async def close(self) -> None:
-        """Shut-down: no alert is sent any more; one being sent ends first."""
-        for game_id, user_id in list(self._due):
-            await self.settle(game_id, user_id)
+        """Shut-down: no alert is sent any more (ready alerts neither); one being sent ends
+        first."""
+        await self.due.close()
         self._unsent.clear()
 
     async def _send_alert(self, game: GameSummary, update: PrivateUpdate) -> discord.Message | None:
@@ -274,7 +313,9 @@ class Alerts:
                     link=link,
                 )
                 try:
-                    sent: discord.Message = await message.channel.send(text)
+                    sent: discord.Message = await message.channel.send(
+                        text, nonce=nonce("p", game.id, uid, update.alert)
+                    )
                     return sent
                 except discord.Forbidden as error:
                     if error.code != DM_CLOSED:
@@ -292,13 +333,16 @@ class Alerts:
             hand=game.hand_no,
             deadline=deadline_text(game.deadline, lang),
         )
-        return await self.places.mention(game, uid, text)
+        return await self.places.mention(
+            game, uid, text, nonce=nonce("p", game.id, uid, update.alert)
+        )
 
     async def close_alerts(self, game: GameSummary) -> None:
         """The game is over: no alert waits any more, every open one is taken away."""
-        for key in [key for key in (*self._due, *self._unsent) if key[0] == game.id]:
-            await self.settle(*key)
-            self._unsent.pop(key, None)
+        for key in self.due.waiting(game.id):  # (its ready alerts' too)
+            await self.due.settle(key)
+        for key in [key for key in self._unsent if key[0] == game.id]:
+            del self._unsent[key]
         for entry in self._alert_refs(game).values():
             if entry and entry[1]:
                 await self.places.delete(entry, "alert")

@@ -11,19 +11,26 @@ Buttons (``mj:<game>:<kind>[:<arg>]``, see :mod:`cogs.views`):
 Ready alerts: a 准备 check asks every human for a decision, so each gets one short DM (a
 mention where the game plays when their DMs are closed), deleted once they press 准备 or the
 next hand starts — the same rules as :mod:`cogs.alerts` (``/mahjong alerts off`` or
-``claims`` turns them off). A vote mentions the players it asks in its own message.
+``claims`` turns them off). Like a turn alert it waits ``ALERT_DELAY_SECONDS`` first
+(:class:`cogs.alerts.DueAlerts`): it goes out only if, that long after the result was
+delivered, the check still waits for them as committed
+(:meth:`services.game.GameService.ready_waiting`); one who presses 准备 sooner gets nothing
+sent and nothing deleted. One alert per check at most: a waiting alert is not remembered, so
+after a restart a check whose alert had not gone out gets none. A vote mentions the players
+it asks in its own message.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 from typing import Any
 
 import discord
 
-from cogs.alerts import deadline_text
+from cogs.alerts import DueAlerts, deadline_text
 from cogs.hand_dm import DM_CLOSED, HandMessages
-from cogs.places import Places, jump_url
+from cogs.places import Places, jump_url, nonce
 from cogs.preferences import Preferences
 from cogs.session_text import (
     names_of,
@@ -332,14 +339,28 @@ async def _answer(interaction: discord.Interaction, text: str) -> None:
 # ---------------------------------------------------------------------------- delivery
 
 
+def ready_key(game_id: int, user_id: int) -> tuple[int, int, str]:
+    """A ready alert's key among the delayed alerts (:class:`cogs.alerts.DueAlerts`)."""
+    return (game_id, user_id, "ready")
+
+
 class SessionMessages:
     """The session on Discord: the result's 准备 line, ready alerts, the vote message and
     the standings (remembered across restarts with the game's messages)."""
 
-    def __init__(self, places: Places, preferences: Preferences, hands: HandMessages) -> None:
+    def __init__(
+        self,
+        places: Places,
+        preferences: Preferences,
+        hands: HandMessages,
+        due: DueAlerts | None = None,
+    ) -> None:
         self.places = places
         self.preferences = preferences
         self.hands = hands
+        #: the turn alerts' delayed sends (:attr:`cogs.alerts.Alerts.due`), shared so the
+        #: game's end and shut-down end the ready alerts' too; None: sent at once
+        self.due = due
 
     async def session_changed(self, game: GameSummary, result: HandResult | None) -> None:
         """See :meth:`services.delivery.Delivery.session_changed`."""
@@ -373,8 +394,9 @@ class SessionMessages:
             log.info("game %s: result not updated (%s %s)", game.id, error.status, error.code)
 
     async def update_ready_alerts(self, game: GameSummary) -> None:
-        """One alert per human the 准备 check waits for (a decision like any other); taken
-        away once they are ready or the check is over."""
+        """One alert per human the 准备 check waits for (a decision like any other), sent
+        once they have not pressed for the alert delay; taken away (or never sent) once they
+        are ready or the check is over."""
         info = session_of(game)
         held = self.places.held(game, "session_alerts")
         tag = f"r{info.ready_hand}" if info is not None else ""
@@ -384,6 +406,11 @@ class SessionMessages:
                 if seat.ai or seat.user_id is None or (i < len(info.ready) and info.ready[i]):
                     continue
                 wanted[str(seat.user_id)] = seat.user_id
+        for uid, entry in list(held.items()):
+            if not (uid in wanted and entry[2] == tag):
+                await self._settle(game.id, int(uid))
+        # (a send that was under way kept its message id, maybe in a newly stored copy)
+        held = self.places.held(game, "session_alerts")
         changed = False
         for uid, entry in list(held.items()):
             if uid in wanted and entry[2] == tag:
@@ -401,6 +428,10 @@ class SessionMessages:
             mode = await self.preferences.alerts_for_user(user_id)
             if mode != "on":
                 continue
+            if self.due is not None and self.due.delay > 0 and info is not None:
+                send = functools.partial(self._send_due, game, user_id, info.ready_hand)
+                self.due.schedule(ready_key(game.id, user_id), send)
+                continue
             try:
                 sent = await self._send_ready_alert(game, user_id)
             except discord.HTTPException as error:
@@ -410,6 +441,36 @@ class SessionMessages:
             self.places.note_snowflake(sent.id)
         if changed:
             await self.places.save_refs(game.id)
+
+    async def _settle(self, game_id: int, user_id: int) -> None:
+        """The user's ready alert waiting out the delay is cancelled (nothing was sent), one
+        being sent ends first (its message id is kept, to be deleted)."""
+        if self.due is not None:
+            await self.due.settle(ready_key(game_id, user_id))
+
+    async def _send_due(self, game: GameSummary, user_id: int, hand: int) -> None:
+        """The delay is over: send the ready alert if the check after ``hand`` still waits
+        for the user (as committed: a press still queued for delivery counts) and none went
+        out for it."""
+        tag = f"r{hand}"
+        entry = self.places.held(game, "session_alerts").get(str(user_id))
+        if not entry or entry[1] or entry[2] != tag:
+            return
+        ask = getattr(self.places.service, "ready_waiting", None)
+        if ask is not None and ask(game.id, user_id, hand) is False:
+            return  # they pressed: the update saying so is queued
+        try:
+            sent = await self._send_ready_alert(game, user_id)
+        except discord.HTTPException as error:
+            log.warning("game %s: ready alert for %s not sent (%s)", game.id, user_id, error)
+            return
+        self.places.note_snowflake(sent.id)
+        entry = self.places.held(game, "session_alerts").get(str(user_id))  # (maybe a copy)
+        if not entry or entry[1] or entry[2] != tag:
+            await self.places.delete([sent.channel.id, sent.id], "ready alert")  # never left
+            return
+        entry[0], entry[1] = sent.channel.id, sent.id
+        await self.places.save_refs(game.id)
 
     async def _send_ready_alert(self, game: GameSummary, user_id: int) -> discord.Message:
         info = session_of(game)
@@ -426,7 +487,9 @@ class SessionMessages:
                 link=link,
             )
             try:
-                return await self.hands.send_dm(user_id, content=text)
+                return await self.hands.send_dm(
+                    user_id, content=text, nonce=nonce("y", game.id, game.hand_no, user_id)
+                )
             except discord.Forbidden as error:
                 if error.code != DM_CLOSED:
                     raise
@@ -439,9 +502,16 @@ class SessionMessages:
             hand=game.hand_no,
             deadline=deadline_text(deadline, lang),
         )
-        return await self.places.mention(game, user_id, text)
+        return await self.places.mention(
+            game, user_id, text, nonce=nonce("y", game.id, game.hand_no, user_id)
+        )
 
     async def clear_session_alerts(self, game: GameSummary) -> None:
+        """The game is over: no ready alert waits any more, every one sent is taken away."""
+        if self.due is not None:
+            for key in self.due.waiting(game.id):
+                if key[2:] == ("ready",):
+                    await self.due.settle(key)
         held = self.places.held(game, "session_alerts")
         if not held:
             return
@@ -484,6 +554,7 @@ class SessionMessages:
             content=text[:2000],
             view=view,
             allowed_mentions=discord.AllowedMentions(users=voters, everyone=False, roles=False),
+            nonce=nonce("v", game.id, vote.no),
         )
         self.places.note_snowflake(message.id)
         refs["vote"] = [where, message.id, vote.no]
@@ -498,7 +569,12 @@ class SessionMessages:
         await self.clear_session_alerts(game)
         content, embed, view, files = await standings_parts(game, lang)
         message = await self.places.send(
-            game.channel_id, content=content or None, embed=embed, view=view, files=files
+            game.channel_id,
+            content=content or None,
+            embed=embed,
+            view=view,
+            files=files,
+            nonce=nonce("s", game.id),
         )
         self.places.note_snowflake(message.id)
         refs = self.places.refs(game)

@@ -240,6 +240,19 @@ class GameService(ClusterMixin):
             return False
         return live.prompt_version.get(seat, 0) == prompt
 
+    def ready_waiting(self, game_id: int, user_id: int, hand: int) -> bool | None:
+        """Whether the 准备 check after hand ``hand`` still waits for ``user_id`` — open, the
+        game on, the user not ready — as committed, even while the delivery of their press
+        is still queued (a seat on 托管 counts as ready). A delayed ready alert asks this
+        before it goes out (:mod:`cogs.session`). None: the game is not held by this process."""
+        live = self._games.get(game_id)
+        if live is None or live.state is None:
+            return None
+        seat = live.seat_of(user_id)
+        if seat is None or live.session.ready_hand != hand or not self._ready_open(live):
+            return False
+        return not live.seats[seat].robot and seat not in live.session.ready
+
     async def stored_messages(self, game_id: int) -> tuple[int | None, dict[str, Any]] | None:
         """The game's table message and remembered messages (hand DMs, alerts…) as stored
         now, taken into the held copy: sharing the database, another process may have posted

@@ -1,8 +1,11 @@
-"""End-to-end: delayed turn and claim alerts (``ALERT_DELAY_SECONDS``, :mod:`cogs.alerts`).
+"""End-to-end: delayed turn, claim and ready alerts (``ALERT_DELAY_SECONDS``,
+:mod:`cogs.alerts`, :mod:`cogs.session`).
 
 Through the real bot: players who answer within the delay get no alert message at all; a
 player who leaves a decision open gets exactly one, the delay after the decision was shown,
-taken away once they act; nothing public shows who was asked."""
+taken away once they act; nothing public shows who was asked. The same for the 准备 check
+after a hand: pressed at once, no ready alert; left open, one each, the delay after the
+result was posted."""
 
 from __future__ import annotations
 
@@ -19,10 +22,11 @@ from .game_driver import (
     hand_message,
     open_game,
     play_hand,
+    result_message,
     start_bot,
     wait_still,
 )
-from .test_game_discord import alert_dms
+from .test_game_discord import alert_dms, ready_alert_dms
 
 pytestmark = pytest.mark.e2e
 
@@ -121,3 +125,53 @@ async def test_a_restart_with_an_alert_waiting_sends_never_two_and_leaves_none(
         10,
         what="no alert left behind",
     )
+
+
+def ready_alerts(fake: FakeDiscord, user: FakeUser, hand: int) -> list[FakeMessage]:
+    """The ready alert DMs of the 准备 check after hand ``hand`` (deleted ones too)."""
+    return [
+        m
+        for m in ready_alert_dms(fake, user)
+        if f"第{hand}局" in m.content or f"Hand {hand} " in m.content
+    ]
+
+
+async def test_only_a_player_who_leaves_the_ready_check_open_gets_a_ready_alert(
+    fake: FakeDiscord, bot_factory
+) -> None:
+    delay = min(30.0, round(fake.scaled(1.0), 1))
+    await start_bot(bot_factory, ALERT_DELAY_SECONDS=str(delay))
+    alice, bob = fake.user("alice"), fake.user("bob")
+    players = [alice, bob]
+    gid, _lobby = await open_game(fake, alice, [bob], variant="xinyu", length="4")
+    # hand 1: both press 准备 as soon as the result shows — no ready alert at all
+    result = await play_hand(fake, players, gid, hand_no=1)
+    for user in players:
+        await click_ok(fake, user, fake.messages[result.id], f"mj:{gid}:next:1")
+    loop = asyncio.get_running_loop()
+    due = loop.time() + delay + fake.scaled(0.5)  # (when an alert of hand 1 would be out)
+    result = await play_hand(fake, players, gid, hand_no=2)
+    while (left := due - loop.time()) > 0:
+        await fake.wait_change(fake.changes, left)
+    assert [ready_alerts(fake, u, 1) for u in players] == [[], []]
+
+    # hand 2: nobody presses — one alert each, no sooner than the delay after the result
+    alerts = []
+    for user in players:
+        [alert] = await fake.wait_for(
+            lambda u=user: ready_alerts(fake, u, 2), delay + 20, what=f"{user.name}'s ready alert"
+        )
+        assert alert.created_at - result.created_at >= delay - 0.05
+        alerts.append(alert)
+    until = loop.time() + delay + fake.scaled(0.5)  # another delay: still one each
+    while (left := until - loop.time()) > 0:
+        await fake.wait_change(fake.changes, left)
+    assert [ready_alert_dms(fake, u) for u in players] == [[a] for a in alerts]  # (ever)
+    # they press: each alert is taken away, hand 3 is dealt
+    for user, alert in zip(players, alerts, strict=True):
+        await click_ok(fake, user, fake.messages[result.id], f"mj:{gid}:next:2")
+        await fake.wait_for(
+            lambda a=alert: fake.messages[a.id].deleted, 10, what="the ready alert taken away"
+        )
+    await fake.wait_for(lambda: result_message(fake, gid, 2) is None, 10, what="hand 3 dealt")
+    check_privacy(fake)

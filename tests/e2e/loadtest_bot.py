@@ -17,9 +17,16 @@ Figures (a table, then one JSON line): ``presses`` answered, ``presses_per_s``, 
 ``p99_ms`` / ``max_ms`` press → answered (the fake's clock: interaction sent → callback),
 ``late`` (answered past 3 s, or never), ``refused_presses`` (answered with a follow-up:
 refused, e.g. a button from an earlier moment — nothing played) and ``moves_per_s`` (the
-presses that played), ``table_lag_max_s`` / ``table_lag_p99_s`` (an
-acknowledged move → the next edit of that hand's table message; edits are coalesced to one
-per 2 s per table), ``bot_cpu_cores`` (CPU the bot and its picture workers used, in cores),
+presses that played), ``table_lag_p50_s`` / ``table_lag_p99_s`` / ``table_lag_max_s``
+(how long the table showed an older game than the player had made: from a move's answer —
+a discard or a win of the table's human, acknowledged — to the first version of the game's
+table message whose text shows that move or a later state: a later hand, the hand over, or
+the human's discards of the hand — their river plus those claimed into others' melds, which
+name their feeder — numbering at least that move's; an edit that still shows the older
+table does not count, see :class:`TableShown`; moves in the last 12 s are left out,
+``table_lag_moves`` are those measured and ``table_lag_unshown`` those no table showed by
+the end, counted with the time to the end; ``table_next_edit_p99_s`` is the former figure,
+a move → the next edit of the table, whatever it showed), ``bot_cpu_cores`` (CPU the bot and its picture workers used, in cores),
 ``bot_cpu_ms_per_press`` / ``driver_cpu_ms_per_press`` (the bot's CPU, and this process's —
 the fake Discord and the players — per answered press: what a press costs whatever the
 load; the bot's split into ``bot_loop_cpu_ms_per_press``, its own process, and
@@ -48,6 +55,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +83,127 @@ def routes_per_press(calls: list[Any], presses: int) -> dict[str, float]:
     first: where a press's requests go."""
     counts = Counter(f"{call.method} {re.sub(ROUTE_IDS, '/:id', call.path)}" for call in calls)
     return {route: round(n / max(1, presses), 2) for route, n in counts.most_common()}
+
+
+#: the hand in a table's or hand DM's title (``第3/8局``, ``第1/2圈 · 第3局``, ``hand 3/8``)
+HAND_NO = re.compile(r"第(\d+)(?:/\d+)?局|\bhand (\d+)", re.IGNORECASE)
+#: a seat's head line on the table: ``▶ **name**（东·庄）　12分　手牌 13 张``
+SEAT_HEAD = re.compile(r"^(?:▶ )?\*\*(.+?)\*\*")
+#: a claimed meld's feeder (``碰[5m5m5m]（上家）``), as seats after the meld's owner
+FEEDERS = {"下家": 1, "对家": 2, "上家": 3, "from right": 1, "from across": 2, "from left": 3}
+FEEDER = re.compile(r"[（(]([^）)]+)[）)]$")
+RIVER_WORDS = ("牌河", "discards")
+MELD_WORDS = ("副露", "melds")
+HAND_OVER = ("本局结束", "Hand over")
+
+
+def hand_of(title: str) -> int | None:
+    """The hand number a title names (the last one: a round's title names the round first)."""
+    found = HAND_NO.findall(title)
+    if not found:
+        return None
+    zh, en = found[-1]
+    return int(zh or en)
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move of a table's human, answered: a ``discard`` (their ``nth`` of the hand) or a
+    ``win``, acknowledged ``at`` (the fake's monotonic clock)."""
+
+    gid: int
+    name: str
+    hand: int
+    kind: str
+    nth: int
+    at: float
+
+
+@dataclass(frozen=True)
+class TableShown:
+    """What one version of a table message shows: the hand, whether it is over, and per seat
+    (in seat order) its name, how many tiles its river holds and the seats its claimed melds
+    came from."""
+
+    hand: int
+    over: bool
+    seats: tuple[tuple[str, int, tuple[int, ...]], ...]
+
+    def discards(self, name: str) -> int | None:
+        """How many discards the seat ``name`` has made this hand, as shown: its river plus
+        its discards claimed into the others' melds (None: no such seat)."""
+        mine = next((i for i, seat in enumerate(self.seats) if seat[0] == name), None)
+        if mine is None:
+            return None
+        claimed = sum(
+            1
+            for i, (_name, _river, fed_by) in enumerate(self.seats)
+            if i != mine
+            for feeder in fed_by
+            if feeder == mine
+        )
+        return self.seats[mine][1] + claimed
+
+    def shows(self, move: Move) -> bool:
+        """Whether this table shows the game at or past ``move``."""
+        if self.hand != move.hand:
+            return self.hand > move.hand
+        if self.over:
+            return True
+        if move.kind != "discard":
+            return False  # a win shows as the hand over
+        made = self.discards(move.name)
+        return made is not None and made >= move.nth
+
+
+def table_shown(version: dict[str, Any]) -> TableShown | None:
+    """Read a table message's version (:meth:`FakeMessage.versions`), or None when it is
+    not a hand's table (the lobby)."""
+    embeds = version.get("embeds") or []
+    if not embeds:
+        return None
+    hand = hand_of(str(embeds[0].get("title") or ""))
+    if hand is None:
+        return None
+    over = False
+    seats: list[list[Any]] = []
+    for raw in str(embeds[0].get("description") or "").splitlines():
+        line = raw.strip("\u3000 ")
+        head = SEAT_HEAD.match(line)
+        if head:
+            seats.append([head.group(1), 0, []])
+            continue
+        if line in HAND_OVER:
+            over = True
+        label, colon, rest = line.partition("：")
+        if not colon or not seats:
+            continue
+        if label in RIVER_WORDS:
+            seats[-1][1] = 0 if rest.strip() in ("", "—") else len(rest.split("·"))
+        elif label in MELD_WORDS:
+            owner = len(seats) - 1
+            for meld in rest.split("  "):
+                feeder = FEEDER.search(meld.strip())
+                if feeder and feeder.group(1) in FEEDERS:
+                    seats[-1][2].append((owner + FEEDERS[feeder.group(1)]) % 4)
+    return TableShown(hand, over, tuple((n, r, tuple(f)) for n, r, f in seats))
+
+
+def table_lags(
+    moves: list[Move], shown: dict[int, list[tuple[float, TableShown]]], end: float
+) -> tuple[list[float], int]:
+    """Each move's table lag (see the module docstring) and how many moves no table showed
+    by ``end`` (their lag: the time to ``end``). ``shown``: per game, each version of its
+    table messages, oldest first, with when it was shown."""
+    lags: list[float] = []
+    unshown = 0
+    for move in moves:
+        seen = next((at for at, table in shown.get(move.gid, []) if table.shows(move)), None)
+        if seen is None:
+            unshown += 1
+            seen = end
+        lags.append(max(0.0, seen - move.at))
+    return lags, unshown
 
 
 class ByChannel(dict):
@@ -135,6 +264,8 @@ class Load:
         self.answered: list[Any] = []  # the interactions answered (their follow-ups: below)
         self.late = 0
         self.moves: list[tuple[int, float]] = []  # (game, when the move was acknowledged)
+        #: every discard or win pressed, from the first: (table, hand, kind, interaction)
+        self.plays: list[tuple[Table, int, str, Any]] = []
         self.errors = 0
         self.late_opening = 0  # /mahjong new or Start answered late (or never)
         self.stop_at = float("inf")  # set when the last table is open
@@ -175,17 +306,33 @@ class Load:
                     return msg, cid
         return None
 
-    def table_edits(self, table: Table) -> list[float]:
-        """When each table message of the game was edited (fake monotonic clock)."""
-        out: list[float] = []
-        for msg in self.play_messages(table):
+    def table_messages(self, table: Table) -> list[FakeMessage]:
+        """The game's table messages (one per hand): those that carry or carried 🀄 My hand."""
+        return [
+            msg
+            for msg in self.play_messages(table)
             if any(
                 f"mj:{table.gid}:hand"
                 in FakeMessage(0, 0, msg.author, components=v["components"]).custom_ids()
                 for v in msg.versions()
-            ):
-                out += msg.edit_times
-        return sorted(out)
+            )
+        ]
+
+    def table_edits(self, table: Table) -> list[float]:
+        """When each table message of the game was edited (fake monotonic clock)."""
+        return sorted(at for msg in self.table_messages(table) for at in msg.edit_times)
+
+    def tables_shown(self, table: Table) -> list[tuple[float, TableShown]]:
+        """Every version of the game's table messages that shows a hand, with when it was
+        shown (created or edited), oldest first."""
+        out = []
+        for msg in self.table_messages(table):
+            times = [msg.created_at, *msg.edit_times]
+            for at, version in zip(times, msg.versions(), strict=False):
+                shown = table_shown(version)
+                if shown is not None:
+                    out.append((at, shown))
+        return sorted(out, key=lambda pair: pair[0])
 
     # -- opening tables
 
@@ -216,6 +363,8 @@ class Load:
     # -- playing
 
     async def press(self, table: Table, msg: FakeMessage, cid: str) -> None:
+        kind = parse_id(cid)[1]
+        hand = hand_of(str(msg.embeds[0].get("title") or "")) if msg.embeds else None
         ix = await self.fake.click(table.user, msg, cid, force=True)
         with contextlib.suppress(TimeoutError):
             await ix.wait_ack(ACK_DEADLINE * 4 / self.fake.timeout_scale)
@@ -226,8 +375,26 @@ class Load:
             self.latencies.append(latency)
             self.answered.append(ix)
             table.presses += 1
-            if ix.response_type == 7 and parse_id(cid)[1] != "next":
+            if ix.response_type == 7 and kind != "next":
                 self.moves.append((table.gid, ix.acked_at or time.monotonic()))
+            if ix.response_type == 7 and kind in ("discard", "win") and hand is not None:
+                self.plays.append((table, hand, kind, ix))
+
+    def moves_made(self, since: float, until: float) -> list[Move]:
+        """The discards and wins that played (a press answered with a follow-up was refused),
+        acknowledged between ``since`` and ``until``, each discard numbered in its hand."""
+        made: Counter[tuple[int, int]] = Counter()
+        out = []
+        for table, hand, kind, ix in self.plays:
+            if ix.followups:
+                continue
+            if kind == "discard":
+                made[table.gid, hand] += 1
+            at = ix.acked_at or 0.0
+            if since <= at <= until:
+                name = table.user.name
+                out.append(Move(table.gid, name, hand, kind, made[table.gid, hand], at))
+        return out
 
     def places(self, table: Table) -> list[int]:
         """Where a change can give the human something to press: their DM channel (or
@@ -390,14 +557,19 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         # a press answered with a follow-up was refused (a button from an earlier moment:
         # the hand message is redrawn and a notice follows) — it played nothing
         refused = sum(1 for ix in load.answered[:answered] if ix.followups)
-        lags = []
+        next_edit = []  # (the former figure: a move → the table's next edit, whatever it shows)
         edits = {t.gid: load.table_edits(t) for t in tables}
         for gid, at in load.moves:
             if at > load.stop_at - 12:
                 continue  # too close to the end to see its edit
             later = [e for e in edits.get(gid, []) if e >= at]
             if later:
-                lags.append(later[0] - at)
+                next_edit.append(later[0] - at)
+        # moves too close to the end to see their table are left out
+        moves = load.moves_made(began, load.stop_at - 12)
+        lags, unshown = table_lags(
+            moves, {t.gid: load.tables_shown(t) for t in tables}, time.monotonic()
+        )
         return {
             "tree": str(tree),
             "commit": tree_commit(tree),
@@ -416,8 +588,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "p99_ms": round(pct(load.latencies, 0.99) * 1000, 1),
             "max_ms": round(max(load.latencies, default=0) * 1000, 1),
             "late": load.late,
+            "table_lag_p50_s": round(pct(lags, 0.5), 2),
             "table_lag_p99_s": round(pct(lags, 0.99), 2),
             "table_lag_max_s": round(max(lags, default=0.0), 2),
+            "table_lag_moves": len(lags),
+            "table_lag_unshown": unshown,
+            "table_next_edit_p99_s": round(pct(next_edit, 0.99), 2),
             "late_opening": load.late_opening,
             "bot_cpu_cores": round(bot_cpu / elapsed, 2),
             "bot_cpu_ms_per_press": round(bot_cpu * 1000 / presses, 2),

@@ -6,6 +6,10 @@ requests with ``method`` whose path matches the regex ``path`` (and, with ``matc
 ``status`` with Discord's error body, and nothing is done. ``count=None``: until
 :meth:`Fault.heal`. Each refused call is kept in :attr:`Fault.refused`.
 
+``after=True``: a response lost on the way back — the request is carried out (the message
+is created, the event dispatched), then answered ``status`` all the same, as when Discord
+times out or a proxy fails after the work was done; the client cannot tell it happened.
+
 discord.py itself tries a 500/502/504 up to five times inside one call (1, 3, 5, 7, 9 s
 apart) and gives up at once on a 503; what the bot does after that is its own.
 """
@@ -33,6 +37,8 @@ class Fault:
     count: int | None  # requests still to refuse (None: until healed)
     status: int = 500
     match: Callable[[RestCall], bool] | None = None
+    #: the request is carried out first, and only its answer is lost (replaced by ``status``)
+    after: bool = False
     refused: list[RestCall] = field(default_factory=list)
 
     def applies(self, call: RestCall) -> bool:
@@ -61,8 +67,9 @@ class Faults:
         count: int | None,
         status: int,
         match: Callable[[RestCall], bool] | None,
+        after: bool = False,
     ) -> Fault:
-        rule = Fault(method.upper(), re.compile(path), count, status, match)
+        rule = Fault(method.upper(), re.compile(path), count, status, match, after)
         self.rules.append(rule)
         return rule
 

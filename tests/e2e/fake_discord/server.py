@@ -35,6 +35,7 @@ from .interactions import (
     check_options,
     leaf_definition,
 )
+from .nonces import Nonces, nonce_problem
 from .notifications import Notifications
 from .permissions import (
     ADD_REACTIONS,
@@ -174,6 +175,9 @@ class FakeDiscord(ThreadsMixin):
         self.faults = Faults()
         #: Who was notified of what (only new messages notify; see ``notifications.py``).
         self.notifications = Notifications()
+        #: Enforced message nonces: a second create with one returns the first message
+        #: (``nonces.py``).
+        self.nonces = Nonces(clock)
         #: The edit budget of messages older than an hour (30046; see ``budget.py``).
         self.old_edits = OldMessageEdits(clock, self.ratelimits)
         self.host = "127.0.0.1"
@@ -780,11 +784,13 @@ class FakeDiscord(ThreadsMixin):
         *,
         status: int = 500,
         match: Callable[[RestCall], bool] | None = None,
+        after: bool = False,
     ) -> Fault:
         """The next ``count`` ``method`` requests whose path matches the regex ``path`` (and
         that ``match`` accepts) get a ``status`` server error and change nothing
-        (``count=None``: until ``heal()``). See ``faults.py``."""
-        return self.faults.add(method, path, count, status, match)
+        (``count=None``: until ``heal()``). ``after``: the request is carried out and only
+        its answer is lost (replaced by the error). See ``faults.py``."""
+        return self.faults.add(method, path, count, status, match, after)
 
     def limit_route(self, method: str, path: str, per: int, window: float = 1.0) -> RouteLimit:
         """Matching requests may be made ``per`` times per ``window`` seconds per bucket
@@ -914,7 +920,7 @@ class FakeDiscord(ThreadsMixin):
         self.calls.append(call)
         limited = None
         fault = self.faults.take(call)
-        if fault is not None:  # a server error on demand: nothing is done
+        if fault is not None and not fault.after:  # a server error on demand: nothing is done
             call.response = fault.body()
             call.status = fault.status
             self.notify()
@@ -953,6 +959,9 @@ class FakeDiscord(ThreadsMixin):
         if limited is not None:
             response.headers.update(limited.headers)
             self.ratelimits.answered(limited, response.status)
+        if fault is not None:  # (``after``) done, but the answer is lost on the way back
+            call.response = fault.body()
+            response = json_response(fault.body(), fault.status)
         call.status = response.status
         self.notify()
         return response
@@ -1141,9 +1150,21 @@ class FakeDiscord(ThreadsMixin):
         if channel.is_dm and channel.recipient is not None and not channel.recipient.dms_open:
             raise HTTPError(403, 50007, "Cannot send messages to this user")
         data = self._permitted(channel, call.json or {}, call.files, creating=True)
-        msg = FakeMessage(id=snowflake(), channel_id=channel.id, author=self.bot_user)
+        problem = nonce_problem(data)
+        if problem is not None:
+            raise HTTPError(400, 50035, "Invalid Form Body", problem)
+        nonce, author = data.get("nonce"), self.bot_user
+        if nonce is not None and data.get("enforce_nonce"):
+            earlier = self.nonces.earlier(author.id, channel.id, nonce)
+            known = self.messages.get(earlier) if earlier is not None else None
+            if known is not None and not known.deleted:  # that message, nothing created
+                self.nonces.repeated(nonce, known.id)
+                return json_response(self.message_payload(known))
+        msg = FakeMessage(id=snowflake(), channel_id=channel.id, author=author, nonce=nonce)
         self._apply_message_data(msg, data, call.files, creating=True)
         msg.flags = int(data.get("flags", 0)) & ~EPHEMERAL
+        if nonce is not None and data.get("enforce_nonce"):
+            self.nonces.note(author.id, channel.id, nonce, msg.id)
         self.thread_written(channel)
         await self._store_new(msg)
         self.notifications.on_new(msg, channel, data)

@@ -227,6 +227,8 @@ class FakeMessage:
     #: when it was created by the fake clock (its age decides the old-message edit budget)
     created_fake: float = field(default_factory=lambda: clock.now())
     edit_times: list[float] = field(default_factory=list)
+    #: the nonce it was created with (echoed in its payload), if any
+    nonce: int | str | None = None
 
     @property
     def ephemeral(self) -> bool:
@@ -308,6 +310,8 @@ class FakeMessage:
         }
         if guild_id is not None:
             out["guild_id"] = str(guild_id)
+        if self.nonce is not None:
+            out["nonce"] = self.nonce
         if self.webhook_id is not None:
             out["webhook_id"] = str(self.webhook_id)
             out["application_id"] = str(self.webhook_id)

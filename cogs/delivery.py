@@ -19,6 +19,11 @@
   final standings with 再来一局 (in the channel, with the lobby).
 
 Public lines for claims, kongs, wins and timeouts are :func:`cogs.event_lines.event_line`.
+
+Posts that stand for one game event carry a nonce built from it (:func:`cogs.places.nonce`):
+a hand's result ``r`` (game, hand — the same for :meth:`DiscordDelivery.past_result`), the
+lines of one change ``l`` (game, version, the text), so that a send made again, or made by
+another process or after a restart, returns the message already posted.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ import discord
 from cogs.alerts import Alerts
 from cogs.event_lines import event_line
 from cogs.hand_dm import HandMessages
-from cogs.places import Places
+from cogs.places import Places, nonce, text_id
 from cogs.preferences import Preferences
 from cogs.resend import resend_delay
 from cogs.session import SessionMessages, result_parts
@@ -69,7 +74,7 @@ class DiscordDelivery:
             bot, self.places, self.preferences, ephemeral_lifetime=ephemeral_lifetime
         )
         self.alerts = Alerts(self.places, self.preferences, self.hands, delay=alert_delay)
-        self.session = SessionMessages(self.places, self.preferences, self.hands)
+        self.session = SessionMessages(self.places, self.preferences, self.hands, self.alerts.due)
         #: game → the SHA-256 commitment of its hand's wall (revealed with the result)
         self.commitments: dict[int, str] = {}
 
@@ -120,7 +125,7 @@ class DiscordDelivery:
         embed, view = lobby_message(game, lang)
         await self.places.put_lobby(game, embed, view)
         if game.status == "abandoned":
-            await self.places.say(game, t("game.line_abandoned", lang))
+            await self.places.say(game, t("game.line_abandoned", lang), nonce=nonce("a", game.id))
 
     async def table_changed(
         self, game: GameSummary, table: TableView, events: list[GameEvent]
@@ -132,7 +137,10 @@ class DiscordDelivery:
                 self.commitments[game.id] = str(event.data["commitment"])
         lines = [line for line in (event_line(game, e, events, lang) for e in events) if line]
         if lines:
-            await self.places.say(game, "\n".join(lines))
+            text = "\n".join(lines)
+            await self.places.say(
+                game, text, nonce=nonce("l", game.id, game.version, text_id(text))
+            )
         self.tables.schedule(game, table)
 
     async def hand_changed(self, game: GameSummary, update: PrivateUpdate) -> None:
@@ -167,7 +175,12 @@ class DiscordDelivery:
         )
         where = await self.places.play_channel_id(game)
         message = await self.places.send(
-            where, content=content or None, embed=embed, view=view, files=files
+            where,
+            content=content or None,
+            embed=embed,
+            view=view,
+            files=files,
+            nonce=result_nonce(game),
         )
         self.places.note_snowflake(message.id)
         self.places.refs(game)[RESULT_POSTED] = game.hand_no
@@ -188,7 +201,9 @@ class DiscordDelivery:
         published = (result.seed_reveal or {}).get("commitment")
         content, embed, _view, files = await result_parts(game, result, lang, published)
         where = await self.places.play_channel_id(game)
-        message = await self.places.send(where, content=content or None, embed=embed, files=files)
+        message = await self.places.send(
+            where, content=content or None, embed=embed, files=files, nonce=result_nonce(game)
+        )
         self.places.note_snowflake(message.id)
         self.places.refs(game)[RESULT_POSTED] = game.hand_no
         await self.places.save_refs(game.id)
@@ -223,3 +238,10 @@ class DiscordDelivery:
     async def session_changed(self, game: GameSummary, result: HandResult | None) -> None:
         """See :meth:`services.delivery.Delivery.session_changed`."""
         await self.session.session_changed(game, result)
+
+
+def result_nonce(game: GameSummary) -> str:
+    """The nonce of the post of a hand's result (``game.hand_no``): the same for the result
+    posted when the hand ended and for one handed over again (a restart, a process taking the
+    game over), so either returns the other's message (:func:`cogs.places.nonce`)."""
+    return nonce("r", game.id, game.hand_no)

@@ -6,6 +6,12 @@
   (its reply is edited while its token lives — 15 minutes) and the game gets a one-line
   notice that mentions them, once — never the hand.
 - A hand a button answer already showed is not edited into the DM a second time.
+- A new hand DM carries a nonce (:func:`cogs.places.nonce`: game, hand, player, version and
+  the DM it replaces): sent again — an answer lost, a restart, another process — it returns
+  the DM already sent instead of a second one.
+- Each player's DM channel is kept here (:class:`DmChannels`, far more than discord.py's 128):
+  a DM to a player seen before goes straight to their channel, without asking Discord to open
+  it again (``POST /users/@me/channels``, which counts against the global limit).
 """
 
 from __future__ import annotations
@@ -14,13 +20,14 @@ import contextlib
 import logging
 import os
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
 import discord
 
 from cogs import pictures
-from cogs.places import TABLE_MAX_AGE, Places, jump_url
+from cogs.places import TABLE_MAX_AGE, Places, jump_url, nonce
 from cogs.preferences import Preferences
 from cogs.shown_pictures import ShownPictures
 from cogs.text import t
@@ -35,6 +42,43 @@ EPHEMERAL_LIFETIME = 14 * 60  # an interaction token lives 15 minutes (a minute 
 EPHEMERAL_LIFETIME_ENV = "EPHEMERAL_LIFETIME_SECONDS"
 #: Discord's error code for a DM the user does not accept
 DM_CLOSED = 50007
+#: how many players' DM channels :class:`DmChannels` keeps (two ints each: a few MB at most)
+DM_CHANNELS_KEPT = 100_000
+
+
+class DmChannels:
+    """Each player's DM channel (user id → channel id), the least recently used forgotten
+    past ``limit``. discord.py keeps only 128 DM channels: past 128 players, each new DM
+    would first ask Discord to open the channel again. A DM channel's id never changes; when
+    Discord says it is unknown (404) the entry goes and the channel is opened again."""
+
+    def __init__(self, limit: int = DM_CHANNELS_KEPT) -> None:
+        self.limit = limit
+        self._ids: OrderedDict[int, int] = OrderedDict()
+        #: channels opened (``POST /users/@me/channels`` or discord.py's cache)
+        self.opened = 0
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def get(self, user_id: int) -> int | None:
+        """The user's DM channel, if known."""
+        channel_id = self._ids.get(user_id)
+        if channel_id is not None:
+            self._ids.move_to_end(user_id)
+        return channel_id
+
+    def note(self, user_id: int, channel_id: int) -> None:
+        """The user's DM channel (from a DM sent, or the game's remembered messages)."""
+        self._ids[user_id] = channel_id
+        self._ids.move_to_end(user_id)
+        while len(self._ids) > self.limit:
+            self._ids.popitem(last=False)
+
+    def drop(self, user_id: int, channel_id: int) -> None:
+        """Discord does not know this channel (any more): forget it."""
+        if self._ids.get(user_id) == channel_id:
+            del self._ids[user_id]
 
 
 def lifetime_from_env() -> float:
@@ -80,6 +124,8 @@ class HandMessages:
         self.ephemeral: dict[tuple[int, int], tuple[float, discord.Interaction]] = {}
         #: the hand picture each hand message shows (an unchanged one is not sent again)
         self.pictures = ShownPictures()
+        #: each player's DM channel (far more than discord.py keeps)
+        self.dm_channels = DmChannels()
 
     # ------------------------------------------------------------------ what a press showed
 
@@ -176,8 +222,12 @@ class HandMessages:
         if keep:  # a new DM after all: it needs the picture
             embed.set_image(url=None)
             png = await pictures.hand_png(update.hand, lang=lang)
+        # this hand's DM at this version, in place of the one that could not be edited
+        made = nonce("d", game.id, game.hand_no, update.user_id, game.version, _id_of(known))
         try:
-            message = await self.send_dm(update.user_id, embed=embed, view=view, files=files())
+            message = await self.send_dm(
+                update.user_id, embed=embed, view=view, files=files(), nonce=made
+            )
         except discord.Forbidden as error:
             if error.code != DM_CLOSED:
                 raise
@@ -245,11 +295,33 @@ class HandMessages:
     async def send_dm(
         self, user_id: int, *, view: discord.ui.View | None = None, **fields: Any
     ) -> discord.Message:
-        """A new DM to the user (raises :class:`discord.Forbidden` 50007 when closed)."""
+        """A new DM to the user (raises :class:`discord.Forbidden` 50007 when closed): to
+        their DM channel when known (:class:`DmChannels`), else opened first."""
+        if view is not None:
+            fields["view"] = view
+        channel_id = self.dm_channels.get(user_id)
+        if channel_id is not None:
+            where = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+            try:
+                return await where.send(**fields)
+            except discord.NotFound as error:  # (10003 Unknown Channel) opened again below
+                log.info("DM channel %s of %s unknown (%s)", channel_id, user_id, error.code)
+                self.dm_channels.drop(user_id, channel_id)
+                for file in fields.get("files") or ():
+                    file.reset()
         dm = await self.bot.create_dm(discord.Object(id=user_id))
-        if view is None:
-            return await dm.send(**fields)
-        return await dm.send(view=view, **fields)
+        self.dm_channels.opened += 1
+        self.dm_channels.note(user_id, dm.id)
+        return await dm.send(**fields)
+
+    def note_dm_channels(self, dms: Any) -> None:
+        """The players' DM channels the game's remembered hand DMs name (``{user id:
+        [channel, message, hand]}``)."""
+        if not isinstance(dms, dict):
+            return
+        for uid, ref in dms.items():
+            with contextlib.suppress(TypeError, ValueError, IndexError):
+                self.dm_channels.note(int(uid), int(ref[0]))
 
     async def _adopt_stored(self, game: GameSummary, user_id: int) -> None:
         """Several processes on one database: the hand DM (and its alert) another process
@@ -271,6 +343,7 @@ class HandMessages:
                 message = self.places.partial(int(dm[0]), int(dm[1]))
                 self.dm_messages[(game.id, user_id)] = (game.hand_no, message)
                 refs.setdefault("dm", {})[uid] = list(dm)
+        self.note_dm_channels(messages.get("dm"))
         alert = (messages.get("alerts") or {}).get(uid)
         alerts = self.places.held(game, "alerts")
         if isinstance(alert, list) and uid not in alerts:
@@ -293,6 +366,7 @@ class HandMessages:
         every hand is shown again."""
         for key in [k for k in self.rendered if k[0] == game.id]:
             self.rendered.pop(key, None)
+        self.note_dm_channels(self.places.refs(game).get("dm"))
         for uid, ref in (self.places.refs(game).get("dm") or {}).items():
             with contextlib.suppress(TypeError, ValueError, IndexError):
                 if int(ref[2]) == game.hand_no and (game.id, int(uid)) not in self.dm_messages:
@@ -315,7 +389,10 @@ class HandMessages:
         self.notified_closed.add((game.id, user_id))
         lang = await self.preferences.lang_for_guild(game.guild_id)
         await self.places.mention(
-            game, user_id, t("game.line_dm_closed", lang, mention=f"<@{user_id}>")
+            game,
+            user_id,
+            t("game.line_dm_closed", lang, mention=f"<@{user_id}>"),
+            nonce=nonce("c", game.id, user_id),
         )
         return True
 
@@ -339,3 +416,8 @@ class HandMessages:
             self.ephemeral.pop(key, None)
             return False
         return True
+
+
+def _id_of(known: tuple[int, Any] | None) -> int:
+    """The id of the hand DM a new one replaces (0: none)."""
+    return int(known[1].id) if known is not None else 0

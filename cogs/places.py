@@ -16,11 +16,19 @@ delivery keeps up to date (and remembers across restarts).
 - **Remembered messages.** The hand DMs, open alerts, the lobby, the last result and the
   hand of the current table are kept in the game's ``messages`` (the store), so a restart
   edits them instead of sending new ones.
+- **Posts that cannot be doubled.** A post standing for one game event carries a
+  :func:`nonce` built from the event (a hand's result: game and hand), the same in every
+  process and after a restart. discord.py sends any nonce with ``enforce_nonce``: Discord
+  then returns the message the same nonce made in the past few minutes instead of posting
+  again — a send made again after an answer lost on the way back (the delivery queue's
+  resend), after a crash between the send and its note, or by a process taking the game over
+  while the owner's send was under way, posts once.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import time
 from collections.abc import Callable
@@ -48,6 +56,39 @@ THREAD_ARCHIVE_MINUTES: ThreadArchiveDuration = 1440
 PUBLIC_THREAD: ThreadType = 11
 #: builds a table message: ``(embed, view, files)``
 BuildTable = Callable[[], tuple[discord.Embed, discord.ui.View | None, list[discord.File]]]
+
+
+#: the longest message nonce Discord accepts (characters)
+MAX_NONCE = 25
+
+
+def _base36(number: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        number, rest = divmod(number, 36)
+        out = digits[rest] + out
+        if not number:
+            return out
+
+
+def nonce(kind: str, *ids: int | str) -> str:
+    """The nonce of a post that stands for one game event (``kind`` and the event's ids:
+    ``nonce("r", game, hand)`` for a hand's result), identical in every process and after a
+    restart, at most :data:`MAX_NONCE` characters: the kind and the ids in base 36 when that
+    fits (``r.2n.5``), else the kind and a hash of them. Given to ``send``, a second post of
+    the same event within Discord's few minutes returns the first message instead."""
+    parts = [_base36(i) if isinstance(i, int) and i >= 0 else str(i) for i in ids]
+    text = ".".join([kind, *parts])
+    if len(text) <= MAX_NONCE:
+        return text
+    digest = hashlib.blake2b(text.encode(), digest_size=12).digest()
+    return f"{kind}~{_base36(int.from_bytes(digest, 'big'))}"[:MAX_NONCE]
+
+
+def text_id(text: str) -> int:
+    """A short number standing for a text (a public line in a nonce)."""
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=5).digest(), "big")
 
 
 def jump_url(channel_id: int, message_id: int, guild_id: int | None = None) -> str:
@@ -210,22 +251,29 @@ class Places:
             return await where.send(**fields)
         return await where.send(view=view, **fields)
 
-    async def say(self, game: GameSummary, text: str) -> None:
-        """A public line where the game is played (its thread, or the channel)."""
+    async def say(self, game: GameSummary, text: str, *, nonce: str | None = None) -> None:
+        """A public line where the game is played (its thread, or the channel); ``nonce``:
+        see :func:`nonce`."""
         if text:
             where = await self.play_channel_id(game)
+            extra: dict[str, Any] = {"nonce": nonce} if nonce is not None else {}
             await self.place(where).send(
-                text[:2000], allowed_mentions=discord.AllowedMentions(users=False)
+                text[:2000], allowed_mentions=discord.AllowedMentions(users=False), **extra
             )
 
-    async def mention(self, game: GameSummary, user_id: int, text: str) -> discord.Message:
-        """A line where the game is played that mentions (and so notifies) one player."""
+    async def mention(
+        self, game: GameSummary, user_id: int, text: str, *, nonce: str | None = None
+    ) -> discord.Message:
+        """A line where the game is played that mentions (and so notifies) one player;
+        ``nonce``: see :func:`nonce`."""
         where = await self.play_channel_id(game)
+        extra: dict[str, Any] = {"nonce": nonce} if nonce is not None else {}
         return await self.place(where).send(
             text[:2000],
             allowed_mentions=discord.AllowedMentions(
                 users=[discord.Object(id=user_id)], everyone=False, roles=False
             ),
+            **extra,
         )
 
     async def play_channel_id(self, game: GameSummary) -> int:
@@ -331,7 +379,9 @@ class Places:
                 return
             except discord.NotFound:
                 pass
-        message = await self.send(game.channel_id, embed=embed, view=view)
+        # (the lobby as it stands at this version, in place of the one missing)
+        made = nonce("o", game.id, game.version, message_id or 0)
+        message = await self.send(game.channel_id, embed=embed, view=view, nonce=made)
         self.note_snowflake(message.id)
         if self.service is not None:
             stored = await self.service.set_table_message(game.id, message.id, wait=self.sharing)
@@ -397,7 +447,10 @@ class Places:
                     error.code,
                 )
         embed, view, files = build()
-        message = await self.send(where, embed=embed, view=view, files=files or [])
+        # this hand's table at this version, in place of ``current``: a send made again (an
+        # answer lost) or another process's post of the same returns the same message
+        made = nonce("t", game.id, game.hand_no, game.version, current or 0)
+        message = await self.send(where, embed=embed, view=view, files=files or [], nonce=made)
         self.note_snowflake(message.id)
         if self.service is not None:
             # alone on the database nobody else posts this game's table: the id is written

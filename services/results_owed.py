@@ -17,10 +17,17 @@ the last hand whose result went out is kept with the game's remembered messages
 :mod:`cogs.delivery`; written here when the delivery did not): a later restart, or a process
 taking the game over, hands over again only the results after it — the owed note of the last
 deal, the hand the game stands at when it is over (:meth:`ResultsOwedMixin._result_posted`).
-A process killed between the send and that note hands the result over once more (the delivery
-posts it once). What this cannot cover: a send still under way in the owner when another
-process takes the game over (the owner late, not dead, or killed between its send and the
-note) — both may post that result; only claiming the post before the send would prevent it.
+
+**Handed over again, never posted twice.** A result handed over again may already be out:
+the process was killed between the send and that note, the owner's send was still under way
+when another process took the game over (the owner late, not dead), or Discord made the
+message but its answer was lost (a time-out, a 5xx) and the delivery queue sends it again.
+Every post of a hand's result carries the same nonce, built from the game and the hand
+(:func:`cogs.delivery.result_nonce`), whichever process sends it and whether it is the
+result of the hand in play or of a past one; Discord, asked to enforce it, returns the
+message that nonce already made instead of a second one. Discord keeps nonces for a few
+minutes only: a result handed over again later than that (a bot down for longer, killed
+between its send and the note) may still show twice.
 """
 
 from __future__ import annotations

@@ -201,3 +201,53 @@ async def test_a_sigkill_on_a_tuoguan_table_still_posts_the_results_dealt_past_o
     assert firsts == sorted(firsts)  # in the order the hands were played
     for h in noted:
         assert REVEAL.search(fake.messages[shown[h][0].id].text()), h
+
+
+def result_posted_of(proc: BotProcess, gid: int) -> int | None:
+    """The last hand whose result game ``gid``'s stored messages say went out."""
+    [(messages,)] = proc.rows("SELECT messages FROM games WHERE id = ?", gid)
+    stored = json.loads(messages) if isinstance(messages, str) else (messages or {})
+    return stored.get("result_posted")
+
+
+def results_of(gid: int, hand: int) -> Callable[[RestCall], bool]:
+    """Whether a request posts the result of hand ``hand`` of game ``gid``."""
+
+    def match(call: RestCall) -> bool:
+        embeds = list((call.json or {}).get("embeds") or []) if isinstance(call.json, dict) else []
+        return is_result_of(hand)(gid, embeds)
+
+    return match
+
+
+async def test_a_sigkill_between_the_result_sent_and_its_note_posts_it_once(
+    fake: FakeDiscord, bot_factory
+) -> None:
+    """Discord creates hand 1's result, but its answer is lost (503 after the message was
+    made), so the bot never notes it posted; it is SIGKILLed then. The restarted bot hands
+    the result over again, with the same nonce: Discord returns the message already made —
+    the result shows once, with 准备."""
+    proc = bot_factory(env=game_env(EXTRA_EXTENSIONS="e2e_seed", E2E_SEEDS=SEED))
+    await proc.start_ready()
+    alice = fake.user("alice")
+    gid, _lobby = await open_game(fake, alice, [], length=str(HANDS))
+    lost = fake.break_next("POST", MESSAGES, None, status=503, match=results_of(gid, 1), after=True)
+    await play_hand(fake, [alice], gid, hand_no=1)
+    await fake.wait_for(
+        lambda: [c for c in lost.refused if c.status] or None, 20, what="the answer lost"
+    )
+    await proc.kill()  # the result is out, its note is not
+    lost.heal()
+    [made] = posted(fake, gid, is_result_of(1))
+    assert result_posted_of(proc, gid) is None  # the bot does not know it went out
+
+    await proc.start_ready()
+    await fake.wait_for(
+        lambda: result_posted_of(proc, gid), 60, what="the result sent again, and noted"
+    )
+    for _ in range(10):  # until what follows has gone out (quiet for 3 s)
+        if not await fake.wait_change(fake.changes, 3.0):
+            break
+    assert [m.id for m in posted(fake, gid, is_result_of(1))] == [made.id]
+    assert made.id in [m for _nonce, m in fake.nonces.repeats]  # answered with the one made
+    assert result_message(fake, gid, 1) is not None  # it offers 准备

@@ -27,6 +27,7 @@ from discord.ext import commands
 
 from botcore.http_buckets import amortise_bucket_sweep
 from botcore.invite import invite_url
+from botcore.request_budget import RequestBudget, budget_trace, request_budget
 from botcore.settings import Settings
 from botcore.shards import ShardSet
 from botcore.translator import CatalogueTranslator
@@ -120,6 +121,9 @@ class MahjongBot(commands.Bot):
 
     #: the shards this process runs (None: one unsharded connection)
     shard_set: ShardSet | None = None
+    #: Discord's global request limit kept by the bot (``DISCORD_REQUESTS_PER_SECOND``;
+    #: None: not kept): every REST request but the interaction answers waits for a slot
+    request_budget: RequestBudget | None = None
 
     def __init__(
         self,
@@ -127,6 +131,9 @@ class MahjongBot(commands.Bot):
         extensions: Sequence[str] = DEFAULT_EXTENSIONS,
         **options: Any,
     ) -> None:
+        budget = request_budget(settings.discord_requests_per_second)
+        if budget is not None:
+            options.setdefault("http_trace", budget_trace(budget))
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=bot_intents(),
@@ -135,6 +142,7 @@ class MahjongBot(commands.Bot):
             **options,
         )
         self.settings = settings
+        self.request_budget = budget
         # discord.py looks at every rate-limit bucket per new one: swept amortised instead
         amortise_bucket_sweep(self.http)
         self._invite_logged = False
@@ -184,6 +192,8 @@ class MahjongBot(commands.Bot):
         service.ready_timeout = float(settings.ready_timeout_seconds)
         service.vote_timeout = float(settings.vote_timeout_seconds)
         delivery.service = service
+        # the table edits take what the players' requests leave of the budget
+        delivery.tables.budget = self.request_budget
         self._opened.push_async_callback(delivery.close)
         self._opened.push_async_callback(service.close)
         self.game_service = service
@@ -231,6 +241,8 @@ class MahjongBot(commands.Bot):
             await self._opened.aclose()
         finally:
             await super().close()
+            if self.request_budget is not None:
+                await self.request_budget.close()
 
     async def sync_commands(self) -> None:
         """Sync app commands: to ``DEV_GUILD_ID`` if set (instant), else globally — in one

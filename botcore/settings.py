@@ -55,10 +55,15 @@ class Settings(BaseSettings):
     #: seconds a player may take over a decision before its turn / claim alert goes out
     #: (``ALERT_DELAY_SECONDS``): one who acts sooner is not pinged; 0 = alert at once
     alert_delay_seconds: float = Field(default=5, ge=0, le=30)
-    #: table messages edited per second for all games together (``TABLE_EDITS_PER_SECOND``):
-    #: Discord allows a bot about 50 REST requests per second in all; with more tables playing
-    #: than this allows every 2 s, each table is edited less often (never more than 10 s
-    #: behind). 0 = no shared budget (every table every 2 s)
+    #: REST requests per second for the whole bot (``DISCORD_REQUESTS_PER_SECOND``): Discord
+    #: allows a bot about 50 (interaction answers and webhooks aside) and answers a global 429
+    #: past it; the bot keeps under this many, players' requests first and the coalesced table
+    #: edits with what is left (:mod:`botcore.request_budget`). 0 = not kept
+    discord_requests_per_second: int = Field(default=45, ge=0, le=10_000)
+    #: table messages edited per second for all games together (``TABLE_EDITS_PER_SECOND``),
+    #: and never more than the request budget leaves: with more tables playing than this
+    #: allows every 2 s, each table is edited less often (never more than 10 s behind while
+    #: the budget has room). 0 = no cap of its own (every table every 2 s, budget permitting)
     table_edits_per_second: float = Field(default=30, ge=0, le=1000)
     ready_timeout_seconds: int = Field(default=60, gt=0, le=3600)
     vote_timeout_seconds: int = Field(default=60, gt=0, le=3600)

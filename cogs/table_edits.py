@@ -2,14 +2,19 @@
 game. Changes that come in meanwhile are coalesced — only the newest table is ever rendered —
 and a write that failed for a reason that may pass is made again after a back-off.
 
-The tables of all games share a budget too (``TABLE_EDITS_PER_SECOND``): Discord lets a bot
-make about 50 REST requests per second in all (interaction answers aside), and a table edit
-per game every 2 s would spend that at 100 busy tables, leaving the hand DMs and alerts to
-wait out a global 429. With more tables playing than the budget allows at ``interval``, each
-table's interval grows (``tables playing ÷ budget``) up to :data:`TABLE_MAX_INTERVAL` (5 s,
-so that with its picture's render and the request, under load, a table stays within 10 s of
-the game: issue 15); hand DMs and answers are not
-slowed."""
+The tables of all games share a budget too: Discord lets a bot make about 50 REST requests
+per second in all (interaction answers aside), and a table edit per game every 2 s would
+spend that at 100 busy tables, leaving the hand DMs and alerts to wait out a global 429. All
+tables together are edited at most ``TABLE_EDITS_PER_SECOND`` times a second, and never
+more often than the bot's request budget (:mod:`botcore.request_budget`,
+``DISCORD_REQUESTS_PER_SECOND``) leaves once the players' own requests are served
+(:meth:`~botcore.request_budget.RequestBudget.spare`). With more tables playing than that
+allows at ``interval``, each table's interval grows (``tables playing ÷ edits per second``)
+up to :data:`TABLE_MAX_INTERVAL` (5 s, so that with its picture's render and the request,
+under load, a table stays within 10 s of the game: issue 15). Past that, the coalesced
+edits' requests wait in the budget behind the players' (they are made at
+:data:`~botcore.request_budget.TABLE` priority): when the budget is short, the table lags,
+not the hand DMs, alerts and results."""
 
 from __future__ import annotations
 
@@ -20,6 +25,7 @@ from collections.abc import Callable
 
 import discord
 
+from botcore.request_budget import PRIORITY, TABLE, RequestBudget
 from cogs import pictures
 from cogs.places import Places
 from cogs.preferences import Preferences
@@ -68,12 +74,15 @@ class TableEdits:
         #: all games' table edits per second at most (0: no shared budget)
         self.per_second = per_second
         self.clock = clock
+        #: the bot's request budget (None: none): the tables take what the players leave
+        self.budget: RequestBudget | None = None
         self._swept = 0.0
 
     def spacing(self) -> float:
         """Seconds between two edits of one table now: ``interval``, or longer while more
         tables play than the shared budget allows at that pace (at most
-        :data:`TABLE_MAX_INTERVAL`).
+        :data:`TABLE_MAX_INTERVAL`): ``per_second``, or what the request budget leaves
+        the tables when that is less.
 
         >>> edits = TableEdits(None, None, lambda e: None, per_second=10)  # type: ignore[arg-type]
         >>> edits.spacing()
@@ -93,9 +102,13 @@ class TableEdits:
             stale = [g for g, at in self._last_edit.items() if now - at > PLAYING_WINDOW]
             for game_id in stale:
                 del self._last_edit[game_id]
-        if self.per_second <= 0:
+        per_second = self.per_second if self.per_second > 0 else None
+        if self.budget is not None:
+            spare = self.budget.spare()
+            per_second = spare if per_second is None else min(per_second, spare)
+        if per_second is None:
             return self.interval
-        shared = len(self._last_edit) / self.per_second
+        shared = len(self._last_edit) / per_second
         return max(self.interval, min(TABLE_MAX_INTERVAL, shared))
 
     def note_edit(self, game_id: int) -> None:
@@ -114,13 +127,21 @@ class TableEdits:
         """Write the newest table, then again while newer ones came in meanwhile (only the
         newest is ever rendered: a table superseded while waiting is skipped). A write that
         failed for a reason that may pass (:attr:`resend_delay`) is made again after a
-        back-off, with the newest table then."""
+        back-off, with the newest table then. Its requests wait behind the players' in the
+        request budget (this task's :data:`~botcore.request_budget.PRIORITY`) — the slot is
+        taken before the newest table is picked and drawn
+        (:meth:`~botcore.request_budget.RequestBudget.prepay`), so a table that waited for
+        the budget is never sent as it stood when it began to wait."""
+        PRIORITY.set(TABLE)
         written = None
         failures = 0
         while self._tasks.get(game_id) is asyncio.current_task():
             wait = self._last_edit.get(game_id, 0.0) + self.spacing() - self.clock()
             if wait > 0:
                 await asyncio.sleep(wait)
+            pending = self._latest.get(game_id)
+            if self.budget is not None and pending is not None and pending is not written:
+                await self.budget.prepay()  # the slot first, then the newest table is drawn
             latest = self._latest.get(game_id)
             if latest is None or latest is written:
                 return
@@ -156,6 +177,8 @@ class TableEdits:
         if task is None or task is asyncio.current_task():
             return
         if game_id in self._writing:
+            if self.budget is not None:  # waited for now: not behind the other tables
+                self.budget.hurry(task)
             await asyncio.gather(task, return_exceptions=True)
         else:
             task.cancel()

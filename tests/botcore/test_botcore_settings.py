@@ -129,6 +129,8 @@ def test_env_example_lists_every_setting() -> None:
         ("PICTURE_INLINE_WAIT_MS", 40, ("0", "2000"), ("-1", "2001", "soon")),
         # table edits per second for all games together (0: no shared budget)
         ("TABLE_EDITS_PER_SECOND", 30, ("0", "12.5", "1000"), ("-1", "1001", "many")),
+        # REST requests per second for the whole bot (0: not kept; whole requests)
+        ("DISCORD_REQUESTS_PER_SECOND", 45, ("0", "1", "10000"), ("-1", "10001", "12.5")),
     ],
 )
 def test_bounded_settings(monkeypatch, name: str, default: float, good, bad) -> None:

@@ -15,6 +15,7 @@ import aiohttp
 import pytest
 
 from .fake_discord import FakeDiscord
+from .fake_discord.ratelimit import GLOBAL_EXEMPT
 from .game_driver import (
     check_privacy,
     game_env,
@@ -231,4 +232,49 @@ async def test_a_hand_is_played_to_the_end_through_429s(fake: FakeDiscord, bot_f
     # times (the fake said "Remaining: 0"), yet its own 429 never had to be sent
     assert fake.ratelimits.exhausted >= 1
     assert not [h for h in hits if h.reason == "route limit"], hits
+    check_privacy(fake)
+
+
+#: the fake's global limit in the test below (Discord's is 50), and the bot's own budget
+GLOBAL_LIMIT = 8
+BOT_BUDGET = GLOBAL_LIMIT - 2  # a margin for the requests' jitter on the way to the fake
+
+
+async def test_the_bot_keeps_under_discords_global_limit(fake: FakeDiscord, bot_factory) -> None:
+    """Discord's global limit, set small: the bot's request budget
+    (``DISCORD_REQUESTS_PER_SECOND``) keeps it under it — a game opens, deals, plays a hand
+    to its result without one global 429, though the bot had more to send than the limit
+    at times (the budget was full); answers (not counted) are not held up (the teardown
+    fails on a late one); no secret leaks."""
+    fake.limit_global(GLOBAL_LIMIT)
+    proc = bot_factory(env=game_env(DISCORD_REQUESTS_PER_SECOND=str(BOT_BUDGET)))
+    await proc.start_ready()
+    alice, bob = fake.user("alice"), fake.user("bob")
+    ix = await fake.slash(alice, "mahjong new", {"variant": "shangrao"})
+    await ix.wait_reply(10)
+    lobby = await fake.wait_for(lambda: lobby_message(fake), 10, what="the lobby")
+    gid = parse_id(lobby.custom_ids()[0])[0]
+    join = await fake.click(bob, lobby, f"mj:{gid}:join")
+    await join.wait_ack(10)
+    await fake.wait_for(lambda: bob.mention in fake.messages[lobby.id].text(), 10, what="bob")
+    start = await fake.click(alice, lobby, f"mj:{gid}:start")
+    await start.wait_ack(10)
+    result = await play_hand(fake, [alice, bob], gid)
+    assert f"mj:{gid}:dissolve" in result.custom_ids()
+    assert result_message(fake, gid) is result
+    await asyncio.sleep(3)  # the last table edit
+
+    assert [h for h in fake.ratelimit_hits if h.is_global] == []
+    assert fake.ratelimits.during_global == []
+    assert fake.ratelimit_violations == []
+    # at most the budget in any one second, as the fake saw them; and the budget was used
+    # up at times (without it, the fake would have answered 429s)
+    counted = [c.at for c in fake.calls if not GLOBAL_EXEMPT.match(c.path)]
+    busiest = max(sum(1 for u in counted if t - 1.0 < u <= t) for t in counted)
+    assert BOT_BUDGET <= busiest <= GLOBAL_LIMIT, busiest
+    # the table's last edit shows the hand's end; each player has one hand DM
+    table = table_message(fake, gid)
+    assert table is not None and f"mj:{gid}:next:1" in table.custom_ids()
+    for user in (alice, bob):
+        assert len([m for m in fake.dms(user) if m.embeds]) == 1
     check_privacy(fake)

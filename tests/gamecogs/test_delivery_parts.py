@@ -10,6 +10,7 @@ from typing import Any
 
 import discord
 
+from botcore.request_budget import PLAYER, PRIORITY, TABLE, RequestBudget
 from cogs.delivery import DiscordDelivery
 from cogs.places import Places
 from cogs.preferences import Preferences
@@ -145,6 +146,101 @@ async def test_a_table_waits_its_spacing_when_many_tables_play() -> None:
     await settle(tables)
     assert written == ["next"]
     assert loop.time() - started >= 0.1
+
+
+def test_the_tables_take_no_more_than_the_request_budget_leaves() -> None:
+    """With the bot's request budget (botcore.request_budget), the tables share what the
+    players' requests leave of it when that is less than ``per_second``."""
+    now = [1000.0]
+    places = Places(FakeBot(), Preferences(None))  # type: ignore[arg-type]
+    tables = TableEdits(
+        places,
+        Preferences(None),
+        lambda _e: None,
+        interval=2.0,
+        per_second=30,
+        clock=lambda: now[0],
+    )
+    # 4 kept free for players, 4 for tables (a window of one second: round figures)
+    budget = RequestBudget(45, window=1.0, clock=lambda: now[0])
+    tables.budget = budget
+    for game_id in range(100):
+        tables.note_edit(game_id)
+    assert tables.spacing() == 100 / 30  # nobody else sends: TABLE_EDITS_PER_SECOND caps
+    for at in range(50):  # players' requests: 25 a second over the last 2 s
+        budget._grant(PLAYER, now[0] - at / 25)
+    assert budget.spare() == 31  # (their rate is measured over RATE_WINDOW: 10 a second)
+    assert tables.spacing() == 100 / 30  # still more than TABLE_EDITS_PER_SECOND
+    for at in range(50, 100):
+        budget._grant(PLAYER, now[0] - 2 - at / 50)
+    assert budget.spare() == 21  # 20 a second over the last 5 s
+    assert tables.spacing() == 100 / 21
+    for game_id in range(100, 200):
+        tables.note_edit(game_id)
+    assert tables.spacing() == TABLE_MAX_INTERVAL  # the longest still
+    tables.per_second = 0  # no cap of its own: the budget's spare alone
+    assert tables.spacing() == TABLE_MAX_INTERVAL
+    now[0] += 20  # the players went quiet, and the tables with them but 30
+    for game_id in range(30):
+        tables.note_edit(game_id)
+    assert tables.spacing() == 2.0
+
+
+async def test_table_edits_are_made_at_the_table_priority() -> None:
+    """A coalesced edit's requests wait behind the players' in the request budget; a
+    flush (the hand's last table, before its result) is made at the players' priority."""
+    tables, _written = edits()
+    seen: list[int] = []
+
+    async def write(_game: Any, _table: Any) -> None:
+        seen.append(PRIORITY.get())
+
+    tables.write = write  # type: ignore[method-assign]
+    tables.schedule(game(), "coalesced")
+    await settle(tables)
+    await tables.flush(game(), "final")
+    assert seen == [TABLE, PLAYER]
+    assert PRIORITY.get() == PLAYER  # the caller's own is untouched
+
+
+async def test_a_table_that_waited_for_the_request_budget_is_drawn_as_it_stands_then() -> None:
+    """The coalesced write takes its budget slot *before* it picks the table to draw: a
+    table that changed while the write waited for the budget goes out as it is now, not
+    as it stood when the write began to wait (and the write's request spends that slot,
+    taking no second one)."""
+    tables, written = edits()
+    now = [0.0]
+    budget = RequestBudget(1, window=1.0, reserve=0, table_floor=1, clock=lambda: now[0])
+    tables.budget = budget
+    await budget.take(PLAYER)  # the second's one slot is spent: the table write waits
+    spent: list[bool] = []
+
+    async def write(_game: Any, table: Any) -> None:
+        spent.append(budget.spend_prepaid())
+        written.append(table)
+
+    tables.write = write  # type: ignore[method-assign]
+    g = game()
+    tables.schedule(g, "when it began to wait")
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert budget.waiting == 1 and written == []
+    tables.schedule(g, "newest")
+    now[0] = 1.0  # the window passes: the slot frees
+    await settle(tables)
+    assert written == ["newest"]
+    assert spent == [True]  # the request spent the slot taken ahead
+    assert budget.figures.granted == [1, 1]
+
+
+async def test_a_prepaid_slot_is_spent_by_the_next_counted_request_only() -> None:
+    now = [0.0]
+    budget = RequestBudget(5, window=1.0, clock=lambda: now[0])
+    await budget.prepay()
+    await budget.prepay()  # taken already and not spent: nothing more is taken
+    assert budget.figures.granted == [1, 0]
+    assert budget.spend_prepaid() is True
+    assert budget.spend_prepaid() is False  # the next request takes its own
 
 
 async def test_a_failed_write_that_may_pass_goes_again_with_the_newest_table() -> None:

@@ -43,7 +43,6 @@ from cogs.variant_choices import variant_choices
 from cogs.views import (
     CUSTOM_ID,
     HAND_KINDS,
-    GameButton,
     error_text,
     hand_message,
     picker_message,
@@ -455,16 +454,13 @@ class Game(commands.Cog):
             log.exception("resuming games failed")
 
     @commands.Cog.listener()
-    async def on_game_button(
-        self, interaction: discord.Interaction, game_id: int, kind: str, arg: str | None
-    ) -> None:
-        """A press of a game button (:class:`cogs.views.GameButton` announces it)."""
-        await handle_button(interaction, game_id, kind, arg)
-
-    @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """A game button that is not on its message (forged, or from a client showing an old
-        version) is not routed by discord.py at all: answer it as stale, changing nothing.
+        """Every game button press is answered here, routed by its custom_id
+        (``mj:<game>:<kind>[:<arg>]``, :mod:`services.action_codec`) — not by discord.py's
+        view store, which would rebuild a ``discord.ui.View`` of the pressed message's
+        components per press (:class:`cogs.views.GameButton`). A game button that is not
+        on its message (forged, or from a client showing an old version) is answered as
+        stale, changing nothing.
 
         Every interaction also tells the delivery Discord's time (its id) and the bot's
         permissions in the channel (may it open a thread there?)."""
@@ -476,10 +472,13 @@ class Game(commands.Cog):
         if interaction.type is not discord.InteractionType.component:
             return
         custom_id = custom_id_of(interaction)
-        if not GAME_ID_RX.fullmatch(custom_id) or interaction.message is None:
+        pressed = GAME_ID_RX.fullmatch(custom_id)
+        if pressed is None or interaction.message is None:
             return
         if custom_id not in component_ids(interaction.message.components):
             await answer(interaction, t("errors.stale", lang_of(interaction.locale)))
+            return
+        await handle_button(interaction, int(pressed["gid"]), pressed["kind"], pressed["arg"])
 
     # -- helpers
 
@@ -905,9 +904,8 @@ class Game(commands.Cog):
 
 
 async def setup(bot: MahjongBot) -> None:
-    """Extension entry point: register the persistent buttons and add the cog over the bot's
-    game service (games resume once the bot is ready)."""
-    bot.add_dynamic_items(GameButton)
+    """Extension entry point: add the cog over the bot's game service (games resume once
+    the bot is ready; its buttons are routed by :meth:`Game.on_interaction`)."""
     await bot.add_cog(Game(bot))
 
 

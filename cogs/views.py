@@ -1,9 +1,9 @@
 """Buttons and the messages that carry them.
 
-Every button is a :class:`GameButton` (a ``DynamicItem``) with the custom_id
-``mj:<game id>:<action>[:<arg>]`` (the format and its mapping to engine actions live in one
-codec, :mod:`services.action_codec`), registered once in ``setup_hook`` so that buttons on
-old messages keep working after a restart. Actions:
+Every button is a :class:`GameButton` with the custom_id ``mj:<game id>:<action>[:<arg>]``
+(the format and its mapping to engine actions live in one codec, :mod:`services.action_codec`);
+a press is routed by its custom_id alone (:meth:`cogs.game.Game.on_interaction`), so buttons
+on old messages keep working after a restart. Actions:
 
 - lobby: ``join``, ``leave``, ``addbot``, ``start``; table: ``hand`` (my hand, ephemeral);
 - a hand: ``discard:5m``, ``win``, ``kong[:5m]``, ``pong``, ``chi:345m``, ``pass``,
@@ -22,7 +22,6 @@ from typing import Any
 
 import discord
 
-from cogs.components import pressed_button
 from cogs.refusal_text import refusal_text
 from cogs.session_text import progress_label, session_of, showdown_lines, table_title
 from cogs.text import (
@@ -51,10 +50,12 @@ BLUE = discord.ButtonStyle.primary
 RED = discord.ButtonStyle.danger
 
 
-class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID):
-    """Any game button. A press is announced as the bot event ``game_button`` (with the
-    interaction, the game id, the kind and its argument); the game cog answers it
-    (:meth:`cogs.game.Game.on_game_button`), so the buttons need not know who handles them."""
+class GameButton(discord.ui.Button[Any]):
+    """Any game button: its custom_id names the game, the kind and its argument. A press is
+    routed by that custom_id (:meth:`cogs.game.Game.on_interaction`), not by discord.py's
+    view store: the button is not *dispatchable*, so no view of it is kept per message sent
+    or edited, and no ``discord.ui.View`` is rebuilt from the pressed message's components
+    per press (the ``DynamicItem`` route did both)."""
 
     def __init__(
         self,
@@ -71,27 +72,15 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM
         self.kind = kind
         self.arg = arg
         super().__init__(
-            discord.ui.Button(
-                label=(label or kind)[:80],
-                style=style,
-                custom_id=custom_id(game_id, kind, arg),
-                row=row,
-                disabled=disabled,
-            )
+            label=(label or kind)[:80],
+            style=style,
+            custom_id=custom_id(game_id, kind, arg),
+            row=row,
+            disabled=disabled,
         )
 
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-    ) -> GameButton:
-        label = pressed_button(item).label
-        return cls(int(match["gid"]), match["kind"], match["arg"], label=label)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        interaction.client.dispatch("game_button", interaction, self.game_id, self.kind, self.arg)
+    def is_dispatchable(self) -> bool:
+        return False
 
 
 def seen_version(message: discord.Message | None) -> int | None:

@@ -178,7 +178,7 @@ def test_tiles_are_named_in_the_players_language():
     hand = HandView(1, (2, 3, 9, 10), None, (), legal, claim_tile=4, claim_from=0)
     for lang, chi in (("zh", "吃 三四五万"), ("en", "Chi 3-4-5 Characters")):
         _embed, view = hand_message(game(phase="claim"), PrivateUpdate(1, 101, hand), lang)
-        assert chi in [item.item.label for item in view.children]
+        assert chi in [item.label for item in view.children]
     text = "\n".join(hand_lines(hand, (), "en", names=["bob", "me", "c", "d"]))
     assert "bob (on your left) discarded 5 Characters; you may:" in text
     assert "上家 bob 打出 五万，你可以：" in "\n".join(

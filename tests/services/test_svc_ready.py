@@ -128,7 +128,7 @@ async def test_a_locked_hand_is_never_offered_a_pong_or_chi(make_service, delive
         kinds = {k.kind for k in update.hand.legal}
         assert not kinds & {"pong", "chi", "kong"} or update.hand.claim_tile is None, kinds
         _embed, view = hand_message(game, update, "zh")
-        labels = [item.item.label for item in view.children] if view else []
+        labels = [item.label for item in view.children] if view else []
         assert not [x for x in labels if x.startswith(("碰", "吃"))], labels
         asked += update.hand.claim_tile is not None
         await svc.act(gid, USERS[0], _locked_player(update.hand.legal))

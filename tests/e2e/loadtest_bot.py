@@ -36,7 +36,9 @@ fake and players here, the picture workers, anything else on the machine), ``ope
 the bot made, interaction answers included; ``requests_by_route``: per press, by method and
 route, busiest first), ``global_429s`` (with ``--global-limit N``,
 the fake's global limit of N requests/s outside interaction answers — Discord's is 50 — the
-global 429s the bot got) and ``dm_channel_opens`` (``POST
+global 429s the bot got; the bot keeps its own budget, ``DISCORD_REQUESTS_PER_SECOND``, at
+its default then, and not at all without ``--global-limit`` — a bot whose limit Discord raised
+— unless ``--bot-budget R`` sets it: ``bot_budget``) and ``dm_channel_opens`` (``POST
 /users/@me/channels``: discord.py keeps only 128 DM channels, so past 128 players a DM may
 cost a second request), ``cores`` and ``load_avg``.
 """
@@ -507,6 +509,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     await fake.start()
     work = Path(tempfile.mkdtemp(prefix="mj-loadbot-"))
     env = {"AI_PACE_SECONDS": str(args.ai_pace)}
+    if args.bot_budget is not None:
+        env["DISCORD_REQUESTS_PER_SECOND"] = str(args.bot_budget)
+    elif not args.global_limit:  # a fake without the limit: a bot without its budget
+        env["DISCORD_REQUESTS_PER_SECOND"] = "0"
     if args.workers is not None:
         env["PICTURE_WORKERS"] = str(args.workers)
     if args.timeouts is not None:
@@ -605,6 +611,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "requests_per_press": round(len(window_calls) / presses, 2),
             "requests_by_route": routes_per_press(window_calls, presses),
             "global_limit": args.global_limit,
+            "bot_budget": args.bot_budget
+            if args.bot_budget is not None
+            else ("default" if args.global_limit else 0),
             "global_429s": sum(1 for h in window_hits if h.is_global),
             "dm_channel_opens": sum(
                 1 for c in window_calls if c.method == "POST" and c.path == "/users/@me/channels"
@@ -641,6 +650,13 @@ def main(argv: list[str] | None = None) -> int:
         default=0,
         help="the fake's global rate limit in requests/s, interaction answers aside "
         "(Discord's is 50 for a bot; default 0: none)",
+    )
+    parser.add_argument(
+        "--bot-budget",
+        type=int,
+        default=None,
+        help="the bot's DISCORD_REQUESTS_PER_SECOND (default: the bot's own with "
+        "--global-limit, 0 = not kept without it: a bot whose limit the fake does not bind)",
     )
     args = parser.parse_args(argv)
     figures = asyncio.run(run(args))

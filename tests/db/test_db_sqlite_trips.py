@@ -7,7 +7,7 @@ transaction still open is."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,12 +38,9 @@ def trips(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'mahjong.db'}")
-    try:
-        yield opened
-    finally:
-        await opened.close()
+def store(sqlite_store: Store) -> Store:
+    """The store on a SQLite file (tests/db/conftest.py)."""
+    return sqlite_store
 
 
 SEATS = [{"user_id": 11}, {"ai": "basic"}, {"ai": "basic"}, {"ai": "basic"}]

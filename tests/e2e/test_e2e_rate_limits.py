@@ -14,7 +14,7 @@ import asyncio
 import aiohttp
 import pytest
 
-from .fake_discord import FakeDiscord
+from .fake_discord import FakeDiscord, FakeMessage, FakeUser
 from .fake_discord.ratelimit import GLOBAL_EXEMPT
 from .game_driver import (
     check_privacy,
@@ -30,6 +30,20 @@ from .game_driver import (
 )
 
 pytestmark = pytest.mark.e2e
+
+
+async def _lobby_of_two(
+    fake: FakeDiscord, alice: FakeUser, bob: FakeUser
+) -> tuple[FakeMessage, int]:
+    """Alice opens a Shangrao game, Bob joins: its lobby message and the game id."""
+    ix = await fake.slash(alice, "mahjong new", {"variant": "shangrao"})
+    await ix.wait_reply(10)
+    lobby = await fake.wait_for(lambda: lobby_message(fake), 10, what="the lobby")
+    gid = parse_id(lobby.custom_ids()[0])[0]
+    join = await fake.click(bob, lobby, f"mj:{gid}:join")
+    await join.wait_ack(10)
+    await fake.wait_for(lambda: bob.mention in fake.messages[lobby.id].text(), 10, what="bob")
+    return lobby, gid
 
 
 async def _request(
@@ -163,13 +177,7 @@ async def test_a_hand_is_played_to_the_end_through_429s(fake: FakeDiscord, bot_f
     proc = bot_factory(env=game_env())
     await proc.start_ready()
     alice, bob = fake.user("alice"), fake.user("bob")
-    ix = await fake.slash(alice, "mahjong new", {"variant": "shangrao"})
-    await ix.wait_reply(10)
-    lobby = await fake.wait_for(lambda: lobby_message(fake), 10, what="the lobby")
-    gid = parse_id(lobby.custom_ids()[0])[0]
-    join = await fake.click(bob, lobby, f"mj:{gid}:join")
-    await join.wait_ack(10)
-    await fake.wait_for(lambda: bob.mention in fake.messages[lobby.id].text(), 10, what="bob")
+    lobby, gid = await _lobby_of_two(fake, alice, bob)
 
     # the game plays in a thread opened on the lobby message (its id is the lobby's): DM
     # channels are the others
@@ -250,13 +258,7 @@ async def test_the_bot_keeps_under_discords_global_limit(fake: FakeDiscord, bot_
     proc = bot_factory(env=game_env(DISCORD_REQUESTS_PER_SECOND=str(BOT_BUDGET)))
     await proc.start_ready()
     alice, bob = fake.user("alice"), fake.user("bob")
-    ix = await fake.slash(alice, "mahjong new", {"variant": "shangrao"})
-    await ix.wait_reply(10)
-    lobby = await fake.wait_for(lambda: lobby_message(fake), 10, what="the lobby")
-    gid = parse_id(lobby.custom_ids()[0])[0]
-    join = await fake.click(bob, lobby, f"mj:{gid}:join")
-    await join.wait_ack(10)
-    await fake.wait_for(lambda: bob.mention in fake.messages[lobby.id].text(), 10, what="bob")
+    lobby, gid = await _lobby_of_two(fake, alice, bob)
     start = await fake.click(alice, lobby, f"mj:{gid}:start")
     await start.wait_ack(10)
     result = await play_hand(fake, [alice, bob], gid)

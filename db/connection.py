@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, make_url
-from sqlalchemy.exc import DBAPIError, DisconnectionError
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
-from sqlalchemy.pool import PoolResetState
 from sqlalchemy.util import await_only
 
 DEFAULT_URL = "sqlite+aiosqlite:///data/mahjong.db"
@@ -62,8 +59,6 @@ def make_engine(
     if backend == "sqlite":
         _sqlite_folder(url)
         kwargs.setdefault("connect_args", {}).setdefault("timeout", busy_timeout)
-        # rolled back on return only when a transaction is open (_reset_when_in_transaction)
-        kwargs.setdefault("pool_reset_on_return", None)
     else:
         cheap_ping = "pool_pre_ping" not in kwargs  # (see _install_postgres_ping)
         # games commit in parallel: enough connections for a busy process
@@ -143,42 +138,4 @@ def _install_sqlite_events(engine: AsyncEngine, synchronous: str, busy_timeout: 
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(conn: Connection) -> None:
         immediate = conn.get_execution_options().get(IMMEDIATE, False)
-        sql = "BEGIN IMMEDIATE" if immediate else "BEGIN"
-        driver = conn.connection.driver_connection
-        if isinstance(driver, aiosqlite.Connection):
-            _begin_on_driver(driver, sql)
-        else:
-            conn.exec_driver_sql(sql)
-
-    @event.listens_for(engine.sync_engine, "reset")
-    def _on_reset(dbapi_connection: Any, _record: Any, state: PoolResetState) -> None:
-        # (the pool's own rollback-on-return is off: see _reset_when_in_transaction)
-        _reset_when_in_transaction(dbapi_connection, state)
-
-
-def _begin_on_driver(driver: aiosqlite.Connection, sql: str) -> None:
-    """``BEGIN`` / ``BEGIN IMMEDIATE`` in one trip to aiosqlite's thread (through
-    SQLAlchemy's cursor a statement takes three: cursor, execute, close — a write's
-    transaction opens once per press). A driver error is raised as SQLAlchemy's
-    (``DBAPIError``: a busy database is still ``StoreBusy``, :mod:`db.errors`)."""
-    try:
-        await_only(driver.execute(sql))
-    except sqlite3.Error as error:
-        raise DBAPIError.instance(sql, (), error, sqlite3.Error) from error
-
-
-def _reset_when_in_transaction(dbapi_connection: Any, state: PoolResetState) -> None:
-    """A SQLite connection going back to the pool is rolled back only when a transaction is
-    still open on it. SQLAlchemy's default rolls back every returned connection, a trip to
-    aiosqlite's thread after every committed write for nothing (with autocommit at the
-    driver, ``BEGIN … COMMIT`` leaves none open: ``in_transaction`` is false)."""
-    if not state.asyncio_safe or state.transaction_was_reset:
-        return  # (garbage-collected: no I/O now; rolled back by its transaction already)
-    driver = getattr(dbapi_connection, "driver_connection", None)
-    if isinstance(driver, aiosqlite.Connection):
-        try:
-            if not driver.in_transaction:
-                return
-        except ValueError:  # (closed already: nothing to roll back)
-            return
-    dbapi_connection.rollback()
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")

@@ -163,9 +163,8 @@ class Alerts:
         self.places = places
         self.preferences = preferences
         self.hands = hands
-        #: seconds a player may take before the alert goes out (0: at once)
-        self.delay = delay
-        #: the alerts waiting out the delay (the ready alerts' too: :mod:`cogs.session`)
+        #: the alerts waiting out the delay (``due.delay``: seconds a player may take before
+        #: the alert goes out, 0: at once; the ready alerts' too: :mod:`cogs.session`)
         self.due = DueAlerts(places, delay, sleep)
         #: (game, user) pairs whose open alert (from before a restart) stands for the
         #: decision they are asked now
@@ -231,7 +230,7 @@ class Alerts:
                 new[3] = update.alert_kind
             await self.places.save_refs(game.id)
             return
-        if self.delay > 0:
+        if self.due.delay > 0:
             new[3] = update.alert_kind  # nothing reached them yet
             self._unsent[key] = update.alert
             await self.places.save_refs(game.id)

@@ -62,7 +62,7 @@ async def test_services_take_the_settings(bot: MahjongBot) -> None:
     assert (service.turn_timeout, service.claim_timeout) == (42.0, 7.0)
     assert (service.ready_timeout, service.vote_timeout) == (33.0, 44.0)
     assert service.ai_pace == 0.25
-    assert bot.game_delivery.alerts.delay == 2.5
+    assert bot.game_delivery.alerts.due.delay == 2.5
     assert bot.record_service.default_expiry == timedelta(hours=5)
     assert pictures.ENABLED is False
     assert pictures.INLINE_WAIT == 0.025  # PICTURE_INLINE_WAIT_MS

@@ -61,6 +61,19 @@ def edits(*, fail: list[BaseException] | None = None, delay: float | None = 0.0)
     return tables, written
 
 
+def clocked_tables(now: list[float], *, per_second: float) -> TableEdits:
+    """Table edits every 2 s at most, ``per_second`` for all tables, on the clock ``now[0]``."""
+    places = Places(FakeBot(), Preferences(None))  # type: ignore[arg-type]
+    return TableEdits(
+        places,
+        Preferences(None),
+        lambda _e: None,
+        interval=2.0,
+        per_second=per_second,
+        clock=lambda: now[0],
+    )
+
+
 async def settle(tables: TableEdits, game_id: int = 7) -> None:
     task = tables._tasks.get(game_id)
     if task is not None:
@@ -100,15 +113,7 @@ def test_many_tables_playing_share_one_budget_of_edits() -> None:
     playing, each table is edited less often, never more than 10 s apart; tables that stopped
     changing stop counting."""
     now = [1000.0]
-    places = Places(FakeBot(), Preferences(None))  # type: ignore[arg-type]
-    tables = TableEdits(
-        places,
-        Preferences(None),
-        lambda _e: None,
-        interval=2.0,
-        per_second=10,
-        clock=lambda: now[0],
-    )
+    tables = clocked_tables(now, per_second=10)
     for game_id in range(20):
         tables.note_edit(game_id)
     assert tables.spacing() == 2.0  # 20 tables at one edit per 2 s: 10/s, within the budget
@@ -123,9 +128,7 @@ def test_many_tables_playing_share_one_budget_of_edits() -> None:
     now[0] += PLAYING_WINDOW - TABLE_MAX_INTERVAL + 1  # the tables stopped; one plays on
     tables.note_edit(5)
     assert tables.spacing() == 2.0
-    unbudgeted = TableEdits(
-        places, Preferences(None), lambda _e: None, interval=2.0, per_second=0, clock=lambda: now[0]
-    )
+    unbudgeted = clocked_tables(now, per_second=0)
     for game_id in range(1000):
         unbudgeted.note_edit(game_id)
     assert unbudgeted.spacing() == 2.0
@@ -152,15 +155,7 @@ def test_the_tables_take_no_more_than_the_request_budget_leaves() -> None:
     """With the bot's request budget (botcore.request_budget), the tables share what the
     players' requests leave of it when that is less than ``per_second``."""
     now = [1000.0]
-    places = Places(FakeBot(), Preferences(None))  # type: ignore[arg-type]
-    tables = TableEdits(
-        places,
-        Preferences(None),
-        lambda _e: None,
-        interval=2.0,
-        per_second=30,
-        clock=lambda: now[0],
-    )
+    tables = clocked_tables(now, per_second=30)
     # 4 kept free for players, 4 for tables (a window of one second: round figures)
     budget = RequestBudget(45, window=1.0, clock=lambda: now[0])
     tables.budget = budget

@@ -21,9 +21,9 @@ Two points RULES leaves open are decided here (and flagged to the lead):
 
 * a 七对 split never reads one kind six times (4 real + 2 宝): only "four identical = two
   pairs" is defined (``SEVEN_PAIRS_MAX_SAME``);
-* xingchen 宝吊无宝 needs a drawn tile that is not a 宝 (seed 001 (8)/(9): drawing another 宝
-  is 宝吊宝, 宝吊无宝 is drawing the tile that frees the 宝), so a face pair of 宝 completed by
-  a drawn 宝 after 偷机 is 宝吊宝 / 清碰碰胡, not 碰碰胡宝吊无宝.
+* xingchen: a drawn 宝 after 偷机 that completes a face pair or triplet of 宝 is both 宝吊宝
+  and 宝吊无宝, and the larger row applies — 碰碰胡宝吊无宝 16 in an all-pongs hand (RULES §7,
+  settled by vectors ``fid3-A-00/01``).
 """
 
 from __future__ import annotations
@@ -348,7 +348,6 @@ def xingchen_rows(r: Reading, ctx: WinContext, b: int) -> list[Row]:
                 rows.append((True, 6))  # 宝吊宝 (碰碰胡宝吊宝: no row, the largest above)
         if (
             touji
-            and win != the_bao(ctx)
             and not wild
             and b >= 2
             and not any(g.kind == "seq" and g.face_bao for g in r.groups)

@@ -134,10 +134,10 @@ def test_xingchen_baodiao_with_another_wild_in_use_is_still_baodiao() -> None:
 
 
 def test_xingchen_pph_baodiao_bao_after_touji() -> None:
-    # no 碰碰胡宝吊宝 row (RULES §7): a drawn 宝 is 宝吊宝, not 宝吊无宝 ([001] (8), (9)), so
-    # the largest listed row it satisfies is 清碰碰胡 (every 宝 read as itself)
+    # a drawn 宝 completing a face triplet of 宝 is 宝吊宝 and 宝吊无宝 at once; the larger
+    # row pays: 碰碰胡宝吊无宝 ×16 (RULES §7, vector fid3-A-00), not 清碰碰胡 ×10
     r = xingchen("222m777p333s555s5z5z +5z", bao="5z", flags=("touji",))
-    assert (r.points, names(r)) == (10, ["清碰碰胡"])
+    assert (r.points, names(r)) == (16, ["碰碰胡宝吊无宝"])
     # 宝吊无宝 proper: the drawn 8m frees the 宝 (7z) of the 678m they played, a face pair
     r = xingchen("222m678m333s555s7z7z +8m", bao="7z", flags=("touji",))
     assert (r.points, names(r)) == (6, ["宝吊无宝"])

@@ -450,9 +450,10 @@ def _xingchen(ctx: WinContext) -> list[Candidate]:
         pph = not mask & SEQ_SET
         diao = bool(mask & DIAO)
         bao_diao_bao = diao and hand.winning == bao
-        # 宝吊无宝: the drawn tile, not a 宝, lets every 宝 end as its own face, in a pair or
-        # a triplet (RULES §7; [001] (9)); a drawn 宝 is 宝吊宝 (8)
-        face_only = not in_use and not mask & FACE_IN_SEQ and hand.winning != bao
+        # 宝吊无宝: the drawn tile lets every 宝 end as its own face, in a pair or a triplet
+        # (RULES §7; [001] (9)). A drawn 宝 that completes a face pair or triplet of 宝 is
+        # both 宝吊宝 and 宝吊无宝: by 计大不计小 the larger row pays (vector fid3-A-00)
+        face_only = not in_use and not mask & FACE_IN_SEQ
         if touji and (bao_diao_bao or face_only):
             if head is None:
                 head = _baodiao_head_before(hand, bao)

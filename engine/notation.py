@@ -16,6 +16,7 @@ winning tile, written in the hand too. Chinese input is accepted (``123万 东�
 from __future__ import annotations
 
 import enum
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -124,6 +125,7 @@ def parse_hand(text: str, *, finished: bool | None = None) -> Hand:
     """
     if not isinstance(text, str) or not text.strip():
         raise NotationError(_why("empty", "the hand is empty"), "")
+    text = normalise_input(text)
     if len(text) > 200:
         raise NotationError(
             _why("too_long", "the hand text is too long (200 characters at most)"), text[:20]
@@ -170,8 +172,22 @@ def parse_hand(text: str, *, finished: bool | None = None) -> Hand:
     return hand
 
 
+def normalise_input(text: str) -> str:
+    """Fold what a Chinese input method types into the notation's ASCII: full-width digits,
+    letters, ``＋`` and brackets (``１２３万`` → ``123万``, ``【１１１ｍ】`` → ``[111m]``).
+
+    >>> normalise_input("１２３万 ＋５ｐ（５５５ｓ）【７７７ｚ】")
+    '123万 +5p(555s)[777z]'
+    """
+    return unicodedata.normalize("NFKC", text).translate(_BRACKETS)
+
+
+_BRACKETS = str.maketrans({"【": "[", "】": "]", "〔": "[", "〕": "]"})
+
+
 def kind_of_or_error(word: str) -> int:
     """Like :func:`engine.tiles.kind_of` but raising :class:`NotationError`."""
+    word = normalise_input(word)
     if word in EXTRA_WORDS:
         return EXTRA_WORDS[word]
     try:
@@ -184,7 +200,7 @@ def kind_of_or_error(word: str) -> int:
 
 def parse_tiles(text: str) -> list[int]:
     """Read a plain run of tiles with no melds: ``"123m 55z"`` → kinds in written order."""
-    return _read_tiles("".join(text.split()))
+    return _read_tiles("".join(normalise_input(text).split()))
 
 
 def _run_end(s: str, i: int) -> int:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import variants
-from engine.notation import HAND_EXAMPLES, Hand, NotationError, parse_hand
+from engine.notation import HAND_EXAMPLES, Hand, NotationError, normalise_input, parse_hand
 from engine.options import VARIANTS, OptionError, RuleOptions, make_options
 from engine.refusal import reason_of
 from engine.scoring import ScoreItem, ScoreResult, WinContext, WinKind, score
@@ -159,6 +159,19 @@ class DeskQuery:
     others: str | None = None  # the others' 发 / kongs / 中白: "下家 发2 [7777m]; 对家 (5555p)"
     streak: str | None = None  # 九江 跟庄 / 黄庄: "黄庄 跟庄", "2" or "×4"
 
+    def __post_init__(self) -> None:
+        # a Chinese input method types full-width digits, letters and brackets (１２３万)
+        texts = ("hand", "variant", "win", "bao", "options", "discarder", "feeder", "others")
+        for name in (*texts, "streak"):
+            value = getattr(self, name)
+            if isinstance(value, str):
+                object.__setattr__(self, name, normalise_input(value))
+        object.__setattr__(
+            self,
+            "flags",
+            tuple(normalise_input(f) if isinstance(f, str) else f for f in self.flags),
+        )
+
 
 @dataclass(frozen=True)
 class DeskAnswer:
@@ -281,6 +294,7 @@ def parse_wildcards(text: str | None, variant: str) -> frozenset[int]:
 
 def _read_bao(raw: str) -> tuple[int, bool]:
     """One tile of the 宝 option and whether it is the indicator (``indicator:4p``)."""
+    raw = normalise_input(raw)
     body = raw
     indicator = False
     low = raw.lower()

@@ -63,6 +63,15 @@ def test_chinese_hand_reads_like_notation() -> None:
     assert zh.hand == en.hand
 
 
+def test_full_width_input_from_a_chinese_ime_reads_like_ascii() -> None:
+    # a Chinese input method types full-width digits, letters, ＋ and 【】 brackets
+    ime = DeskQuery(hand="１２３万 ４５６饼 ７８９条 东东 【５５５条】 ＋３万", variant="xinyu")
+    ascii_ = DeskQuery(hand="123m 456p 789s 11z [555s] +3m", variant="xinyu")
+    assert build_context(ime).hand == build_context(ascii_).hand
+    assert parse_bao("５ｐ") == parse_bao("5p")
+    assert score_desk(ime).points == score_desk(ascii_).points
+
+
 @pytest.mark.parametrize(
     ("text", "bao"),
     [("5p", "5p"), ("五筒", "5p"), ("indicator:9m", "1m"), ("indicator：北", "1z"),

@@ -128,11 +128,20 @@ def item_text(item: Any, lang: str = "zh") -> str:
         zh = str(item.get("name") or item.get("zh") or item.get("en") or "?")
         en = str(item.get("en") or zh)
         label = en if lang == "en" else zh
-        value = item.get("value")
-        return label if value in (None, "") else f"{label} ×{value}"
+        return _with_value(label, item.get("value"))
     if isinstance(item, Sequence) and not isinstance(item, str) and len(item) == 2:
-        return f"{item[0]} ×{item[1]}"
+        return _with_value(str(item[0]), item[1])
     return str(item)
+
+
+def _with_value(label: str, value: Any) -> str:
+    """The engine's values carry their own sign and unit (``×4``, ``+1炮``, ``4分``); a bare
+    number (older rows) is a multiplier."""
+    if value in (None, ""):
+        return label
+    if isinstance(value, int | float):
+        return f"{label} ×{value}"
+    return f"{label} {value}"
 
 
 def items_text(items: Iterable[Any], lang: str = "zh") -> str:

@@ -468,6 +468,10 @@ def test_item_text_shapes() -> None:
     assert item_text({"name": "清一色", "en": "Full flush", "value": 4}, "en") == "Full flush ×4"
     assert item_text(["杠开", 2]) == "杠开 ×2"
     assert item_text("海底捞月") == "海底捞月"
+    # what the store really holds: the engine's value strings, sign and unit included
+    assert item_text({"name": "清一色", "en": "Full flush", "value": "×4"}) == "清一色 ×4"
+    assert item_text({"name": "点炮", "en": "Discard win", "value": "+1炮"}) == "点炮 +1炮"
+    assert item_text({"name": "平胡", "en": "Basic hand", "value": "4分"}) == "平胡 4分"
 
 
 def test_names_cannot_inject_markdown_or_mentions() -> None:

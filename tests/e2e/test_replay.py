@@ -129,6 +129,8 @@ async def test_replay_buttons_after_a_restart_and_hands_in_play_refused(
     assert "still being played" in (await ix.wait_reply(10)).text()
     ix = await fake.slash(bob, "mahjong export game", {"id": gid})
     export = await ix.wait_reply(15)
+    # a Discord player is pointed at commands they can use, not at a command line
+    assert "python -m" not in export.text() and "/mahjong replay" in export.text()
     doc = json.loads(export.attachments[0].data)
     assert doc["format"] == "jiangxi-mahjong-log" and doc["games"][0]["seed"] is None
     assert [h["hand"] for h in doc["games"][0]["hands"]] == [1]

@@ -392,6 +392,9 @@ def prepare_record(
     how_text = report.how
     if (how_text is None or not how_text.strip()) and report.discarder is not None:
         how_text = "discard"  # a discarder named, no way given: 点炮
+    if report.winner is not None and (how_text is None or not how_text.strip()):
+        # 自摸 and 点炮 move different points: a record is never a guess
+        raise BadReport("how", "say how the hand was won: 自摸 (self), 点炮 (discard) or 抢杠")
     how = parse_how(how_text, draw=report.winner is None)
     given = report.hand.variant if report.hand is not None and report.hand.variant else None
     variant = parse_variant(given or report.variant, default_variant)

@@ -155,14 +155,21 @@ async def test_bad_hand_gets_the_pointed_error(fake: FakeDiscord, desk_bot: BotP
     ix = await fake.slash(
         bob,
         "mahjong record",
-        {**players, "winner": bob, "hand": "123m 45x6p 789s 11z 555s +3m", "variant": "xinyu"},
-    )
+        {**players, "winner": bob, "how": "self", "hand": "123m 45x6p 789s 11z 555s +3m",
+         "variant": "xinyu"},
+    )  # fmt: skip
     reply = await ix.wait_reply()
     assert reply.ephemeral and "【45x】" in reply.content
+    # a winner without how the hand was won is asked for it, never taken as 自摸
+    ix = await fake.slash(
+        bob, "mahjong record", {**players, "winner": bob, "hand": "123m456m789p234s99s +9s"}
+    )
+    reply = await ix.wait_reply()
+    assert reply.ephemeral and "(how)" in reply.content and "自摸" in reply.content
     ix = await fake.slash(
         bob,
         "mahjong record",
-        {**players, "winner": bob, "hand": "123m456m78p5p234s99s +9s", "bao": "5p"},
+        {**players, "winner": bob, "how": "self", "hand": "123m456m78p5p234s99s +9s", "bao": "5p"},
     )
     reply = await ix.wait_reply()
     assert reply.ephemeral and "宝吊" in reply.content  # not a legal win, and why

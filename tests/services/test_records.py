@@ -189,6 +189,8 @@ async def test_server_default_variant_is_used(store: Store) -> None:
         ({"players": (A, B, C)}, "players"),
         ({"players": (A, B, C, C)}, "players"),
         ({"winner": 55}, "winner"),
+        ({"how": None}, "how"),
+        ({"how": "  "}, "how"),
         ({"how": "点炮"}, "discarder"),
         ({"how": "点炮", "discarder": B}, "discarder"),
         ({"discarder": C, "how": "self"}, "discarder"),

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -14,6 +15,7 @@ from db.base import Database
 from db.models import Guild, HandResult, Player, Rating, utcnow
 from db.periods import period_start
 from db.ratings import ordinal
+from db.rebuild import Line, replay
 from db.types import ALL_VARIANTS, Leaderboard, LeaderboardEntry
 
 ORDERS = ("points", "rating", "winrate")
@@ -112,16 +114,19 @@ class LeaderboardRepository:
                 .group_by(_HR.c.user_id)
             )
             totals = {r.user_id: (int(r.hands), int(r.wins or 0), int(r.points or 0)) for r in rows}
-            skills = {
-                r.user_id: (r.mu, r.sigma)
-                for r in await conn.execute(
-                    select(_R.c.user_id, _R.c.mu, _R.c.sigma).where(
-                        _R.c.guild_id == guild_id,
-                        _R.c.variant == (variant or ALL_VARIANTS),
-                        _R.c.is_ai.is_(False),
+            if by == "rating" and (scope.season is not None or scope.since is not None):
+                skills = await _period_skills(conn, scope)
+            else:
+                skills = {
+                    r.user_id: (r.mu, r.sigma)
+                    for r in await conn.execute(
+                        select(_R.c.user_id, _R.c.mu, _R.c.sigma).where(
+                            _R.c.guild_id == guild_id,
+                            _R.c.variant == (variant or ALL_VARIANTS),
+                            _R.c.is_ai.is_(False),
+                        )
                     )
-                )
-            }
+                }
             entries = [_entry(uid, t, skills.get(uid)) for uid, t in totals.items()]
             ranked = _rank(entries, by, min_hands)
             page = ranked[offset : offset + limit]
@@ -150,6 +155,26 @@ class LeaderboardRepository:
             select(_P.c.user_id, _P.c.display_name).where(_P.c.user_id.in_(user_ids))
         )
         return {r.user_id: r.display_name for r in rows}
+
+
+async def _period_skills(conn: AsyncConnection, scope: Scope) -> dict[int, tuple[float, float]]:
+    """Ratings earned within the period alone (a season, month or week): the period's hands
+    rated from a fresh start, in the order they were played, as `hands.record` rates them.
+    The stored ratings are all-time, so a season table ranked by them would not be a
+    season's."""
+    rows = await conn.execute(
+        select(_HR.c.hand_id, _HR.c.user_id, _HR.c.is_ai, _HR.c.delta, _HR.c.variant)
+        .where(*scope.where())
+        .order_by(_HR.c.created_at, _HR.c.hand_id, _HR.c.seat)
+    )
+    lines = [Line(*r) for r in rows]
+    state = await asyncio.to_thread(replay, lines)
+    key = scope.variant or ALL_VARIANTS
+    return {
+        uid: (skill.mu, skill.sigma)
+        for (variant, uid, is_ai), (skill, _) in state.items()
+        if variant == key and not is_ai
+    }
 
 
 def _entry(

@@ -140,6 +140,25 @@ async def test_rating_board_humans_only(played: Store) -> None:
     assert {e.user_id: e.mu for e in shangrao.entries}[A] != xin[A]
 
 
+async def test_a_seasons_rating_board_rates_that_seasons_hands_alone(played: Store) -> None:
+    from db.ratings import MU, SIGMA, Skill, rate_hand
+
+    # season 2 holds h3 and h4 only: rate them from a fresh start, by hand
+    skill = {uid: Skill(MU, SIGMA) for uid in (A, B, C, D, AI)}
+    for deltas in ({A: -4, B: -4, C: 12, D: -4}, {A: 6, B: 0, C: 0, AI: -6}):
+        after = rate_hand([skill[u] for u in deltas], list(deltas.values()))
+        skill.update(zip(deltas, after, strict=True))
+    season = await played.leaderboards.page(GUILD, by="rating", period="season", now=NOW)
+    assert season.season == 2
+    got = {e.user_id: (e.mu, e.sigma) for e in season.entries}
+    assert got == {u: pytest.approx((skill[u].mu, skill[u].sigma)) for u in (A, B, C, D)}
+    # not the all-time ratings, which also hold season 1's hands
+    all_time = await played.leaderboards.page(GUILD, by="rating", now=NOW)
+    assert {e.user_id: e.mu for e in all_time.entries}[A] != got[A][0]
+    first = await played.leaderboards.page(GUILD, by="rating", period="season", season=1, now=NOW)
+    assert set(ids(first)) == {A, B, C, D} and ids(first)[0] in (A, B)
+
+
 async def test_player_stats(played: Store) -> None:
     stats = await played.stats.player_stats(GUILD, A, now=NOW)
     assert (stats.hands, stats.wins, stats.self_draws, stats.deal_ins) == (4, 2, 1, 1)

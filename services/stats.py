@@ -263,6 +263,14 @@ class StatsService:
         if known is None or known.display_name != display_name[:100]:
             await self.store.players.upsert(user_id, display_name=display_name[:100])
 
+    async def _season_exists(self, guild_id: int, season: int | None) -> None:
+        """A season not started yet is an error, not an empty table that looks like one."""
+        if season is None:
+            return
+        current = (await self.store.guilds.settings(guild_id)).current_season
+        if season > current:
+            raise StatsInputError("no_season", season=season, current=current)
+
     async def leaderboard(
         self,
         guild_id: int,
@@ -278,6 +286,8 @@ class StatsService:
 
         A page past the end shows the last one; humans only (the store never ranks AI seats).
         """
+        if query.period == "season":
+            await self._season_exists(guild_id, query.season)
         wanted = 0 if page is None else max(page, 0)
         board = await self._board(guild_id, query, wanted, user_id, now)
         pages = pages_of(board.total, self.page_size)
@@ -348,6 +358,8 @@ class StatsService:
         BoardQuery(variant=variant, period=period, season=season)  # validates
         if period == "season" and season is None:
             season = (await self.store.guilds.settings(guild_id)).current_season
+        elif period == "season":
+            await self._season_exists(guild_id, season)
         stats = await self.store.stats.player_stats(
             guild_id,
             user_id,

@@ -257,6 +257,12 @@ async def test_seasons_and_periods(stats_store: Store, played: Played) -> None:
     assert empty.board.entries == [] and "还没有记录" in empty.card.description
     still = await service.leaderboard(GUILD, BoardQuery(period="season", season=1), now=NOW)
     assert {e.user_id: e.points for e in still.board.entries} == played.points(season=1)
+    # a season not started yet is an error that says which season it is, not an empty table
+    with pytest.raises(StatsInputError) as info:
+        await service.leaderboard(GUILD, BoardQuery(period="season", season=9), now=NOW)
+    assert "第 9 赛季" in info.value.text("zh") and "第 3 赛季" in info.value.text("zh")
+    with pytest.raises(StatsInputError):
+        await service.stats(GUILD, HUMANS[0], name="x", period="season", season=4, now=NOW)
     listing = await service.seasons(GUILD)
     assert "第 3 赛季" in listing.description and "（当前）" in listing.description
 

@@ -267,13 +267,26 @@ def status_text(status: str, expires_at: datetime, lang: str) -> str:
     return t(f"desk.record_{status}", lang)
 
 
+def _others_lines(details: Mapping[str, Any], lang: str) -> list[str]:
+    """The others' 发 and melds that changed the payments (吃兴家, 杠钱), one line."""
+    others = details.get("others")
+    if not isinstance(others, list) or not others:
+        return []
+    shown = []
+    for o in others:
+        bits = [t("desk.flowers_of", lang, n=o["flowers"])] if o.get("flowers") else []
+        bits += [f"`{m}`" for m in o.get("melds", [])]
+        shown.append(f"{mention(int(o.get('user_id', 0)))} {' '.join(bits) or '—'}")
+    return [t("desk.others_line", lang, others="; ".join(shown))]
+
+
 def record_lines(hand: HandInput, details: Mapping[str, Any], lang: str) -> list[str]:
     """Result lines of a record: the winner(s) and how, the discarder, the points, the hand,
     and the rest of the table that changed the payments (叁包, the others' 发 / kongs / 中白,
     the value per 炮)."""
     players = {p.seat: p.user_id for p in hand.players}
     if hand.how == "draw" or not hand.winners:
-        return [t("desk.draw", lang)]
+        return [t("desk.draw", lang), *_others_lines(details, lang)]
     how = t(f"desk.win.{hand.how}", lang) if hand.how in WIN_NAMES else hand.how
     unit = t(f"engine.{variants.get(hand.variant).unit.id}", lang)  # 分 / 炮
     several = details.get("winners")
@@ -301,14 +314,7 @@ def record_lines(hand: HandInput, details: Mapping[str, Any], lang: str) -> list
         lines.append(t("desk.hand_line", lang, hand=f"`{_plain(str(details['hand']))}`"))
     if details.get("feeder") is not None:
         lines.append(t("desk.rec_feeder_line", lang, who=mention(int(details["feeder"]))))
-    others = details.get("others")
-    if isinstance(others, list) and others:
-        shown = []
-        for o in others:
-            bits = [t("desk.flowers_of", lang, n=o["flowers"])] if o.get("flowers") else []
-            bits += [f"`{m}`" for m in o.get("melds", [])]
-            shown.append(f"{mention(int(o.get('user_id', 0)))} {' '.join(bits) or '—'}")
-        lines.append(t("desk.others_line", lang, others="; ".join(shown)))
+    lines += _others_lines(details, lang)
     if "pao_value" in details:
         raises = details.get("raises") or []
         if raises:

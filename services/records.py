@@ -48,7 +48,15 @@ from services.desk import (
     parse_win,
     rule_options,
 )
-from services.desk_table import ROLE_NAMES, SEAT_ROLES, PayLine, Table, build_table, settle_table
+from services.desk_table import (
+    ROLE_NAMES,
+    SEAT_ROLES,
+    PayLine,
+    Table,
+    build_table,
+    parse_others,
+    settle_table,
+)
 
 DEFAULT_EXPIRY = timedelta(hours=24)
 MAX_EXPIRY = timedelta(days=30)
@@ -412,18 +420,22 @@ def prepare_record(
             raise BadReport("hand", "a drawn hand has no hand or points to record")
         if report.more_winners:
             raise BadReport("winner2", "a drawn hand (流局) has no winner")
-        for name in ("feeder", "others", "streak"):
+        for name in ("feeder", "streak"):
             value = getattr(report, name)
             if value is not None and (not isinstance(value, str) or value.strip()):
                 raise BadReport(name, "a drawn hand pays nothing: leave it empty")
+        options = _options_for(variant, _hand_options(report), house_rules)
+        deltas, parts, shown = _draw_kong_money(report.others, players, variant, options)
         hand = HandInput(
             guild_id=report.guild_id,
             variant=variant,
             hand_no=1,
-            players=[HandPlayer(seat, uid, 0) for seat, uid in enumerate(players)],
+            players=[HandPlayer(seat, uid, deltas[seat]) for seat, uid in enumerate(players)],
             how="draw",
             source="record",
         )
+        if any(deltas):
+            details.update(deltas=deltas, parts=parts, others=shown)
         return PreparedRecord(hand, None, {**details, "how": "draw"})
     assert report.winner is not None
     if report.winner not in players:
@@ -533,6 +545,46 @@ def prepare_record(
     return PreparedRecord(
         hand, answer, details, winner_points={w.seat: w.result.points for w in won}
     )
+
+
+def _draw_kong_money(
+    text: str | None, players: Sequence[int], variant: str, options: Any
+) -> tuple[list[int], list[dict[str, Any]], list[dict[str, Any]]]:
+    """新余 杠钱 of a drawn hand (RULES §4.3: paid at each kong, "also if it ends in a
+    draw"): ``others`` names each player with kongs by mention, ``<@id> [7777m] (5555p)``,
+    since a draw has no winner to count 下家 / 对家 / 上家 from. Returns each seat's change and
+    its part, and the others' melds as the record message shows them."""
+    if text is None or not text.strip():
+        return [0] * SEATS, [{} for _ in range(SEATS)], []
+    if not variants.get(variant).rules(options).kong_money:
+        raise BadReport("others", f"a drawn hand pays nothing in {variant}: leave it empty")
+    pieces = _MENTION_RX.split(text)  # [before, id, melds, id, melds, …]
+    if pieces[0].strip(" ;；,，、"):
+        raise BadReport(
+            "others",
+            "a drawn hand has no winner to count seats from: start each part with the player's"
+            " mention, e.g. @Bo [7777m]; @Cai (5555p)",
+        )
+    kongs: list[tuple[int, bool]] = []
+    shown_melds: list[dict[str, Any]] = []
+    seen: set[int] = set()
+    for uid_text, melds in zip(pieces[1::2], pieces[2::2], strict=True):
+        uid = int(uid_text)
+        if uid not in players or uid in seen:
+            raise BadReport("others", f"<@{uid}> must be one of the four players, named once")
+        seen.add(uid)
+        try:
+            shown = parse_others("下家 " + melds.strip(" ;；,，、")).get(1)
+        except DeskInputError as e:
+            raise BadReport("others", str(e)) from None
+        if shown is not None:
+            seat = players.index(uid)
+            kongs += [(seat, m.kind is MeldKind.CONCEALED_KONG) for m in shown.melds if m.is_kong]
+            melds = [m.text() for m in shown.melds]
+            shown_melds.append({"user_id": uid, "flowers": 0, "melds": melds})
+    money = table_kong_money(variant, kongs)
+    parts = [{"kong": -money.deltas[seat]} for seat in range(SEATS)]
+    return list(money.deltas), parts, shown_melds
 
 
 def _hand_options(report: RecordReport) -> str | None:

@@ -481,3 +481,33 @@ async def test_record_with_the_table_and_several_winners(
     assert await _board(desk_bot, fake.guild_id) == {
         alice.id: 8, bob.id: -1, carol.id: 2, dave.id: -9,
     }  # fmt: skip
+
+
+async def test_a_xinyu_draw_records_its_kong_money(fake: FakeDiscord, desk_bot: BotProcess) -> None:
+    """RULES §4.3 pays 杠钱 at each kong, drawn hands too: a 流局 record takes the kongs by
+    @mention, shows who pays and gets what, and counts it once all four confirm."""
+    alice, bob, carol, dave = (fake.user(n) for n in ("alice", "bob", "carol", "dave"))
+    seats = {"player1": alice, "player2": bob, "player3": carol, "player4": dave}
+    ix = await fake.slash(
+        alice, "mahjong record",
+        {**seats, "variant": "xinyu", "others": f"{bob.mention} [7777m]; {carol.mention} (5555p)"},
+    )  # fmt: skip
+    msg = await ix.wait_reply(timeout=15)
+    rid = msg.custom_ids()[0].split(":")[2]
+    players = fields_of(msg)[t("desk.players", "zh")].split("\n")
+    assert [re.search(r"`([+-]\d+)`", line).group(1) for line in players] == [
+        "-3", "+1", "+5", "-3",
+    ]  # fmt: skip
+    assert "杠钱 得 5" in players[2] and "杠钱 付 3" in players[0]
+    result = fields_of(msg)[f"{t('desk.result', 'zh')} · 新余麻将"]
+    assert "[7777m]" in result and "(5555p)" in result
+    for user in (bob, carol, dave):
+        await (await fake.click(user, fake.messages[msg.id], f"mj:rec:{rid}:confirm")).wait_ack()
+    await fake.wait_for(
+        lambda: fake.messages[msg.id].custom_ids() == [f"mj:rec:{rid}:void"],
+        10,
+        what="the record redrawn as counted",
+    )
+    assert await _board(desk_bot, fake.guild_id) == {
+        alice.id: -3, bob.id: 1, carol.id: 5, dave.id: -3,
+    }  # fmt: skip

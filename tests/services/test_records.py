@@ -171,6 +171,47 @@ async def test_a_draw_records_nobody_winning(store: Store) -> None:
     assert await board_points(store) == {A: 0, B: 0, C: 0, D: 0}
 
 
+async def test_a_xinyu_draw_records_the_kong_money(store: Store) -> None:
+    # RULES §4.3: 杠钱 is paid at each kong, also when the hand ends in a draw
+    svc = RecordService(store)
+    report = RecordReport(
+        guild_id=GUILD, reporter_id=A, players=PLAYERS, winner=None, variant="xinyu",
+        others=f"<@{B}> [7777m]; <@{C}> (5555p)",
+    )  # fmt: skip
+    record, prepared = await svc.report(report)
+    # B's exposed kong: 1 from each other; C's concealed kong: 2 from each other
+    assert [p.delta for p in prepared.hand.players] == [-3, 1, 5, -3]
+    assert prepared.details["parts"][2] == {"kong": -5}
+    for user in (B, C, D):
+        outcome = await svc.confirm(record.id, user)
+    assert outcome.counted_now
+    assert await board_points(store) == {A: -3, B: 1, C: 5, D: -3}
+
+
+@pytest.mark.parametrize(
+    ("changes", "words"),
+    [
+        ({"variant": "shangrao"}, "pays nothing in shangrao"),
+        ({"others": "下家 [7777m]"}, "mention"),
+        ({"others": f"<@{B}> [7777m]; <@{B}> [1111p]"}, "named once"),
+        ({"others": "<@999> [7777m]"}, "four players"),
+    ],
+)
+async def test_a_draws_kong_money_needs_a_variant_with_it_and_mentions(
+    store: Store, changes, words
+) -> None:
+    from dataclasses import replace
+
+    report = RecordReport(
+        guild_id=GUILD, reporter_id=A, players=PLAYERS, winner=None, variant="xinyu",
+        others=f"<@{B}> [7777m]",
+    )  # fmt: skip
+    with pytest.raises(BadReport) as info:
+        await RecordService(store).report(replace(report, **changes))
+    assert info.value.field == "others" and words in str(info.value)
+    assert await store.records.pending(GUILD) == []
+
+
 async def test_server_default_variant_is_used(store: Store) -> None:
     await store.guilds.update_settings(GUILD, default_variant="xinyu")
     svc = RecordService(store)

@@ -774,6 +774,7 @@ class Game(commands.Cog):
         name=locale_str("rules"),
         description=locale_str("Show the rule options in use"),
     )
+    @app_commands.describe(variant=locale_str("A variant (default: this server's)"))
     @app_commands.choices(variant=VARIANT_CHOICES)
     async def rules(self, interaction: discord.Interaction, variant: str | None = None) -> None:
         lang = lang_of(interaction.locale)

@@ -112,6 +112,33 @@ async def test_taiwan_users_get_traditional_command_names_from_the_catalogue() -
     assert "en-US" not in by_name["alerts"]["description_localizations"]
 
 
+async def test_every_command_and_option_has_a_chinese_name() -> None:
+    """Chinese users see every command, group and option by a Chinese name in 简体 and 繁體
+    (a language choice keeps its own name), and no description is discord.py's ``…``."""
+    for name in DEFAULT_EXTENSIONS:
+        importlib.import_module(name)
+    from cogs.group import admin, mahjong
+
+    tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
+    translator = CatalogueTranslator()
+    await tree.set_translator(translator)
+    unnamed: list[str] = []
+
+    def walk(item: dict, path: str) -> None:
+        names = item.get("name_localizations") or {}
+        if not (names.get("zh-CN") and names.get("zh-TW")):
+            unnamed.append(path)
+        if item.get("description", "").strip() in ("…", "..."):
+            unnamed.append(f"{path} (description)")
+        for sub in item.get("options") or []:
+            walk(sub, f"{path} {sub['name']}")
+
+    for group in (mahjong, admin):
+        payload = await group.get_translated_payload(tree, translator)
+        walk(payload, payload["name"])
+    assert not unnamed, unnamed
+
+
 async def test_bind_cog_commands_binds_methods_of_a_shared_group() -> None:
     group = app_commands.Group(name="g", description="d")
 

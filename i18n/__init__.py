@@ -15,6 +15,7 @@ package imports nothing of the project except :mod:`engine` (for the engine's te
 
 from __future__ import annotations
 
+import string
 from typing import Any
 
 from i18n.catalog import DEFAULT_LOCALE, LOCALES, messages
@@ -60,7 +61,27 @@ def t(key: str, locale: str = DEFAULT_LOCALE, /, **args: Any) -> str:
         zh, en = t(key, "zh", **args), t(key, "en", **args)
         return zh if zh == en else f"{zh} · {en}"
     text = _raw(key, locale)
-    return text.format(**args) if args else text
+    if not args:
+        return text
+    return _PLURALS.vformat(text, (), args) if "|" in text else text.format(**args)
+
+
+class _Plurals(string.Formatter):
+    """``{n:hand|hands}`` → ``1 hand`` / ``3 hands``: the count with the word in the form
+    its number takes (English); any other field formats as ``str.format`` does.
+
+    >>> _PLURALS.format("{n:hand|hands} · {p:point|points}", n=1, p=3)
+    '1 hand · 3 points'
+    """
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if "|" in format_spec:
+            one, many = format_spec.split("|", 1)
+            return f"{value} {one if value in (1, -1) else many}"
+        return super().format_field(value, format_spec)
+
+
+_PLURALS = _Plurals()
 
 
 def pair(zh: str, en: str, locale: str) -> str:

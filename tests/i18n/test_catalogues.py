@@ -3,6 +3,7 @@ and the text layer's behaviour (locales, ``zh+en``, missing keys raise)."""
 
 from __future__ import annotations
 
+import re
 import string
 
 import pytest
@@ -63,6 +64,16 @@ def test_t_formats_and_picks_the_locale() -> None:
     assert i18n.t("errors.illegal", "zh-TW", detail="x") == "這步不合規：x"
     both = i18n.t("errors.not_your_turn", "zh+en")
     assert both == f"{i18n.t('errors.not_your_turn')} · {i18n.t('errors.not_your_turn', 'en')}"
+
+
+def test_english_counts_take_the_singular_for_one() -> None:
+    assert i18n.t("stats.points_total", "en", points=1) == "1 point in all"
+    assert i18n.t("stats.points_total", "en", points=12) == "12 points in all"
+    assert i18n.t("stats.hands_n", "en", n=1) == "1 hand"
+    assert i18n.t("stats.hands_n", "en", n=0) == "0 hands"
+    # no English sentence writes a bare count before a plural noun any more
+    bare = re.compile(r"\{\w+\} (hands|points|players|tiles)\b")
+    assert [k for k, v in messages("en").items() if bare.search(v)] == []
 
 
 def test_a_missing_key_raises() -> None:

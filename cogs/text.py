@@ -8,9 +8,12 @@ The table text never contains a concealed tile.
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Iterable
 from typing import Any
 
+from engine import variants
 from engine.tiles import kind_of, tile_str
 from i18n import locale_for, short, t
 from i18n.engine_texts import engine_text_by_zh
@@ -87,7 +90,7 @@ def tiles_text(kinds: Iterable[int], lang: str = "zh") -> str:
 def wildcard_names(wildcards: Iterable[int], lang: str = "zh") -> str:
     """The wildcard (宝) kinds by name, in kind order: ``三条`` or, for a variant with two
     kinds (正精/副精), ``一万、二万``."""
-    return "、".join(tile_name(k, lang) for k in sorted(wildcards))
+    return punct("list", lang).join(tile_name(k, lang) for k in sorted(wildcards))
 
 
 def meld_text(meld: MeldInfo, lang: str = "zh", owner: int | None = None) -> str:
@@ -104,7 +107,7 @@ def meld_text(meld: MeldInfo, lang: str = "zh", owner: int | None = None) -> str
         feeder = (meld.from_seat - owner) % 4
         if feeder in (1, 2, 3):
             name = word("feeder", feeder, one)
-            text += f" ({name})" if one == "en" else f"（{name}）"
+            text += f"{punct('open', one)}{name}{punct('close', one)}"
     return text
 
 
@@ -144,7 +147,35 @@ def score_line_text(item: ScoreLine, lang: str) -> str:
         name = engine_text_by_zh(item.name, lang)
     elif lang != "zh" and item.en:
         name = f"{item.name} ({item.en})"
-    return f"{name} {item.value}"
+    return f"{name} {value_text(item.value, lang)}"
+
+
+@functools.cache
+def _units() -> tuple[re.Pattern[str], dict[str, str]]:
+    """The variants' point units by their Chinese word (分, 炮) and a pattern for a value."""
+    units = {v.unit.zh: v.unit.id for v in variants.all()}
+    words = "|".join(re.escape(u) for u in units)
+    return re.compile(rf"^([+×−-]?\d+)({words})$"), units
+
+
+def value_text(value: str, lang: str) -> str:
+    """A scoring item's value in the reader's language: ``+1炮`` / ``4分`` stay in Chinese,
+    read ``+1 pao`` / ``4 points`` in English (``×4`` is the same everywhere).
+
+    >>> value_text("+1炮", "en"), value_text("4分", "en"), value_text("4分", "zh")
+    ('+1 pao', '4 points', '4分')
+    """
+    pattern, units = _units()
+    match = pattern.match(value) if lang == "en" else None
+    if match is None:
+        return value
+    return f"{match[1]} {t('engine.' + units[match[2]], 'en')}"
+
+
+def punct(name: str, lang: str) -> str:
+    """Punctuation in the reader's script: ``：``, ``、``, ``（…）`` in Chinese; ``: ``,
+    ``, ``, `` (…)`` in English (``zh+en`` lines are punctuated as Chinese)."""
+    return t(f"common.punct.{name}", short(lang))
 
 
 def seat_name(names: list[str], seat: int | None) -> str:
@@ -166,12 +197,14 @@ def hand_lines(
     """The private hand view as text lines (only ever sent to the hand's owner); with the
     seats' ``names`` a claim prompt names the discarder and where they sit; the wildcards
     are named with ``variant``'s own word (宝, 精 …)."""
-    lines = [f"**{t('game.hand_tiles', lang)}**：{tiles_text(hand.concealed, lang)}"]
+    colon = punct("colon", lang)
+    lines = [f"**{t('game.hand_tiles', lang)}**{colon}{tiles_text(hand.concealed, lang)}"]
     if hand.drawn is not None:
-        lines[0] += f"　｜ {t('game.hand_drawn', lang)}：**{tile_name(hand.drawn, lang)}**"
+        drawn = f"{t('game.hand_drawn', lang)}{colon}**{tile_name(hand.drawn, lang)}**"
+        lines[0] += f"{punct('gap', lang)}｜ {drawn}"
     if hand.melds:
         lines.append(
-            f"{t('game.melds', lang)}："
+            f"{t('game.melds', lang)}{colon}"
             + "  ".join(meld_text(m, lang, hand.seat) for m in hand.melds)
         )
     if hand.wildcards:
@@ -184,10 +217,10 @@ def hand_lines(
             )
         )
     if hints:
-        waits = "、".join(
+        waits = punct("list", lang).join(
             t("game.hand_waits_line", lang, tile=tile_name(k, lang), n=n) for k, n in hints
         )
-        lines.append(f"{t('game.hand_waits', lang)}：{waits}")
+        lines.append(f"{t('game.hand_waits', lang)}{colon}{waits}")
     if phase == "hand_over":
         lines.append(t("game.hand_over_note", lang))
     elif hand.claim_tile is not None and hand.legal:
@@ -229,6 +262,7 @@ def table_lines(
 ) -> list[str]:
     """The public table as text: per seat only counts, melds and rivers — no concealed tile;
     the wildcard line uses ``variant``'s own word (宝, 精 …)."""
+    colon, gap = punct("colon", lang), punct("gap", lang)
     out = []
     for ps in table.seats:
         marks = [word("wind", (ps.seat - table.dealer) % 4, lang)]  # the dealer is 东
@@ -242,19 +276,20 @@ def table_lines(
         arrow = "▶ " if table.phase == "turn" and table.turn == ps.seat else ""
         head = f"{arrow}**{seat_name(names, ps.seat)}**"
         if marks:
-            head += f"（{'·'.join(marks)}）"
+            head += f"{punct('open', lang)}{'·'.join(marks)}{punct('close', lang)}"
         score = totals[ps.seat] if ps.seat < len(totals) else 0
-        head += f"　{t('game.score', lang, n=score)}　{t('game.concealed_n', lang, n=ps.concealed_count)}"
+        head += f"{gap}{t('game.score', lang, n=score)}"
+        head += f"{gap}{t('game.concealed_n', lang, n=ps.concealed_count)}"
         out.append(head)
         if ps.melds:
             out.append(
-                f"　{t('game.melds', lang)}："
+                f"{gap}{t('game.melds', lang)}{colon}"
                 + "  ".join(meld_text(m, lang, ps.seat) for m in ps.melds)
             )
         if ps.flowers:
-            out.append(f"　{t('game.flowers', lang, n=ps.flowers)}")
+            out.append(f"{gap}{t('game.flowers', lang, n=ps.flowers)}")
         river = "·".join(tile_str(k) for k in ps.river) or "—"
-        out.append(f"　{t('game.river', lang)}：{river}")
+        out.append(f"{gap}{t('game.river', lang)}{colon}{river}")
     info = [t("game.wall_left", lang, n=table.wall_left)]
     if table.wildcards and table.bao_indicator is not None:
         info.append(
@@ -288,11 +323,12 @@ def result_lines(
 ) -> list[str]:
     """The result: winner, how, every scoring item, points, payments, totals, seed reveal."""
     out: list[str] = []
+    colon = punct("colon", lang)
     how = how_word(result.how, lang)
     if not result.winners:
         out.append(t("game.result_draw", lang))
     else:
-        who = "、".join(seat_name(names, s) for s in result.winners)
+        who = punct("list", lang).join(seat_name(names, s) for s in result.winners)
         line = f"🀄 **{who}** · {how}"
         if result.discarder is not None and result.how != "self":
             line += f" · {seat_name(names, result.discarder)}"
@@ -300,21 +336,23 @@ def result_lines(
         if result.winner_hand:
             out.append(f"`{result.winner_hand}`")
         if result.items:
-            items = "，".join(score_line_text(i, lang) for i in result.items)
-            out.append(f"{t('game.result_items', lang)}：{items}")
+            items = punct("comma", lang).join(score_line_text(i, lang) for i in result.items)
+            out.append(f"{t('game.result_items', lang)}{colon}{items}")
         out.append(t("game.result_points", lang, n=result.points))
     if result.payments:
         pays = []
         for p in result.payments:
             payer, payee, amount = p[0], p[1], p[2]
-            reason = f"（{p[3]}）" if len(p) > 3 and p[3] else ""
+            reason = (
+                f"{punct('open', lang)}{p[3]}{punct('close', lang)}" if len(p) > 3 and p[3] else ""
+            )
             pays.append(f"{seat_name(names, payer)} → {seat_name(names, payee)} {amount}{reason}")
-        out.append(f"{t('game.result_pay', lang)}：" + "；".join(pays))
+        out.append(f"{t('game.result_pay', lang)}{colon}" + punct("semi", lang).join(pays))
     deltas = "  ".join(f"{seat_name(names, i)} {d:+d}" for i, d in enumerate(result.deltas))
     out.append(deltas)
     if result.scores:
         totals = "  ".join(f"{seat_name(names, i)} {s}" for i, s in enumerate(result.scores))
-        out.append(f"{t('game.result_totals', lang)}：{totals}")
+        out.append(f"{t('game.result_totals', lang)}{colon}{totals}")
     if result.seed_reveal and result.seed_reveal.get("seed"):
         out.append(
             t(

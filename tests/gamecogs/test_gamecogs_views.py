@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 
 from cogs.game import parse_options
-from cogs.text import hand_lines, t, table_lines
+from cogs.text import hand_lines, result_lines, t, table_lines
 from cogs.views import CUSTOM_ID, error_text, hand_message, result_message, seen_version
 from i18n import LOCALES
 from services import errors
@@ -110,8 +111,11 @@ def test_hand_lines_private_and_result_lists_every_item():
     hand = HandView(0, (0, 1, 2), 5, (MeldInfo("concealed_kong", (9, 9, 9, 9)),), ())
     lines = hand_lines(hand, (), "en")
     # the English locale names tiles in English, not in notation or Chinese
-    assert lines[0].startswith("**Tiles**：1 Characters 2 Characters 3 Characters")
-    assert "**6 Characters**" in lines[0]
+    # … with English punctuation: no full-width colon or bar gap inside English text
+    assert lines[0].startswith("**Tiles**: 1 Characters 2 Characters 3 Characters")
+    assert "**6 Characters**" in lines[0] and "：" not in lines[0] and "　" not in lines[0]
+    zh = hand_lines(hand, (), "zh")[0]
+    assert zh.startswith("**手牌**：") and "　｜" in zh
     result = HandResult(
         1,
         "self",
@@ -130,6 +134,14 @@ def test_hand_lines_private_and_result_lists_every_item():
     # 准备 for the next hand, 解散 (a vote) instead of ending the game alone
     assert [i.custom_id for i in view.children] == ["mj:7:next:1", "mj:7:dissolve"]
     assert "8" in embed.description and "自摸" in embed.description  # the payment line
+    # an English result: units in English, no Chinese punctuation between the items
+    jiujiang = replace(
+        result,
+        items=(ScoreLine("点炮", "Discard win", "+1炮"), ScoreLine("门清", "Concealed", "+1炮")),
+    )
+    english = result_lines(jiujiang, ["a", "b", "c", "d"], "en")
+    assert any("点炮 (Discard win) +1 pao, 门清 (Concealed) +1 pao" in line for line in english)
+    assert not any(ch in line for line in english for ch in "：，；（）、")
 
 
 def test_every_error_has_a_text_in_every_language():

@@ -12,9 +12,10 @@ user); editing the hand DM never tells a player who looked away that it is their
   message.
 - A player whose DMs are closed gets a mention in the game's thread for their **turn**
   (public anyway), deleted once they act — never for a claim: a public mention while a
-  discard waits for claims would tell everyone who may claim it. Their claim window and the
-  turn that follows it (they let Alice's discard go, then draw) are one episode, but the
-  claim brought them nothing, so the turn brings its mention (:func:`withheld_before`).
+  discard waits for claims would tell everyone who may claim it. A claim window they take
+  and the turn it brings (pong → discard) are one episode, but the claim brought them
+  nothing, so the turn brings its mention (:func:`withheld_before`). A claim window they let
+  go ends its episode: the turn they draw next is a decision of its own.
 - **Delayed** (``ALERT_DELAY_SECONDS``, 5 s by default): a player looking at the hand DM
   answers in a second or two, and a ping then is noise (and two requests: the alert and its
   deletion). So the alert goes out only if the same decision is still open that long after

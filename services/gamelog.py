@@ -137,7 +137,7 @@ def bookkeep(engine: GameEngine, live: LiveGame, actor: int | None, old: Any, at
     (``window_at``, for the timeout), each seat's prompt version (stale buttons) and its
     alert episode (:func:`track_episodes`)."""
     new = live.state
-    track_episodes(engine, live, actor, new)
+    track_episodes(engine, live, actor, new, old)
     same_window = (
         old is not None
         and engine.phase(old) == engine.phase(new) == "claim"
@@ -151,23 +151,45 @@ def bookkeep(engine: GameEngine, live: LiveGame, actor: int | None, old: Any, at
             live.prompt_version[seat] = live.version
 
 
-def track_episodes(engine: GameEngine, live: LiveGame, actor: int | None, new: Any) -> None:
+def track_episodes(
+    engine: GameEngine, live: LiveGame, actor: int | None, new: Any, old: Any = None
+) -> None:
     """Alert episodes: one turn alert per decision a seat is asked for, where consecutive
     decisions in one turn count once (draw → kong → discard, claim → pong → discard).
 
     An episode begins (at ``live.version``) when a seat becomes pending and has none open;
     it stays open while the seat is pending, and through a claim window in between (a kong
     that others may rob); it ends when another seat holds the turn or the hand is over. A new
-    hand (``actor`` None) ends every episode."""
+    hand (``actor`` None) ends every episode. A seat that answers a claim window without
+    taking the tile (a pass, or its claim's timeout) ends its episode there: the turn it may
+    draw next is a new decision, alerted on its own — the claim's alert was already
+    answered, and a player who let the window run out may well be away."""
     if actor is None:
         live.episodes.clear()
     phase = engine.phase(new)
     pending = set(engine.pending_seats(new)) if phase in ("turn", "claim") else set()
+    if (
+        actor is not None
+        and actor >= 0
+        and old is not None
+        and engine.phase(old) == "claim"
+        and actor in engine.pending_seats(old)
+        and not _took_the_tile(engine, old, new, actor)
+    ):
+        live.episodes.pop(actor, None)
     for seat in list(live.episodes):
         if seat not in pending and phase != "claim":
             del live.episodes[seat]
     for seat in sorted(pending):
         live.episodes.setdefault(seat, live.version)
+
+
+def _took_the_tile(engine: GameEngine, old: Any, new: Any, seat: int) -> bool:
+    """Whether ``seat``'s answer to a claim window made a meld of the tile (chi, pong, kong)
+    rather than letting it go (a claim left waiting on a higher one has not: if it is granted
+    later, the turn it brings is a decision of its own)."""
+    melds_before = len(engine.hand_view(old, seat).melds)
+    return len(engine.hand_view(new, seat).melds) > melds_before
 
 
 def update_prompts(engine: GameEngine, live: LiveGame) -> None:

@@ -25,8 +25,9 @@ user); editing the hand DM never tells a player who looked away that it is their
   kong) waits the delay again from its own delivery. Before it sends, the task asks the
   service whether the decision is still open as committed
   (:meth:`services.game.GameService.decision_open`), so a press whose update is still
-  queued is not pinged. 0 = at once. A pending alert is not remembered: after a restart an
-  episode whose alert had not gone out gets none (never two).
+  queued is not pinged. 0 = at once. After a restart an episode whose alert had not gone out
+  is armed again with the delay (its nonce returns a send that reached Discord before the
+  crash as the same message: never two).
   The ready alerts of the 准备 check (:mod:`cogs.session`) wait the same way, in the same
   :class:`DueAlerts` (so the game's end and shut-down end theirs too).
 - AI seats and seats on 托管 are never alerted. ``/mahjong alerts on|claims|off`` per
@@ -212,7 +213,11 @@ class Alerts:
                 await self.places.save_refs(game.id)
             return
         if entry and int(entry[2]) == update.alert and not withheld_before(entry, update):
-            if not entry[1] and self._unsent.get(key) == update.alert:
+            if not entry[1] and (
+                self._unsent.get(key) == update.alert
+                or (adopt and await self._still_owed(entry, update))
+            ):
+                self._unsent[key] = update.alert
                 self._schedule(game, update)  # still due: the delay runs from this update
             return  # this episode was alerted already (or its alert is due)
         if adopt and entry and entry[1]:
@@ -248,6 +253,16 @@ class Alerts:
         else:
             new[3] = update.alert_kind
         await self.places.save_refs(game.id)
+
+    async def _still_owed(self, entry: list[Any], update: PrivateUpdate) -> bool:
+        """After a restart: the episode's alert was due and had not gone out (the waiting
+        task died with the old process), nor did anything else reach the player for it. It is
+        armed again with the delay; its nonce makes a send that did reach Discord before the
+        crash come back as the same message, never a second."""
+        kind = entry[3] if len(entry) > 3 else ""
+        if kind != update.alert_kind:
+            return False
+        return wanted(await self.preferences.alerts_for_user(update.user_id), kind)
 
     def _schedule(self, game: GameSummary, update: PrivateUpdate) -> None:
         """Send this update's alert after the delay unless the player's next update (or the

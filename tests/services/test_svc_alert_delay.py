@@ -279,9 +279,10 @@ async def test_no_alert_outlives_the_game_or_the_bot() -> None:
     assert alerts(bot.dm) == []
 
 
-async def test_a_restart_while_an_alert_waits_sends_none_and_never_two() -> None:
-    """A waiting alert is not remembered: after a restart its episode gets none (as an
-    alert whose send failed); an alert sent before the restart stands (never a second)."""
+async def test_a_restart_while_an_alert_waits_arms_it_again_and_never_sends_two() -> None:
+    """An alert waiting out the delay when the bot stops is armed again after the restart
+    (the player is still asked, nothing reached them); an alert sent before the restart
+    stands (never a second)."""
     clock = Clock()
     delivery, bot = make_delivery(clock)
     await dealt(delivery, bot)
@@ -293,12 +294,15 @@ async def test_a_restart_while_an_alert_waits_sends_none_and_never_two() -> None
     game = summary(version=10, messages=stored)
     again.alerts.adopt_alerts(game)
     await again.alerts.update_alert(game, update(10))
-    await clock.advance(10 * DELAY)
-    assert alerts(bot.dm) == []
+    await clock.advance(DELAY / 2)
+    assert alerts(bot.dm) == []  # the delay runs again from the resumed update
+    await clock.advance(DELAY)
+    [restored] = alerts(bot.dm)
     # the next episode is alerted as usual, and a restart then adopts it
     await again.alerts.update_alert(summary(version=12), update(12))
+    assert bot.dm.deleted == [restored.id]
     await clock.advance(DELAY + 1)
-    [alert] = alerts(bot.dm)
+    [alert] = alerts(bot.dm)[1:]
     stored = {"alerts": {k: list(v) for k, v in again.places.held(game, "alerts").items()}}
     third, _ = make_delivery(clock, bot=bot)
     third.hands.dm_messages.update(delivery.hands.dm_messages)
@@ -306,9 +310,9 @@ async def test_a_restart_while_an_alert_waits_sends_none_and_never_two() -> None
     third.alerts.adopt_alerts(game)
     await third.alerts.update_alert(game, update(12))
     await clock.advance(10 * DELAY)
-    assert alerts(bot.dm) == [alert] and bot.dm.deleted == []
+    assert alerts(bot.dm) == [restored, alert] and bot.dm.deleted == [restored.id]
     await third.alerts.update_alert(summary(version=13), update(0))
-    assert bot.dm.deleted == [alert.id]
+    assert bot.dm.deleted == [restored.id, alert.id]
 
 
 async def test_the_service_says_whether_a_decision_is_still_open(make_service) -> None:

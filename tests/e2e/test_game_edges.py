@@ -148,6 +148,9 @@ async def test_timeout_puts_the_seat_on_autoplay(fake: FakeDiscord, bot_factory)
     entries = [a for _seq, seat, a in log_of(proc, gid) if seat == 0]
     assert any(e.get("timeout") for e in entries)
     assert {"k": "auto", "on": True} in entries
+    # one public line says both (timed out, and 托管 on): no separate 开启托管 line follows
+    auto_on = t("game.line_auto_on", "zh", name="").strip()  # "开启托管。"
+    assert auto_on and not [m for m in fake.guild_messages() if auto_on in m.content]
     # she comes back
     ix = await fake.slash(alice, "mahjong autoplay", {"on": False})
     assert (await ix.wait_reply()).ephemeral

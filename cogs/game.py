@@ -177,7 +177,9 @@ async def _handle_button(
         else:
             await answer(interaction, t("errors.stale", lang))
     except ServiceError as error:
-        await answer(interaction, error_text(error, lang, button=True))
+        # "not your tiles" is for the hand's buttons; 准备 / 解散 / a lobby button only say
+        # that the presser is not in this game
+        await answer(interaction, error_text(error, lang, button=kind in HAND_KINDS))
     except StoreBusy:  # a stalled commit outside a move (a seat, a new game): nothing written
         await answer(interaction, t("errors.table_busy", lang))
     except Exception:

@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from i18n import t
+
 from .fake_discord import FakeDiscord, FakeMessage, FakeUser
 from .game_driver import (
     _game_row,
@@ -218,6 +220,14 @@ async def test_a_dissolve_vote_refused_then_agreed(fake: FakeDiscord, bot_factor
     vote = await vote_message(fake, gid, 1)
     assert f"<@{bob.id}>" in vote.content and f"<@{carol.id}>" in vote.content
     assert f"<@{alice.id}>" not in vote.content
+    # someone not playing presses 同意 and 解散: told they are not in the game, not that
+    # "these are not your tiles"
+    dave = fake.user("dave")
+    for custom_id, message in ((f"mj:{gid}:agree:1", vote), (f"mj:{gid}:dissolve", table)):
+        stranger = await click_ok(fake, dave, fake.messages[message.id], custom_id, force=True)
+        said = (await stranger.wait_reply()).text()
+        assert t("errors.not_in_game", "en") in said, said
+        assert t("errors.not_yours", "en") not in said, said
     # a proposer may not propose again while it is open; carol refuses: the game goes on
     again = await click_ok(fake, alice, fake.messages[table.id], f"mj:{gid}:dissolve")
     said = (await again.wait_reply()).text()

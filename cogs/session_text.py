@@ -317,11 +317,12 @@ def ready_text(game: GameSummary, lang: str) -> str:
         mark = "✅" if i < len(info.ready) and info.ready[i] else "⏳"
         shown.append(f"{mark} {seat_name(names, i)}")
     n = sum(1 for i in humans if i < len(info.ready) and info.ready[i])
-    when = f"<t:{int(info.ready_deadline)}:R>" if info.ready_deadline else "—"
-    text = t("session.ready_line", lang, n=n, total=len(humans), who=" ".join(shown), when=when)
     if humans and all(game.seats[i].auto for i in humans) and n == len(humans):
-        text += "\n" + t("session.ready_waiting_press", lang)
-    return text
+        # every human is on 托管: counted ready, yet the next hand waits for one of them to
+        # press 准备 — a "准备 n/n" count and a deadline beside that would contradict it
+        return t("session.ready_waiting_press", lang)
+    when = f"<t:{int(info.ready_deadline)}:R>" if info.ready_deadline else "—"
+    return t("session.ready_line", lang, n=n, total=len(humans), who=" ".join(shown), when=when)
 
 
 # ---------------------------------------------------------------------------- 解散

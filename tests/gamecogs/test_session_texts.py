@@ -128,6 +128,22 @@ def test_ready_line_lists_every_human():
     assert "第3局开始" in ready_text(game(moved_on), "zh")
 
 
+def test_every_human_on_autoplay_is_asked_to_press_ready_without_a_stale_count():
+    from services.model import Seat
+
+    info = SessionInfo(
+        length="8", ready_open=True, ready_hand=2, ready_deadline=1e6, ready=(True,) * 4
+    )
+    seats = (
+        Seat(name="alice", user_id=101, auto=True),
+        Seat(name="电脑一", ai=True),
+        Seat(name="电脑二", ai=True),
+        Seat(name="bob", user_id=102, auto=True),
+    )
+    line = ready_text(game(info, seats=seats), "zh")
+    assert line == t("session.ready_waiting_press", "zh")  # no "准备 2/2", no deadline
+
+
 def test_vote_message_asks_the_others_and_says_how_it_ended():
     vote = VoteInfo(1, 0, 2_000_000.0, (True, None, True, False), None, (1, 3))
     info = SessionInfo(vote=vote)

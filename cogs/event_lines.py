@@ -20,7 +20,7 @@ def event_line(
     """A short public line for a notable event (claims, kongs, wins…), or None."""
     if event.visible_to is not None:
         return None
-    names = [s.name for s in game.seats]
+    names = [s.shown_name(lang) for s in game.seats]
     d = event.data
 
     def name(seat: Any) -> str:

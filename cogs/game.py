@@ -38,7 +38,7 @@ from cogs.press_timing import PressClock
 from cogs.refusal_text import refusal_text
 from cogs.session import LENGTH_CHOICES, SESSION_KINDS, handle_session_button
 from cogs.shown_pictures import ShownPictures
-from cogs.text import lang_of, t, table_lines, variant_name
+from cogs.text import lang_of, punct, t, table_lines, variant_name
 from cogs.variant_choices import variant_choices
 from cogs.views import (
     CUSTOM_ID,
@@ -640,13 +640,13 @@ class Game(commands.Cog):
             game = await self.service.summary(game_id)
             table = await self.service.table(game_id)
             if table is None:
-                seats = "、".join(s.name for s in game.seats)
+                seats = punct("list", lang).join(s.shown_name(lang) for s in game.seats)
                 text = f"{variant_name(game.variant, lang)} · {seats}"
             else:
                 text = "\n".join(
                     table_lines(
                         table,
-                        [s.name for s in game.seats],
+                        [s.shown_name(lang) for s in game.seats],
                         game.totals,
                         [s.auto for s in game.seats],
                         lang,

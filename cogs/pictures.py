@@ -181,14 +181,14 @@ def result_files(game: GameSummary, result: HandResult, lang: str = "zh") -> lis
 
         changes = tuple(
             SeatChange(
-                name=game.seats[i].name if i < len(game.seats) else "?",
+                name=game.seats[i].shown_name(lang) if i < len(game.seats) else "?",
                 delta=d,
                 total=result.scores[i] if i < len(result.scores) else None,
                 winner=i in result.winners,
             )
             for i, d in enumerate(result.deltas)
         )
-        winner = game.seats[result.winners[0]].name if result.winners else None
+        winner = game.seats[result.winners[0]].shown_name(lang) if result.winners else None
         picture = ResultPicture(
             changes=changes,
             winner=winner,

@@ -120,7 +120,7 @@ def showdown_picture(game: GameSummary, result: HandResult, lang: str = PICTURE_
     from render.showdown import ShowdownPicture, ShowdownSeat
 
     lang = short(lang)
-    names = names_of(game)
+    names = names_of(game, lang)
     sanbao = sanbao_payer(result)
     first = result.winners[0] if result.winners else None
     seats = []
@@ -242,7 +242,7 @@ def standings_picture(game: GameSummary, lang: str = PICTURE_LANG) -> Any:
     info = session_of(game)
     if info is None or not info.standings:
         return None
-    names = names_of(game)
+    names = names_of(game, lang)
     board = sorted(info.standings, key=lambda s: (s.rank, s.seat))
     someone = any(s.total for s in board)
     rows = tuple(

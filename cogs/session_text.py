@@ -28,8 +28,9 @@ from services.session_state import SessionInfo, length_parts
 from services.showdown import PayLine, pay_lines, sanbao_payer
 
 
-def names_of(game: GameSummary) -> list[str]:
-    return [s.name for s in game.seats]
+def names_of(game: GameSummary, lang: str) -> list[str]:
+    """The seats' names as a reader of ``lang`` sees them (AI seats in their language)."""
+    return [s.shown_name(lang) for s in game.seats]
 
 
 def session_of(game: GameSummary) -> SessionInfo | None:
@@ -95,7 +96,7 @@ def first_dealer_note(game: GameSummary, lang: str) -> str:
     v = variants.get(game.variant)
     if v.rules(v.options_class()).roll_for_first_dealer:
         return t("session.first_dealer_dice", lang)
-    first = game.seats[0].name if game.seats else "?"
+    first = game.seats[0].shown_name(lang) if game.seats else "?"
     return t("session.first_dealer_seat", lang, name=first)
 
 
@@ -105,7 +106,7 @@ def dealer_choice_line(game: GameSummary, events: list[GameEvent], lang: str) ->
     started = next((e for e in events if e.kind == "hand_started"), None)
     if started is None or int(started.data.get("hand", 0)) != 0:
         return None
-    names = names_of(game)
+    names = names_of(game, lang)
     dealer = started.data.get("dealer")
     rounds = [
         e.data.get("rolls")
@@ -228,7 +229,7 @@ def showdown_lines(
     """The result with every hand laid open (摊牌): who won how, the scoring items, each
     seat's tiles (宝 and the winning tile marked, the discarder and a 叁包 payer named), every
     payment, and each seat's change and total; then the seed reveal."""
-    names = names_of(game)
+    names = names_of(game, lang)
     out: list[str] = []
     wildcards = result_wildcards(result)
     if not result.winners:
@@ -306,7 +307,7 @@ def ready_text(game: GameSummary, lang: str) -> str:
     info = session_of(game)
     if info is None:
         return ""
-    names = names_of(game)
+    names = names_of(game, lang)
     if not info.ready_open:
         if info.ready_hand and game.hand_no > info.ready_hand:
             return t("session.ready_all", lang, hand=game.hand_no)
@@ -334,7 +335,7 @@ def vote_text(game: GameSummary, lang: str) -> str:
     if info is None or info.vote is None:
         return ""
     vote = info.vote
-    names = names_of(game)
+    names = names_of(game, lang)
     lines = [t("session.vote_title", lang, name=seat_name(names, vote.by))]
     asked = [vote.by, *vote.voters]
     marks = []
@@ -367,7 +368,7 @@ def standings_lines(game: GameSummary, lang: str) -> list[str]:
     """Each player's total, hands won, 自摸, 点炮 and biggest hand, best first, and the
     session's winner."""
     info = session_of(game)
-    names = names_of(game)
+    names = names_of(game, lang)
     out: list[str] = []
     board = list(info.standings) if info is not None else []
     if not board:

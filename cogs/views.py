@@ -120,8 +120,9 @@ def session_buttons(view: discord.ui.View, game: GameSummary, lang: str) -> None
     )
 
 
-def names_of(game: GameSummary) -> list[str]:
-    return [s.name for s in game.seats]
+def names_of(game: GameSummary, lang: str) -> list[str]:
+    """The seats' names as a reader of ``lang`` sees them (AI seats in their language)."""
+    return [s.shown_name(lang) for s in game.seats]
 
 
 def _footer(game: GameSummary, extra: str = "") -> str:
@@ -154,7 +155,7 @@ def lobby_message(game: GameSummary, lang: str) -> tuple[discord.Embed, discord.
                 else ""
             )
             who = (
-                "🤖 " + seat.name
+                "🤖 " + seat.shown_name(lang)
                 if seat.ai
                 else (f"<@{seat.user_id}>" if seat.user_id else seat.name)
             )
@@ -212,7 +213,7 @@ def table_message(
         description="\n".join(
             table_lines(
                 table,
-                names_of(game),
+                names_of(game, lang),
                 game.totals,
                 [s.auto for s in game.seats],
                 lang,
@@ -256,7 +257,7 @@ def hand_message(
                 lang,
                 auto=bool(seat and seat.auto),
                 phase=game.phase,
-                names=names_of(game),
+                names=names_of(game, lang),
                 variant=game.variant,
             )
         ),

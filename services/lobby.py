@@ -26,12 +26,11 @@ from services.errors import (
     WrongPhase,
 )
 from services.gamelog import LiveGame
-from services.model import Seat
+from services.model import AI_NAMES, Seat
 from services.session_state import BUILTIN_TIMEOUT, DEFAULT_LENGTH, apply_entry, parse_length
 
 log = logging.getLogger(__name__)
 
-AI_NAMES = ("电脑一", "电脑二", "电脑三", "电脑四")
 #: how many times a lobby change is worked out again when another process wrote first
 LOBBY_ATTEMPTS = 4
 

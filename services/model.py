@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from i18n import short, t
+
 # the button key lives with its codec
 from services.action_codec import ActionKey as ActionKey
 
@@ -153,6 +155,11 @@ class RevealedHand:
     flowers: tuple[int, ...] = ()
 
 
+#: The names AI seats are stored under, in seat-taking order (the log keeps these; what a
+#: reader sees is :meth:`Seat.shown_name` in their language).
+AI_NAMES = ("电脑一", "电脑二", "电脑三", "电脑四")
+
+
 @dataclass
 class Seat:
     """A seat of a game: a human (``user_id``) or an AI; ``auto`` = on 托管 (auto-play)."""
@@ -178,6 +185,13 @@ class Seat:
             ai=bool(data.get("ai", False)),
             auto=bool(data.get("auto", False)),
         )
+
+    def shown_name(self, lang: str) -> str:
+        """The name a reader of ``lang`` sees: an AI seat in their language (电脑一, 電腦一,
+        Bot 1); a person keeps their own."""
+        if self.ai and self.name in AI_NAMES:
+            return t(f"game.ai_name.{AI_NAMES.index(self.name) + 1}", short(lang))
+        return self.name
 
     @property
     def robot(self) -> bool:

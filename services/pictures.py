@@ -104,7 +104,7 @@ def table_picture(game: GameSummary, table: TableView, lang: str = "zh") -> Any:
 
     seats = four_seats(
         SeatView(
-            name=game.seats[ps.seat].name if ps.seat < len(game.seats) else "?",
+            name=game.seats[ps.seat].shown_name(lang) if ps.seat < len(game.seats) else "?",
             score=game.totals[ps.seat] if ps.seat < len(game.totals) else 0,
             concealed_count=ps.concealed_count,
             melds=meld_views(ps.melds, ps.seat),

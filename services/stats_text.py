@@ -25,6 +25,7 @@ from db.types import (
 from engine.game.wall import commitment
 from engine.options import VARIANT_NAMES
 from i18n import short, t
+from services.model import Seat
 
 FIELD_LIMIT = 1024
 DESCRIPTION_LIMIT = 4096
@@ -108,7 +109,9 @@ def day(when: datetime) -> str:
 def person(user_id: int, name: str | None, *, is_ai: bool = False, lang: str = "zh") -> str:
     """A player as shown in text: their stored name, else a mention; AI seats by label."""
     if is_ai:
-        return f"🤖 {_escape(name)}" if name else f"🤖 {t('stats.ai', short(lang))}"
+        if name:
+            return f"🤖 {_escape(Seat(name, ai=True).shown_name(lang))}"
+        return f"🤖 {t('stats.ai', short(lang))}"
     if name:
         return _escape(name)
     return f"<@{user_id}>"

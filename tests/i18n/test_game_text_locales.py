@@ -37,3 +37,29 @@ def test_the_private_hand_is_traditional_for_zh_tw() -> None:
         meld_text(MeldInfo("kong", (5, 5, 5, 5), from_seat=0), "zh-TW", 1)
         == "明槓[6m6m6m6m]（上家）"
     )
+
+
+def test_ai_seats_are_named_in_the_tables_language() -> None:
+    """AI seats are stored as 电脑一… (the log keeps that); every reader sees them in their
+    own script: 電腦一 for zh-TW, Bot 1 in English — in the lobby, the table and its lines."""
+    from cogs.event_lines import event_line
+    from cogs.views import lobby_message
+    from services.delivery import GameSummary
+    from services.model import GameEvent, Seat
+
+    seats = (Seat("alice", 101), Seat("电脑一", ai=True), Seat("电脑二", ai=True), Seat("bob", 102))
+    game = GameSummary(
+        id=7, guild_id=1, channel_id=2, variant="xinyu", options={}, seats=seats,
+        status="lobby", version=3, totals=(0, 0, 0, 0),
+    )  # fmt: skip
+    kong = GameEvent("kong", data={"seat": 2, "kind": "concealed_kong"})
+    for lang, shown, hidden in (
+        ("zh-TW", "電腦一", "电脑"),
+        ("en", "Bot 1", "电脑"),
+        ("zh", "电脑一", "電腦"),
+    ):
+        embed, _view = lobby_message(game, lang)
+        text = (embed.description or "") + "".join(f.value for f in embed.fields)
+        assert shown in text and hidden not in text, (lang, text)
+        line = event_line(game, kong, [kong], lang) or ""
+        assert Seat("电脑二", ai=True).shown_name(lang) in line and hidden not in line, line

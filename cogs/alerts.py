@@ -316,7 +316,7 @@ class Alerts:
         if uid not in dm_closed:
             known = self.hands.dm_messages.get((game.id, uid))
             if known is not None:
-                lang = await self.preferences.lang_for_user(uid)
+                lang = await self.preferences.lang_for_player(uid, game.guild_id)
                 message = known[1]
                 link = jump_url(message.channel.id, message.id)
                 key = "game.alert_turn" if update.alert_kind == "turn" else "game.alert_claim"

@@ -54,7 +54,7 @@ from db.group_commit import answering
 from engine import variants
 from engine.options import OptionError, make_options, options_to_dict
 from engine.refusal import Reason, reason_of
-from i18n import LANGUAGE_NAMES, SERVER_LANGUAGES
+from i18n import LANGUAGE_NAMES, LOCALES, SERVER_LANGUAGES
 from services.errors import BadOption, NoSuchGame, ServiceError, StaleButton, WrongPhase
 from services.game import GameService
 from services.model import ActionKey
@@ -410,9 +410,12 @@ def _renew_ephemeral(interaction: discord.Interaction, game_id: int) -> None:
 async def show_hand(interaction: discord.Interaction, game_id: int) -> None:
     """The user's hand as an ephemeral reply (the path for closed DMs, and a quick look)."""
     svc = service_of(interaction.client)
-    lang = lang_of(interaction.locale)
     update = await svc.private_view(game_id, interaction.user.id)
     game = await svc.summary(game_id)
+    # the game's language (or the player's choice), as the hand DM: the delivery edits this
+    # reply later in that language too
+    prefs = delivery_of(interaction.client).preferences
+    lang = await prefs.lang_for_player(interaction.user.id, game.guild_id)
     embed, view = hand_message(game, update, lang)
     if view is None:
         await interaction.response.send_message(embed=embed, ephemeral=True)
@@ -707,6 +710,34 @@ class Game(commands.Cog):
             await self.store.players.upsert(interaction.user.id, alerts=chosen)
             self.delivery.preferences.set_user_alerts(interaction.user.id, chosen)
             await answer(interaction, t(f"game.alerts_{chosen}", lang_of(interaction.locale)))
+
+        await self._run(interaction, job)
+
+    # a command of its own: /mahjong already has Discord's 25 subcommands
+    @app_commands.command(
+        name=locale_str("mahjong-language"),
+        description=locale_str("The language of your hand and alerts (default: the server's)"),
+    )
+    @app_commands.describe(language=locale_str("Your language, or follow the server's"))
+    @app_commands.choices(
+        language=[
+            *(Choice(name=LANGUAGE_NAMES[code], value=code) for code in LOCALES),
+            Choice(name=locale_str("follow the server"), value="server"),
+        ]
+    )
+    async def language(self, interaction: discord.Interaction, language: str) -> None:
+        """Choose the language of this user's private game texts (saved; see
+        :meth:`cogs.preferences.Preferences.lang_for_player`)."""
+
+        async def job() -> None:
+            chosen = language if language in LOCALES else None
+            await self.store.players.upsert(interaction.user.id, language=chosen or "")
+            self.delivery.preferences.set_user_language(interaction.user.id, chosen)
+            if chosen is None:
+                said = t("game.language_server", lang_of(interaction.locale))
+            else:
+                said = t("game.language_set", chosen, language=LANGUAGE_NAMES[chosen])
+            await answer(interaction, said)
 
         await self._run(interaction, job)
 

@@ -174,7 +174,7 @@ class HandMessages:
             return False
         self.rendered[key] = (game.version, update.hand)
         await self._adopt_stored(game, update.user_id)
-        lang = await self.preferences.lang_for_user(update.user_id)
+        lang = await self.preferences.lang_for_player(update.user_id, game.guild_id)
         embed, view = hand_message(game, update, lang)
         if update.user_id in self.dm_closed:
             await self._edit_ephemeral(key, embed, view)

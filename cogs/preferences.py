@@ -28,6 +28,8 @@ class Preferences:
         self.store = store
         self._guild_lang: dict[int, str] = {}
         self._user_lang: dict[int, str] = {}
+        #: the language a player chose for a game's private texts (None: the server's)
+        self._user_choice: dict[int, str | None] = {}
         self._user_images: dict[int, bool] = {}
         self._user_alerts: dict[int, str] = {}
 
@@ -57,9 +59,25 @@ class Preferences:
         self._user_lang[user_id] = lang_of(locale)
 
     async def lang_for_user(self, user_id: int) -> str:
-        """The language of a player's private messages: their Discord language, else zh."""
+        """The player's Discord language (their latest interaction's, else stored), else zh."""
         await self._load_player(user_id)
         return self._user_lang[user_id]
+
+    async def lang_for_player(self, user_id: int, guild_id: int) -> str:
+        """The language of a game's private texts for a player (hand DM, alerts): the one
+        they chose (``/mahjong language``), else the server's, so a table reads in one
+        language; a server set to both (``zh+en``) leaves each player their Discord one."""
+        await self._load_player(user_id)
+        chosen = self._user_choice.get(user_id)
+        if chosen:
+            return chosen
+        server = await self.lang_for_guild(guild_id)
+        return self._user_lang[user_id] if server == BOTH else server
+
+    def set_user_language(self, user_id: int, language: str | None) -> None:
+        """Remember a player's language choice (already saved in the store); None: follow
+        the server again."""
+        self._user_choice[user_id] = language if language in LOCALES else None
 
     async def images_for_user(self, user_id: int) -> bool:
         """Whether a player's private messages carry pictures (``/mahjong pictures``)."""
@@ -89,17 +107,23 @@ class Preferences:
         return self._user_alerts[user_id]
 
     async def _load_player(self, user_id: int) -> None:
-        """Read a player's stored locale and picture preference once."""
-        if user_id in self._user_lang and user_id in self._user_images:
+        """Read a player's stored locale, language choice and picture preference once."""
+        if (
+            user_id in self._user_lang
+            and user_id in self._user_images
+            and user_id in self._user_choice
+        ):
             return
-        lang, images = "zh", True
+        lang, images, chosen = "zh", True, None
         if self.store is not None:
             try:
                 player = await self.store.players.get(user_id)
                 if player is not None:
                     lang = lang_of(player.locale) if player.locale else lang
                     images = player.prefers_images
+                    chosen = player.language
             except Exception:
                 log.exception("could not read the preferences of user %s", user_id)
         self._user_lang.setdefault(user_id, lang)
         self._user_images.setdefault(user_id, images)
+        self._user_choice.setdefault(user_id, chosen)

@@ -478,7 +478,7 @@ class SessionMessages:
         held = self.places.refs(game).get("result")
         link = jump_url(int(held[0]), int(held[1]), game.guild_id) if held else ""
         if user_id not in self.hands.dm_closed:
-            lang = await self.preferences.lang_for_user(user_id)
+            lang = await self.preferences.lang_for_player(user_id, game.guild_id)
             text = t(
                 "session.alert_ready",
                 lang,

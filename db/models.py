@@ -138,6 +138,9 @@ class Player(Base):
     prefers_images: Mapped[bool] = mapped_column(Boolean, default=True)
     #: Turn alerts (a short DM when a decision waits): ``on``, ``claims`` (claims only), ``off``.
     alerts: Mapped[str] = mapped_column(String(8), default="on", server_default="on")
+    #: The language chosen for a game's private texts (``zh``, ``zh-TW``, ``en``); NULL =
+    #: follow the server's.
+    language: Mapped[str | None] = mapped_column(String(8))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
 

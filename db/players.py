@@ -15,6 +15,8 @@ from db.types import PlayerInfo
 _P = Player.__table__
 #: A player's turn alerts: turns and claims, claims only, none.
 ALERT_MODES = ("on", "claims", "off")
+#: The languages a player may choose for a game's private texts ("" = follow the server).
+PLAYER_LANGUAGES = ("zh", "zh-TW", "en")
 
 
 def _player(row: Row[Any]) -> PlayerInfo:
@@ -24,6 +26,7 @@ def _player(row: Row[Any]) -> PlayerInfo:
         locale=row.locale,
         prefers_images=row.prefers_images,
         alerts=row.alerts if row.alerts in ALERT_MODES else "on",
+        language=row.language if row.language in PLAYER_LANGUAGES else None,
     )
 
 
@@ -41,11 +44,15 @@ class PlayerRepository:
         locale: str | None = None,
         prefers_images: bool | None = None,
         alerts: str | None = None,
+        language: str | None = None,
     ) -> PlayerInfo:
         """Create or update a player; fields left None keep their stored value. ``alerts``:
-        one of :data:`ALERT_MODES`."""
+        one of :data:`ALERT_MODES`; ``language``: one of :data:`PLAYER_LANGUAGES`, or ``""``
+        to follow the server again."""
         if alerts is not None and alerts not in ALERT_MODES:
             raise ValueError(f"alerts must be one of {ALERT_MODES}")
+        if language is not None and language not in ("", *PLAYER_LANGUAGES):
+            raise ValueError(f"language must be one of {PLAYER_LANGUAGES} or ''")
         now = utcnow()
         given = {
             k: v
@@ -54,15 +61,19 @@ class PlayerRepository:
                 "locale": locale,
                 "prefers_images": prefers_images,
                 "alerts": alerts,
+                "language": language,
             }.items()
             if v is not None
         }
+        if language == "":
+            given["language"] = None
         stmt = self.db.insert(_P).values(
             user_id=user_id,
             display_name=display_name,
             locale=locale,
             prefers_images=True if prefers_images is None else prefers_images,
             alerts=alerts or "on",
+            language=language or None,
             created_at=now,
             updated_at=now,
         )

@@ -117,6 +117,8 @@ class PlayerInfo:
     prefers_images: bool
     #: Turn alerts: ``on`` (turns and claims), ``claims`` (claims only) or ``off``.
     alerts: str = "on"
+    #: The language chosen for a game's private texts; None = follow the server's.
+    language: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

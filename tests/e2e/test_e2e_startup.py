@@ -85,7 +85,11 @@ async def test_raising_command_is_logged_and_answered(fake: FakeDiscord, bot_fac
 async def test_dev_guild_sync(fake: FakeDiscord, bot_factory) -> None:
     proc = bot_factory(env={"DEV_GUILD_ID": str(fake.guild_id)})
     await proc.start_ready()
-    assert [c["name"] for c in fake.synced_commands(guild=True)] == ["mahjong", "mahjong-admin"]
+    assert [c["name"] for c in fake.synced_commands(guild=True)] == [
+        "mahjong",
+        "mahjong-admin",
+        "mahjong-language",
+    ]
     assert fake.synced_commands() == []
     ix = await fake.slash(fake.user("alice"), "mahjong ping")
     assert ix.payload["data"]["guild_id"] == str(fake.guild_id)

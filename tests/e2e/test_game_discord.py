@@ -90,9 +90,16 @@ def decisions(proc: BotProcess, gid: int) -> dict[int, list[dict[str, Any]]]:
             return set()
         return set(engine.pending_seats(state))
 
-    def stepped(new_hand: bool, deal: bool) -> None:
+    def stepped(new_hand: bool, deal: bool, actor: int | None = None, old: Any = None) -> None:
         if new_hand:
             open_.clear()
+        if actor is not None and old is not None and engine.phase(old) == "claim":
+            # a claim window the seat let go is not the turn it may draw next
+            took = len(engine.hand_view(state, actor).melds) > len(
+                engine.hand_view(old, actor).melds
+            )
+            if actor in engine.pending_seats(old) and not took:
+                open_.pop(actor, None)
         pending = pending_now()
         for s in list(open_):
             if s not in pending and engine.phase(state) != "claim":
@@ -119,8 +126,9 @@ def decisions(proc: BotProcess, gid: int) -> dict[int, list[dict[str, Any]]]:
             if k == "act":
                 acts = [(seat, entry_action(entry)), *map(read_step, entry.get("ai", []))]
             for s, logged in acts:
+                before = state
                 state, _ = engine.apply_logged(state, s, logged)
-                stepped(False, deal)
+                stepped(False, deal, s, before)
         pending = pending_now()
         for s, (asked, episode) in shown.items():
             if asked or s == actor or episode is None or open_.get(s) is not episode:

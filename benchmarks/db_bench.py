@@ -1,4 +1,4 @@
-"""Store benchmarks: ``python -m db.bench [--hands N] [--games N] [--appends N]
+"""Store benchmarks: ``python -m benchmarks.db_bench [--hands N] [--games N] [--appends N]
 [--only appends|concurrent|resume|boards] [--postgres URL]``.
 
 Prints append-action latency (target p99 <= 5 ms), appends from many games at once

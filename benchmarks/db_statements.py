@@ -1,7 +1,7 @@
 """Statements (round trips) one action append costs, on SQLite and PostgreSQL (prints
 figures, asserts nothing).
 
-``python -m db.bench_statements [--url URL]`` (default: a temporary SQLite file) appends to
+``python -m benchmarks.db_statements [--url URL]`` (default: a temporary SQLite file) appends to
 a game and prints, for each kind of append, what the driver ran (:mod:`db.statement_trace`):
 
 - *alone*: a lone writer (SQLite: it opens and commits its own batch);

@@ -1,7 +1,7 @@
 """Load test of one bot process: many tables at once through the game service (prints
 figures, asserts nothing).
 
-``python -m services.loadtest [--processes N] --games 300 [--db URL] [--seconds 60]
+``python -m benchmarks.loadtest [--processes N] --games 300 [--db URL] [--seconds 60]
 [--think 3] [--no-pictures]``
 
 With ``--processes N`` (N > 1) the tables are shared out between N worker processes on the
@@ -31,7 +31,7 @@ and ``lost_actions`` (acknowledged presses against the stored log), ``mem_per_ga
 process's resident memory per table, the picture workers not included) and ``held_games``
 (games still in memory at the end), ``cores`` and ``load_avg`` of the machine.
 
-Runs against an older tree too (``cd /old/tree && python /path/to/services/loadtest.py``
+Runs against an older tree too (``cd /old/tree && python /path/to/benchmarks/loadtest.py``
 with ``PYTHONPATH=.``): it only uses the service's public calls.
 """
 
@@ -407,7 +407,7 @@ async def run_processes(args: argparse.Namespace, url: str) -> list[dict[str, An
         cmd = [
             sys.executable,
             "-m",
-            "services.loadtest",
+            "benchmarks.loadtest",
             *argv,
             "--db",
             url,

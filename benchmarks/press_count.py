@@ -1,4 +1,4 @@
-"""Count what one press costs in engine work: ``python -m services.press_count``.
+"""Count what one press costs in engine work: ``python -m benchmarks.press_count``.
 
 One game of one human and three AI seats (fixed seed, a throw-away SQLite database) is
 played until the human's first discard after which the three AI seats each reply with a

@@ -1,4 +1,4 @@
-"""Render benchmark: ``python -m render.bench [-n 100]``.
+"""Render benchmark: ``python -m benchmarks.render_bench [-n 100]``.
 
 Prints ms per render (mean and p95) and PNG sizes for the table, hand and result pictures
 (the table and hand also with claimed melds turned towards their feeders) and a full

@@ -1,4 +1,4 @@
-"""Replay and review benchmark: ``python -m services.replay_bench [--hands 30]``.
+"""Replay and review benchmark: ``python -m benchmarks.replay_bench [--hands 30]``.
 
 Plays AI hands of each variant (``engine.simulate``, logged), then prints, per variant:
 
@@ -96,7 +96,7 @@ def bench(variant: str, hands: int, frames: int) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m services.replay_bench", description=__doc__)
+    p = argparse.ArgumentParser(prog="python -m benchmarks.replay_bench", description=__doc__)
     p.add_argument("--hands", type=int, default=30, help="hands per variant (default 30)")
     p.add_argument("--frames", type=int, default=20, help="frames timed per view (default 20)")
     p.add_argument("--variant", choices=variants.names(), action="append")

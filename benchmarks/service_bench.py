@@ -1,6 +1,6 @@
 """Benchmarks of the game service on SQLite (DESIGN targets; prints figures, asserts nothing).
 
-``python -m services.bench [--games 100] [--resume 1000] [--db PATH]``
+``python -m benchmarks.service_bench [--games 100] [--resume 1000] [--db PATH]``
 
 - *act*: ``--games`` games at once, one human and three AI seats each, the human moving every
   ``--think`` seconds on average; every human action is timed from the call to its return

@@ -1,7 +1,7 @@
-"""Benchmark of the stats answers on SQLite: ``python -m services.stats_bench [--hands N]``.
+"""Benchmark of the stats answers on SQLite: ``python -m benchmarks.stats_bench [--hands N]``.
 
 Fills one server with ``--hands`` recorded hands (default 100,000, the same data as
-``python -m db.bench``) and times what a command waits for: the store's queries *plus*
+``python -m benchmarks.db_bench``) and times what a command waits for: the store's queries *plus*
 the text and the picture (the leaderboard page, the rating chart). Target: leaderboard and
 stats ≤ 200 ms each. Figures only: nothing here asserts a time.
 """
@@ -20,7 +20,7 @@ from typing import Any
 
 from sqlalchemy import text
 
-from db.bench import GUILD, _fill_hands
+from benchmarks.db_bench import GUILD, _fill_hands
 from db.models import Game
 from db.store import Store
 from engine import variants

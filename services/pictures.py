@@ -2,7 +2,7 @@
 
 The picture models of :mod:`render` are filled here from :mod:`services.model` values —
 public information only on the table — so the bot (``cogs.pictures``, which renders them in
-the picture workers and sends them as files) and the load test (``services.loadtest``)
+the picture workers and sends them as files) and the load test (``benchmarks.loadtest``)
 draw the same pictures.
 """
 

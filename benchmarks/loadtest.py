@@ -85,7 +85,7 @@ class Pictures:
     to compare, e.g. ``9c936b7``) that tree's own picture module, found by name — this tool
     never imports the Discord layer of the current tree."""
 
-    #: seconds a press's answer / a hand DM waits for its hand picture (as ``cogs.pictures``)
+    #: seconds a press's answer / a hand DM waits for its hand picture (as ``cogs.delivery.pictures``)
     ANSWER_BUDGET, PRIVATE_BUDGET, TABLE_BUDGET = 0.25, 3.0, 8.0
 
     def __init__(self, on: bool) -> None:
@@ -93,7 +93,7 @@ class Pictures:
         self.rendered = 0
         self.old: Any = None
         if importlib.util.find_spec("services.pictures") is None:  # an older release
-            self.old = importlib.import_module("cogs.pictures")
+            self.old = importlib.import_module("cogs.delivery.pictures")
         self.pooled = on and (self.old is None or hasattr(self.old, "table_png"))
         if self.pooled:
             from render import pool

@@ -26,13 +26,13 @@ user); editing the hand DM never tells a player who looked away that it is their
   (:meth:`services.game.GameService.decision_open`), so a press whose update is still
   queued is not pinged. 0 = at once. A pending alert is not remembered: after a restart an
   episode whose alert had not gone out gets none (never two).
-  The ready alerts of the 准备 check (:mod:`cogs.session`) wait the same way, in the same
+  The ready alerts of the 准备 check (:mod:`cogs.game.session`) wait the same way, in the same
   :class:`DueAlerts` (so the game's end and shut-down end theirs too).
 - AI seats and seats on 托管 are never alerted. ``/mahjong alerts on|claims|off`` per
   player (saved): ``on`` = turns and claims, ``claims`` = claims only (a turn comes round
   when expected; a claim window is short and easy to miss), ``off`` = none.
 
-The open alert of each player is remembered with the game's messages (:mod:`cogs.places`),
+The open alert of each player is remembered with the game's messages (:mod:`cogs.delivery.places`),
 so a restart neither loses it nor sends a second one.
 """
 
@@ -46,10 +46,10 @@ from typing import Any
 
 import discord
 
-from cogs.hand_dm import DM_CLOSED, HandMessages
-from cogs.places import Places, jump_url, nonce
-from cogs.preferences import Preferences
-from cogs.text import t
+from cogs.delivery.hand_dm import DM_CLOSED, HandMessages
+from cogs.delivery.places import Places, jump_url, nonce
+from cogs.delivery.preferences import Preferences
+from cogs.game.text import t
 from services.delivery import GameSummary, PrivateUpdate
 
 log = logging.getLogger(__name__)
@@ -87,7 +87,7 @@ class DueAlerts:
     """The alerts waiting out ``ALERT_DELAY_SECONDS``, at most one per key — a player of a
     game for one kind of decision: ``(game, user)`` for their turn or claim
     (:class:`Alerts`), ``(game, user, "ready")`` for the 准备 check
-    (:class:`cogs.session.SessionMessages`). Each is a task that sleeps the delay and then
+    (:class:`cogs.game.session.SessionMessages`). Each is a task that sleeps the delay and then
     sends, unless settled first (the player's next update, the decision's or the game's end,
     shut-down); what it sends checks again that the decision is still open."""
 
@@ -164,7 +164,7 @@ class Alerts:
         self.preferences = preferences
         self.hands = hands
         #: the alerts waiting out the delay (``due.delay``: seconds a player may take before
-        #: the alert goes out, 0: at once; the ready alerts' too: :mod:`cogs.session`)
+        #: the alert goes out, 0: at once; the ready alerts' too: :mod:`cogs.game.session`)
         self.due = DueAlerts(places, delay, sleep)
         #: (game, user) pairs whose open alert (from before a restart) stands for the
         #: decision they are asked now

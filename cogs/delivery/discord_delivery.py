@@ -2,25 +2,25 @@
 
 :class:`DiscordDelivery` composes small collaborators, each with one job:
 
-- :class:`cogs.preferences.Preferences` — each server's language, each player's language,
+- :class:`cogs.delivery.preferences.Preferences` — each server's language, each player's language,
   pictures and alerts (read once from the store);
-- :class:`cogs.places.Places` — where a game shows: its thread (when the bot may create
+- :class:`cogs.delivery.places.Places` — where a game shows: its thread (when the bot may create
   one) or the channel, one table message per hand, the lobby, the messages remembered
   across restarts, Discord's clock;
-- :class:`cogs.table_edits.TableEdits` — the table message edited at most once per ~2 s
+- :class:`cogs.delivery.table_edits.TableEdits` — the table message edited at most once per ~2 s
   (edits are coalesced);
-- :class:`cogs.hand_dm.HandMessages` — each human's hand by DM, one message per player
+- :class:`cogs.delivery.hand_dm.HandMessages` — each human's hand by DM, one message per player
   per hand, edited as play goes; closed DMs (50007) fall back to the ephemeral
   ``/mahjong hand`` reply and a one-line notice — never the hand;
-- :class:`cogs.alerts.Alerts` — edits never notify: every decision a player is asked for
+- :class:`cogs.delivery.alerts.Alerts` — edits never notify: every decision a player is asked for
   gets one new message, a short DM or, for closed DMs, a mention on their turn (never for a
   claim);
-- :class:`cogs.session.SessionMessages` — the 准备 line, ready alerts, the 解散 vote, the
+- :class:`cogs.game.session.SessionMessages` — the 准备 line, ready alerts, the 解散 vote, the
   final standings with 再来一局 (in the channel, with the lobby).
 
-Public lines for claims, kongs, wins and timeouts are :func:`cogs.event_lines.event_line`.
+Public lines for claims, kongs, wins and timeouts are :func:`cogs.delivery.event_lines.event_line`.
 
-Posts that stand for one game event carry a nonce built from it (:func:`cogs.places.nonce`):
+Posts that stand for one game event carry a nonce built from it (:func:`cogs.delivery.places.nonce`):
 a hand's result ``r`` (game, hand — the same for :meth:`DiscordDelivery.past_result`), the
 lines of one change ``l`` (game, version, the text), so that a send made again, or made by
 another process or after a restart, returns the message already posted.
@@ -30,16 +30,16 @@ from __future__ import annotations
 
 import discord
 
-from cogs.alerts import Alerts
-from cogs.event_lines import event_line
-from cogs.hand_dm import HandMessages
-from cogs.places import Places, nonce, text_id
-from cogs.preferences import Preferences
-from cogs.resend import resend_delay
-from cogs.session import SessionMessages, result_parts
-from cogs.table_edits import TABLE_EDIT_INTERVAL, TABLE_EDITS_PER_SECOND, TableEdits
-from cogs.text import t
-from cogs.views import lobby_message
+from cogs.delivery.alerts import Alerts
+from cogs.delivery.event_lines import event_line
+from cogs.delivery.hand_dm import HandMessages
+from cogs.delivery.places import Places, nonce, text_id
+from cogs.delivery.preferences import Preferences
+from cogs.delivery.resend import resend_delay
+from cogs.delivery.table_edits import TABLE_EDIT_INTERVAL, TABLE_EDITS_PER_SECOND, TableEdits
+from cogs.game.session import SessionMessages, result_parts
+from cogs.game.text import t
+from cogs.game.views import lobby_message
 from db.store import Store
 from services.delivery import GameSummary, PrivateUpdate
 from services.game import GameService
@@ -115,7 +115,7 @@ class DiscordDelivery:
     def event_line(
         self, game: GameSummary, event: GameEvent, events: list[GameEvent], lang: str
     ) -> str | None:
-        """A short public line for a notable event (:func:`cogs.event_lines.event_line`)."""
+        """A short public line for a notable event (:func:`cogs.delivery.event_lines.event_line`)."""
         return event_line(game, event, events, lang)
 
     # ------------------------------------------------------------------ Delivery
@@ -169,7 +169,7 @@ class DiscordDelivery:
         if self.result_shown(game):
             await self.session.update_ready_alerts(game)
             return
-        # 摊牌: every hand laid open, every payment, the 准备 line (cogs.session)
+        # 摊牌: every hand laid open, every payment, the 准备 line (cogs.game.session)
         content, embed, view, files = await result_parts(
             game, result, lang, self.commitments.get(game.id)
         )
@@ -243,5 +243,5 @@ class DiscordDelivery:
 def result_nonce(game: GameSummary) -> str:
     """The nonce of the post of a hand's result (``game.hand_no``): the same for the result
     posted when the hand ended and for one handed over again (a restart, a process taking the
-    game over), so either returns the other's message (:func:`cogs.places.nonce`)."""
+    game over), so either returns the other's message (:func:`cogs.delivery.places.nonce`)."""
     return nonce("r", game.id, game.hand_no)

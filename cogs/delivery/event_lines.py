@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from cogs.session_text import dealer_choice_line
-from cogs.text import t, tile_name, word
+from cogs.game.session_text import dealer_choice_line
+from cogs.game.text import t, tile_name, word
 from services.delivery import GameSummary
 from services.model import GameEvent
 

@@ -6,7 +6,7 @@
   (its reply is edited while its token lives — 15 minutes) and the game gets a one-line
   notice that mentions them, once — never the hand.
 - A hand a button answer already showed is not edited into the DM a second time.
-- A new hand DM carries a nonce (:func:`cogs.places.nonce`: game, hand, player, version and
+- A new hand DM carries a nonce (:func:`cogs.delivery.places.nonce`: game, hand, player, version and
   the DM it replaces): sent again — an answer lost, a restart, another process — it returns
   the DM already sent instead of a second one.
 - Each player's DM channel is kept here (:class:`DmChannels`, far more than discord.py's 128):
@@ -26,12 +26,12 @@ from typing import Any
 
 import discord
 
-from cogs import pictures
-from cogs.places import TABLE_MAX_AGE, Places, jump_url, nonce
-from cogs.preferences import Preferences
-from cogs.shown_pictures import ShownPictures
-from cogs.text import t
-from cogs.views import hand_message
+from cogs.delivery import pictures
+from cogs.delivery.places import TABLE_MAX_AGE, Places, jump_url, nonce
+from cogs.delivery.preferences import Preferences
+from cogs.delivery.shown_pictures import ShownPictures
+from cogs.game.text import t
+from cogs.game.views import hand_message
 from services.delivery import GameSummary, PrivateUpdate
 from services.model import HandView
 

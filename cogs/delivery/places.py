@@ -36,9 +36,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from cogs.preferences import Preferences
-from cogs.text import t, variant_name
-from cogs.views import lobby_message
+from cogs.delivery.preferences import Preferences
+from cogs.game.text import t, variant_name
+from cogs.game.views import lobby_message
 from services.delivery import GameSummary
 from services.game import GameService
 from services.single_flight import SingleFlight
@@ -160,7 +160,7 @@ class Places:
         while the next update of the same game is under way: an alert holds its entry across
         a send and writes the message id into it afterwards, which a copy taken back
         meanwhile would lose. (A closed-DM player's missed turn mention, once blamed on not
-        waiting, was the alert episode's own bug: :func:`cogs.alerts.withheld_before`.)"""
+        waiting, was the alert episode's own bug: :func:`cogs.delivery.alerts.withheld_before`.)"""
         if self._refs.get(game_id) is None or self.service is None:
             return
         done = self._saves.request(game_id)

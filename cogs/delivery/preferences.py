@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 
-from cogs.text import lang_of
+from cogs.game.text import lang_of
 from db.store import Store
 from i18n import BOTH, LOCALES
 

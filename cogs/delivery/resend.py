@@ -8,10 +8,10 @@ make it again:
 - 5xx (Discord's side), a network error or a time-out: yes, after the outbox's back-off;
 - any other 4xx (403 Missing Permissions / Access, 404 Unknown Channel or Message, 400):
   no — the same request will be refused again (it is logged; DMs that are closed already
-  fall back to ``/mahjong hand`` in :mod:`cogs.delivery`).
+  fall back to ``/mahjong hand`` in :mod:`cogs.delivery.discord_delivery`).
 
 A 5xx or a time-out does not say whether Discord made the message: a post made again then
-carries the nonce it was first sent with (:func:`cogs.places.nonce`, built from the game
+carries the nonce it was first sent with (:func:`cogs.delivery.places.nonce`, built from the game
 event, so the job made again builds the same), and Discord returns the message already made.
 """
 

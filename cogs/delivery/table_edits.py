@@ -26,10 +26,10 @@ from collections.abc import Callable
 import discord
 
 from botcore.request_budget import PRIORITY, TABLE, RequestBudget
-from cogs import pictures
-from cogs.places import Places
-from cogs.preferences import Preferences
-from cogs.views import table_message
+from cogs.delivery import pictures
+from cogs.delivery.places import Places
+from cogs.delivery.preferences import Preferences
+from cogs.game.views import table_message
 from services import outbox
 from services.delivery import GameSummary
 from services.model import TableView

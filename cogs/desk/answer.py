@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 
-from cogs.desk_text import (
+from cogs.desk.text import (
     answer_title,
     context_lines,
     item_line,

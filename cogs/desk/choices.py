@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from discord.app_commands import Choice
 
-from cogs.desk_text import raise_names, role_name
+from cogs.desk.text import raise_names, role_name
 from engine import variants
 from engine.notation import format_hand
 from i18n import BOTH, short, t

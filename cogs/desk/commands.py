@@ -2,10 +2,10 @@
 ``/mahjong record`` (record one into the server's leaderboard, confirmed by all four).
 
 Discord only: the options go to :mod:`services.desk` / :mod:`services.records` and the answers
-come back as an embed with the hand picture (:mod:`cogs.desk_answer`). Record buttons
-(:mod:`cogs.desk_records`) are registered at start-up, so they keep working after a restart.
+come back as an embed with the hand picture (:mod:`cogs.desk.answer`). Record buttons
+(:mod:`cogs.desk.records`) are registered at start-up, so they keep working after a restart.
 A background sweep marks records past their time as expired and updates their message.
-Option texts are in :mod:`cogs.desk_options`, autocomplete in :mod:`cogs.desk_choices`.
+Option texts are in :mod:`cogs.desk.options`, autocomplete in :mod:`cogs.desk.choices`.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from discord.ext import commands
 
 from botcore.client import MahjongBot
 from cogs.checks import require_manager
-from cogs.desk_answer import answer_embed, hand_picture, lang_of
-from cogs.desk_choices import (
+from cogs.desk.answer import answer_embed, hand_picture, lang_of
+from cogs.desk.choices import (
     flag_choices,
     hand_choices,
     option_choices,
@@ -31,7 +31,7 @@ from cogs.desk_choices import (
     streak_choices,
     variant_choices,
 )
-from cogs.desk_options import (
+from cogs.desk.options import (
     DESCRIBE_RECORD,
     DESCRIBE_SCORE,
     FLAG_OPTIONS,
@@ -41,7 +41,7 @@ from cogs.desk_options import (
     SEAT_CHOICES,
     WIN_CHOICES,
 )
-from cogs.desk_records import (
+from cogs.desk.records import (
     RecordButton,
     handle_record_button,
     record_embed,
@@ -49,7 +49,7 @@ from cogs.desk_records import (
     record_view,
     server_lang,
 )
-from cogs.desk_text import input_error_text, mention
+from cogs.desk.text import input_error_text, mention
 from cogs.group import admin, bind_cog_commands, mahjong
 from engine import variants
 from i18n import t

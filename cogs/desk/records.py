@@ -12,8 +12,8 @@ import discord
 
 from botcore.client import bot_of
 from cogs.components import pressed_button
-from cogs.desk_answer import COLOUR_NO, COLOUR_PENDING, COLOUR_WIN, guild_lang, lang_of
-from cogs.desk_text import (
+from cogs.desk.answer import COLOUR_NO, COLOUR_PENDING, COLOUR_WIN, guild_lang, lang_of
+from cogs.desk.text import (
     RECORD_STATUSES,
     item_line,
     mention,

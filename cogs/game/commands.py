@@ -23,7 +23,6 @@ from discord.app_commands import Choice, locale_str
 from discord.ext import commands
 
 from botcore.client import MahjongBot, bot_of
-from cogs import pictures
 from cogs.checks import (
     bot_missing_text,
     clip,
@@ -32,15 +31,13 @@ from cogs.checks import (
     require_manager,
 )
 from cogs.components import component_ids, custom_id_of
-from cogs.delivery import DiscordDelivery
-from cogs.group import admin, bind_cog_commands, mahjong
-from cogs.press_timing import PressClock
-from cogs.refusal_text import refusal_text
-from cogs.session import LENGTH_CHOICES, SESSION_KINDS, handle_session_button
-from cogs.shown_pictures import ShownPictures
-from cogs.text import lang_of, t, table_lines, variant_name
-from cogs.variant_choices import variant_choices
-from cogs.views import (
+from cogs.delivery import pictures
+from cogs.delivery.discord_delivery import DiscordDelivery
+from cogs.delivery.shown_pictures import ShownPictures
+from cogs.game.press_timing import PressClock
+from cogs.game.session import LENGTH_CHOICES, SESSION_KINDS, handle_session_button
+from cogs.game.text import lang_of, t, table_lines, variant_name
+from cogs.game.views import (
     CUSTOM_ID,
     HAND_KINDS,
     error_text,
@@ -49,6 +46,9 @@ from cogs.views import (
     rules_text,
     seen_version,
 )
+from cogs.group import admin, bind_cog_commands, mahjong
+from cogs.refusal_text import refusal_text
+from cogs.variant_choices import variant_choices
 from db.errors import StoreBusy
 from db.group_commit import answering
 from engine import variants
@@ -133,7 +133,7 @@ async def answer(interaction: discord.Interaction, text: str, **kwargs: Any) -> 
 async def handle_button(
     interaction: discord.Interaction, game_id: int, kind: str, arg: str | None
 ) -> None:
-    """Route one button press (see :mod:`cogs.views` for the actions)."""
+    """Route one button press (see :mod:`cogs.game.views` for the actions)."""
     svc = service_of(interaction.client)
     lang = lang_of(interaction.locale)
     user = interaction.user
@@ -260,7 +260,7 @@ async def _redraw_hand(
     gets the new picture (a text-only one stays text).
 
     Answer first: the new picture is rendered off the loop before any DM or table picture;
-    the answer waits for it at most :data:`cogs.pictures.INLINE_WAIT` (never near Discord's
+    the answer waits for it at most :data:`cogs.delivery.pictures.INLINE_WAIT` (never near Discord's
     deadline, :func:`_picture_wait`). Ready by then (a hand picture usually takes a few ms),
     the answer carries it — one request. Otherwise the new text and buttons go out at once
     (the action is committed), the message keeping its picture for the moment, and the new
@@ -313,7 +313,7 @@ async def _redraw_hand(
 
 def _picture_wait(interaction: discord.Interaction) -> float:
     """Seconds the answer to ``interaction`` may wait for its picture: the setting
-    (:data:`cogs.pictures.INLINE_WAIT`), less when the interaction is near Discord's answer
+    (:data:`cogs.delivery.pictures.INLINE_WAIT`), less when the interaction is near Discord's answer
     deadline (0: none left — the picture follows the answer). The interaction's age is read
     from its id (Discord's clock): a host clock ahead of Discord's only shortens the wait,
     and one behind cannot lengthen it past the setting."""
@@ -458,7 +458,7 @@ class Game(commands.Cog):
         """Every game button press is answered here, routed by its custom_id
         (``mj:<game>:<kind>[:<arg>]``, :mod:`services.action_codec`) — not by discord.py's
         view store, which would rebuild a ``discord.ui.View`` of the pressed message's
-        components per press (:class:`cogs.views.GameButton`). A game button that is not
+        components per press (:class:`cogs.game.views.GameButton`). A game button that is not
         on its message (forged, or from a client showing an old version) is answered as
         stale, changing nothing.
 
@@ -698,7 +698,7 @@ class Game(commands.Cog):
         ]
     )
     async def alerts(self, interaction: discord.Interaction, mode: str) -> None:
-        """Choose this user's turn alerts (saved; see :mod:`cogs.alerts`)."""
+        """Choose this user's turn alerts (saved; see :mod:`cogs.delivery.alerts`)."""
 
         async def job() -> None:
             chosen = mode if mode in ("on", "claims", "off") else "on"

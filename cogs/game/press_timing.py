@@ -1,4 +1,4 @@
-"""Where the time of one press goes, logged at DEBUG on ``cogs.press_timing`` (off otherwise).
+"""Where the time of one press goes, logged at DEBUG on ``cogs.game.press_timing`` (off otherwise).
 
 One line per press: ``queued`` (Discord created the interaction → its handler began: the
 gateway, discord.py, the event loop), then each stage the handler marks (the service call,

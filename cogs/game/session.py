@@ -1,7 +1,7 @@
 """The session on Discord: the 摊牌 result with 准备 / 解散, the 解散 vote message, the final
 standings with 再来一局, their buttons, ``/mahjong dissolve``, and the ready alerts.
 
-Buttons (``mj:<game>:<kind>[:<arg>]``, see :mod:`cogs.views`):
+Buttons (``mj:<game>:<kind>[:<arg>]``, see :mod:`cogs.game.views`):
 
 - ``next:<hand>`` — 准备 after hand ``<hand>`` (the old 下一局 button presses it too);
 - ``dissolve`` — propose 解散 (the old ``end:<hand>`` 结束对局 button proposes it too);
@@ -10,9 +10,9 @@ Buttons (``mj:<game>:<kind>[:<arg>]``, see :mod:`cogs.views`):
 
 Ready alerts: a 准备 check asks every human for a decision, so each gets one short DM (a
 mention where the game plays when their DMs are closed), deleted once they press 准备 or the
-next hand starts — the same rules as :mod:`cogs.alerts` (``/mahjong alerts off`` or
+next hand starts — the same rules as :mod:`cogs.delivery.alerts` (``/mahjong alerts off`` or
 ``claims`` turns them off). Like a turn alert it waits ``ALERT_DELAY_SECONDS`` first
-(:class:`cogs.alerts.DueAlerts`): it goes out only if, that long after the result was
+(:class:`cogs.delivery.alerts.DueAlerts`): it goes out only if, that long after the result was
 delivered, the check still waits for them as committed
 (:meth:`services.game.GameService.ready_waiting`); one who presses 准备 sooner gets nothing
 sent and nothing deleted. One alert per check at most: a waiting alert is not remembered, so
@@ -28,11 +28,11 @@ from typing import Any
 
 import discord
 
-from cogs.alerts import DueAlerts, deadline_text
-from cogs.hand_dm import DM_CLOSED, HandMessages
-from cogs.places import Places, jump_url, nonce
-from cogs.preferences import Preferences
-from cogs.session_text import (
+from cogs.delivery.alerts import DueAlerts, deadline_text
+from cogs.delivery.hand_dm import DM_CLOSED, HandMessages
+from cogs.delivery.places import Places, jump_url, nonce
+from cogs.delivery.preferences import Preferences
+from cogs.game.session_text import (
     names_of,
     ready_text,
     rematch_text,
@@ -43,8 +43,8 @@ from cogs.session_text import (
     vote_text,
     wind,
 )
-from cogs.text import lang_of, t
-from cogs.views import GameButton, lobby_message, result_message, session_buttons
+from cogs.game.text import lang_of, t
+from cogs.game.views import GameButton, lobby_message, result_message, session_buttons
 from i18n import short
 from services.delivery import GameSummary
 from services.errors import StaleButton
@@ -99,7 +99,7 @@ async def showdown_files(
 ) -> list[discord.File]:
     """The 摊牌 picture as ``result.png``, rendered in the picture workers (empty when
     pictures are off, it fails, or it is later than the picture budget: the text goes alone)."""
-    from cogs import pictures
+    from cogs.delivery import pictures
 
     if not pictures.ENABLED:
         return []
@@ -216,7 +216,7 @@ def rematch_view(game: GameSummary, lang: str) -> discord.ui.View | None:
 async def standings_files(game: GameSummary, lang: str = PICTURE_LANG) -> list[discord.File]:
     """The final standings as ``standings.png``, rendered in the picture workers (empty
     when pictures are off, there are none, it fails, or it is later than the budget)."""
-    from cogs import pictures
+    from cogs.delivery import pictures
 
     if not pictures.ENABLED:
         return []
@@ -340,7 +340,7 @@ async def _answer(interaction: discord.Interaction, text: str) -> None:
 
 
 def ready_key(game_id: int, user_id: int) -> tuple[int, int, str]:
-    """A ready alert's key among the delayed alerts (:class:`cogs.alerts.DueAlerts`)."""
+    """A ready alert's key among the delayed alerts (:class:`cogs.delivery.alerts.DueAlerts`)."""
     return (game_id, user_id, "ready")
 
 
@@ -358,7 +358,7 @@ class SessionMessages:
         self.places = places
         self.preferences = preferences
         self.hands = hands
-        #: the turn alerts' delayed sends (:attr:`cogs.alerts.Alerts.due`), shared so the
+        #: the turn alerts' delayed sends (:attr:`cogs.delivery.alerts.Alerts.due`), shared so the
         #: game's end and shut-down end the ready alerts' too; None: sent at once
         self.due = due
 

@@ -7,7 +7,7 @@ Only ever built from :mod:`services` values; 摊牌 lines exist only for a hand 
 
 from __future__ import annotations
 
-from cogs.text import (
+from cogs.game.text import (
     how_word,
     meld_text,
     score_line_text,

@@ -2,13 +2,13 @@
 
 Every button is a :class:`GameButton` with the custom_id ``mj:<game id>:<action>[:<arg>]``
 (the format and its mapping to engine actions live in one codec, :mod:`services.action_codec`);
-a press is routed by its custom_id alone (:meth:`cogs.game.Game.on_interaction`), so buttons
+a press is routed by its custom_id alone (:meth:`cogs.game.commands.Game.on_interaction`), so buttons
 on old messages keep working after a restart. Actions:
 
 - lobby: ``join``, ``leave``, ``addbot``, ``start``; table: ``hand`` (my hand, ephemeral);
 - a hand: ``discard:5m``, ``win``, ``kong[:5m]``, ``pong``, ``chi:345m``, ``pass``,
   ``touji[:5m]``, ``ready[:5m]`` (without a tile they open a picker);
-- the session (:mod:`cogs.session`): ``next:<hand no>`` (准备), ``dissolve`` (解散; an old
+- the session (:mod:`cogs.game.session`): ``next:<hand no>`` (准备), ``dissolve`` (解散; an old
   ``end:<hand no>`` proposes it too), ``agree:<vote>`` / ``refuse:<vote>``, ``rematch``.
 
 The builders return ``(embed, view)`` pairs from :mod:`services` values; no game logic here.
@@ -22,9 +22,8 @@ from typing import Any
 
 import discord
 
-from cogs.refusal_text import refusal_text
-from cogs.session_text import progress_label, session_of, showdown_lines, table_title
-from cogs.text import (
+from cogs.game.session_text import progress_label, session_of, showdown_lines, table_title
+from cogs.game.text import (
     action_label,
     hand_lines,
     lang_of,
@@ -32,6 +31,7 @@ from cogs.text import (
     table_lines,
     variant_name,
 )
+from cogs.refusal_text import refusal_text
 from engine.options import describe_options, make_options
 from i18n import short
 from services.action_codec import CUSTOM_ID as CUSTOM_ID
@@ -52,7 +52,7 @@ RED = discord.ButtonStyle.danger
 
 class GameButton(discord.ui.Button[Any]):
     """Any game button: its custom_id names the game, the kind and its argument. A press is
-    routed by that custom_id (:meth:`cogs.game.Game.on_interaction`), not by discord.py's
+    routed by that custom_id (:meth:`cogs.game.commands.Game.on_interaction`), not by discord.py's
     view store: the button is not *dispatchable*, so no view of it is kept per message sent
     or edited, and no ``discord.ui.View`` is rebuilt from the pressed message's components
     per press (the ``DynamicItem`` route did both)."""
@@ -106,7 +106,7 @@ def error_text(error: ServiceError, lang: str, *, button: bool = False) -> str:
 
 def session_buttons(view: discord.ui.View, game: GameSummary, lang: str) -> None:
     """The session's buttons: 准备 (while the ready check is open) and 解散 (while the game
-    is on), under the table and the hand's result (:mod:`cogs.session`)."""
+    is on), under the table and the hand's result (:mod:`cogs.game.session`)."""
     info = session_of(game)
     if game.status != "active" or (info is not None and info.complete):
         return  # over, or its last hand just ended (the standings follow)
@@ -137,7 +137,12 @@ def _footer(game: GameSummary, extra: str = "") -> str:
 def lobby_message(game: GameSummary, lang: str) -> tuple[discord.Embed, discord.ui.View | None]:
     """The lobby: seats with their winds, the length, how the first dealer is chosen,
     rules, Join / Leave / Add bot / Start."""
-    from cogs.session_text import first_dealer_note, length_label, lobby_seat_prefix, session_of
+    from cogs.game.session_text import (
+        first_dealer_note,
+        length_label,
+        lobby_seat_prefix,
+        session_of,
+    )
 
     embed = discord.Embed(
         title=t("game.lobby_title", lang, variant=variant_name(game.variant, lang)),
@@ -332,7 +337,7 @@ def picker_message(
 def result_message(
     game: GameSummary, result: HandResult, lang: str, commitment: str | None = None
 ) -> tuple[discord.Embed, discord.ui.View | None]:
-    """The hand's result with every hand laid open (摊牌: :mod:`cogs.session_text`), every
+    """The hand's result with every hand laid open (摊牌: :mod:`cogs.game.session_text`), every
     scoring item and payment; 准备 / 解散 (:func:`session_buttons`)."""
     embed = discord.Embed(
         title=t("session.showdown_title", lang, hand=result.hand_no)

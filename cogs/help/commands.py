@@ -2,7 +2,7 @@
 
 The answer is an embed with a topic menu and ◀ ▶ page buttons. Both are ``DynamicItem``\\s
 (custom_id ``mj:help:<topic>`` for the menu, ``mj:help:<topic>:<page>`` for a page button),
-so a help message keeps working after a restart. Texts are in :mod:`cogs.help_text`; the
+so a help message keeps working after a restart. Texts are in :mod:`cogs.help.text`; the
 ``commands`` topic is read from the live command tree, so it lists what is registered.
 """
 
@@ -20,8 +20,9 @@ from discord.ext import commands
 
 from botcore.client import bot_of
 from cogs.components import chosen_values, pressed_button
+from cogs.game.text import lang_of
 from cogs.group import bind_cog_commands, mahjong
-from cogs.help_text import (
+from cogs.help.text import (
     HelpPage,
     paginate,
     static_pages,
@@ -32,7 +33,6 @@ from cogs.help_text import (
     variant_label,
     word,
 )
-from cogs.text import lang_of
 from i18n import t
 from services.core import STORE_DEFAULT_CLAIM, STORE_DEFAULT_TURN
 
@@ -50,7 +50,7 @@ MAX_DESCRIPTION, MAX_FIELD, MAX_FIELD_NAME, MAX_TITLE, MAX_EMBED = 4096, 1024, 2
 
 def topic_choices() -> list[Choice[str]]:
     """The ``topic`` option's choices (by English name; the translator gives the Chinese):
-    every topic of :func:`cogs.help_text.topics`, read from the registry at each call."""
+    every topic of :func:`cogs.help.text.topics`, read from the registry at each call."""
     return [Choice(name=locale_str(topic_name(topic, "en")), value=topic) for topic in topics()]
 
 

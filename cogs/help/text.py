@@ -9,7 +9,7 @@ item by the scoring-item catalogue).
 Everything that could go stale is generated: the rule options and their defaults come from
 :func:`engine.options.describe_options`, a points table (上饶 ``classic``) from the scorer's
 own table; a test checks the scoring rows' names and values against what the engine scores.
-The command list is built from the live command tree in :mod:`cogs.help`.
+The command list is built from the live command tree in :mod:`cogs.help.commands`.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def variant_topics() -> tuple[str, ...]:
 
 
 def topics() -> tuple[str, ...]:
-    """Every topic, in menu order. ``commands`` is built at run time (see :mod:`cogs.help`)."""
+    """Every topic, in menu order. ``commands`` is built at run time (see :mod:`cogs.help.commands`)."""
     return ("overview", *variant_topics(), "notation", "commands")
 
 

@@ -25,9 +25,9 @@ from discord.app_commands import Choice, locale_str
 from discord.ext import commands
 
 from botcore.client import MahjongBot, bot_of
-from cogs import pictures
 from cogs.checks import require_manager
 from cogs.components import chosen_values, component_ids, custom_id_of, pressed_button
+from cogs.delivery import pictures
 from cogs.errors import send_ephemeral
 from cogs.group import CheckedGroup, bind_cog_commands, mahjong
 from i18n import locale_for, t

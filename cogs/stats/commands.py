@@ -7,7 +7,7 @@ the one who picked it. Paging buttons edit the message they are on and show the 
 whoever pressed them.
 
 Pictures (the leaderboard page, the rating chart) follow ``MAHJONG_PICTURES`` (the bot's
-``mahjong_pictures`` setting, :data:`cogs.pictures.ENABLED`) and the asker's own choice
+``mahjong_pictures`` setting, :data:`cogs.delivery.pictures.ENABLED`) and the asker's own choice
 (``/mahjong pictures``); the text is always in the embed, so screen readers get everything.
 A page button keeps its message's form: a leaderboard sent with a picture gets the new
 page's picture, one sent as text stays text. A picture that fails to draw is logged and
@@ -28,7 +28,7 @@ from discord.ext import commands
 from botcore.client import MahjongBot
 from cogs.errors import UserError
 from cogs.group import CheckedGroup, admin, bind_cog_commands, mahjong
-from cogs.stats_views import (
+from cogs.stats.views import (
     BoardButton,
     HandsButton,
     HistoryButton,

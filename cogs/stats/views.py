@@ -5,7 +5,7 @@ Every button and select here is a ``DynamicItem``: its ``custom_id`` carries wha
 (``mj:lb:…`` a leaderboard page, ``mj:hs:…`` the history select, ``mj:hp:…`` a page of the
 history list, ``mj:gh:…`` a page of one game's hands), so they keep working after a restart.
 A press shows its page here (:func:`show_board`, :func:`show_history`, :func:`show_game`),
-the same functions the commands of :mod:`cogs.stats` answer with.
+the same functions the commands of :mod:`cogs.stats.commands` answer with.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from typing import Any, NamedTuple, TypedDict, Unpack
 import discord
 
 from botcore.client import bot_of
-from cogs import pictures
 from cogs.components import chosen_values, pressed_button
+from cogs.delivery import pictures
 from cogs.errors import UserError, send_ephemeral
 from i18n import locale_for, short, t
 from render.leaderboard import render_leaderboard

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cogs.text import action_label, hand_lines, lang_of, meld_text, tile_name
+from cogs.game.text import action_label, hand_lines, lang_of, meld_text, tile_name
 from services.model import ActionKey, HandView, MeldInfo
 
 SIMPLIFIED = "万条东发杠宝庄听对请轮吃过"

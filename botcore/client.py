@@ -31,8 +31,8 @@ from botcore.request_budget import RequestBudget, budget_trace, request_budget
 from botcore.settings import Settings
 from botcore.shards import ShardSet
 from botcore.translator import CatalogueTranslator
-from cogs import pictures
-from cogs.delivery import DiscordDelivery
+from cogs.delivery import pictures
+from cogs.delivery.discord_delivery import DiscordDelivery
 from db.store import Store
 from services.engine_adapter import default_engine
 from services.game import GameService
@@ -80,11 +80,11 @@ DEFAULT_EXTENSIONS: tuple[str, ...] = (
     "cogs.group",
     "cogs.errors",
     "cogs.meta",
-    "cogs.game",
-    "cogs.stats",
-    "cogs.replay",
-    "cogs.desk",
-    "cogs.help",
+    "cogs.game.commands",
+    "cogs.stats.commands",
+    "cogs.replay.commands",
+    "cogs.desk.commands",
+    "cogs.help.commands",
 )
 
 

@@ -13,7 +13,7 @@ second. The priorities:
 
 - :data:`PLAYER` (the default): what a player waits for — hand DMs, alerts, event lines,
   results, thread posts, DM channels;
-- :data:`TABLE`: the coalesced table edits (:mod:`cogs.table_edits`, which sets
+- :data:`TABLE`: the coalesced table edits (:mod:`cogs.delivery.table_edits`, which sets
   :data:`PRIORITY` in its own tasks): only the newest table matters, so it is the one that
   lags when the budget is short. A table request takes a slot only while at least
   ``reserve`` slots of the second are left for players — except its guaranteed share

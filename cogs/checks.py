@@ -25,7 +25,7 @@ import discord
 from discord import app_commands
 
 from botcore.invite import GAME_PERMISSIONS, THREAD_PERMISSIONS
-from cogs.text import lang_of, t, word
+from cogs.game.text import lang_of, t, word
 from cogs.user_error import UserError
 
 #: Discord's limit for a message's text.

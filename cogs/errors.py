@@ -18,8 +18,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.game.text import lang_of
 from cogs.refusal_text import refusal_text
-from cogs.text import lang_of
 from cogs.user_error import UserError
 from db.errors import StoreBusy
 from engine.refusal import Refusal

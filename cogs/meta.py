@@ -6,8 +6,8 @@ import discord
 from discord.app_commands import locale_str
 from discord.ext import commands
 
+from cogs.game.text import lang_of, t
 from cogs.group import bind_cog_commands, mahjong
-from cogs.text import lang_of, t
 from engine import variants
 
 

@@ -2,7 +2,7 @@
 
 ``store = await Store.open(url)`` applies the Alembic migrations and returns the `Store`, made
 of small repositories (``store.games``, ``store.hands``, … see `db.store`); everything they
-return is a plain value from `db.types`. A write that stalls raises `StoreBusy`. Benchmarks: ``python -m db.bench``.
+return is a plain value from `db.types`. A write that stalls raises `StoreBusy`. Benchmarks: ``python -m benchmarks.db_bench``.
 """
 
 from db.errors import StoreBusy

@@ -327,7 +327,7 @@ class GameRepository:
         is after this action, stored with it (covering the log up to the new seq; only the
         ``keep_snapshots`` newest snapshots of the game are kept) — no write of its own.
 
-        What it costs (``python -m db.bench_statements``): on PostgreSQL one statement,
+        What it costs (``python -m benchmarks.db_statements``): on PostgreSQL one statement,
         committed alone (the row locks and the ``NOTIFY`` of the version trigger as
         before); on SQLite one statement per table written, without a savepoint of its own
         in a group commit (a refused compare-and-set changes no row), each compiled once

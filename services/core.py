@@ -665,8 +665,8 @@ def _hand_keys(seat: int, update: PrivateUpdate, dealt: bool, hand_no: int) -> d
     - any newer hand replaces a moment that asks the seat nothing;
     - a moment that asks the seat to decide is replaced only by a newer hand of the same
       decision (its alert episode), so every decision still gets its alert
-      (:mod:`cogs.alerts`; a hand DM that a press's answer already showed newer is not
-      edited back: :meth:`cogs.hand_dm.HandMessages.update_hand`);
+      (:mod:`cogs.delivery.alerts`; a hand DM that a press's answer already showed newer is not
+      edited back: :meth:`cogs.delivery.hand_dm.HandMessages.update_hand`);
     - the deal (the hand's new DM, which notifies by itself) is never skipped."""
     moments = ("hand", seat)
     if dealt:

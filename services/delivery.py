@@ -1,6 +1,6 @@
 """Where the service sends what happened: the :class:`Delivery` protocol.
 
-The Discord implementation is :mod:`cogs.delivery`; tests use a recording fake. The service
+The Discord implementation is :mod:`cogs.delivery.discord_delivery`; tests use a recording fake. The service
 calls these after the actions are committed, in order per game, and a failure here is only
 logged: it never rolls back a committed action.
 """

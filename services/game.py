@@ -229,7 +229,7 @@ class GameService(ClusterMixin):
         """Whether ``seat`` is still asked the decision its hand update of prompt version
         ``prompt`` showed (:attr:`services.delivery.PrivateUpdate.prompt`): nobody acted
         on it since — as committed, even while the delivery of a newer update is still
-        queued. A delayed turn alert asks this before it goes out (:mod:`cogs.alerts`).
+        queued. A delayed turn alert asks this before it goes out (:mod:`cogs.delivery.alerts`).
         None: the game is not held by this process (the caller decides by what it knows)."""
         live = self._games.get(game_id)
         if live is None or live.state is None:
@@ -244,7 +244,7 @@ class GameService(ClusterMixin):
         """Whether the 准备 check after hand ``hand`` still waits for ``user_id`` — open, the
         game on, the user not ready — as committed, even while the delivery of their press
         is still queued (a seat on 托管 counts as ready). A delayed ready alert asks this
-        before it goes out (:mod:`cogs.session`). None: the game is not held by this process."""
+        before it goes out (:mod:`cogs.game.session`). None: the game is not held by this process."""
         live = self._games.get(game_id)
         if live is None or live.state is None:
             return None

@@ -58,7 +58,7 @@ class LiveGame:
     commitment: str | None = None
     #: where the game is played (its thread, or the channel itself); None = not decided yet
     thread_id: int | None = None
-    #: the Discord messages delivery keeps up to date (see :mod:`cogs.delivery`)
+    #: the Discord messages delivery keeps up to date (see :mod:`cogs.delivery.discord_delivery`)
     messages: dict[str, Any] = field(default_factory=dict)
     #: ``messages`` as this process last saved or loaded them: the base of its next save's
     #: merge (:mod:`db.message_refs`; None = nothing known)

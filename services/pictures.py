@@ -1,8 +1,8 @@
 """What the game pictures show, built from the service's views (no Discord, no pixels).
 
 The picture models of :mod:`render` are filled here from :mod:`services.model` values —
-public information only on the table — so the bot (``cogs.pictures``, which renders them in
-the picture workers and sends them as files) and the load test (``services.loadtest``)
+public information only on the table — so the bot (``cogs.delivery.pictures``, which renders them in
+the picture workers and sends them as files) and the load test (``benchmarks.loadtest``)
 draw the same pictures.
 """
 
@@ -32,7 +32,7 @@ Wait = Literal["answer", "reply", "bulk"]
 _PRIORITY: dict[str, str] = {"answer": "URGENT", "reply": "PRIVATE", "bulk": "TABLE"}
 
 #: Whether :func:`draw` uses the picture workers: set by the bot once it started them
-#: (``cogs.pictures.start_pool``); until then, or with pictures off, a worker thread draws.
+#: (``cogs.delivery.pictures.start_pool``); until then, or with pictures off, a worker thread draws.
 #: With ``PICTURE_WORKERS=0`` the pool itself draws in a thread (in priority order).
 USE_POOL = False
 

@@ -76,7 +76,7 @@ class RecordStore(Protocol):
 
 
 class RecordError(Exception):
-    """A record request refused; ``key`` names the sentence :mod:`cogs.desk_text` shows."""
+    """A record request refused; ``key`` names the sentence :mod:`cogs.desk.text` shows."""
 
     key = "record_error"
 

@@ -14,7 +14,7 @@ the delivery posts each result once (it remembers the hands it posted).
 **A result that went out is not owed any more, durably.** Once a result's delivery returned,
 the last hand whose result went out is kept with the game's remembered messages
 (``games.messages["result_posted"]``, the entry the Discord delivery sets when it posts one,
-:mod:`cogs.delivery`; written here when the delivery did not): a later restart, or a process
+:mod:`cogs.delivery.discord_delivery`; written here when the delivery did not): a later restart, or a process
 taking the game over, hands over again only the results after it — the owed note of the last
 deal, the hand the game stands at when it is over (:meth:`ResultsOwedMixin._result_posted`).
 
@@ -23,7 +23,7 @@ the process was killed between the send and that note, the owner's send was stil
 when another process took the game over (the owner late, not dead), or Discord made the
 message but its answer was lost (a time-out, a 5xx) and the delivery queue sends it again.
 Every post of a hand's result carries the same nonce, built from the game and the hand
-(:func:`cogs.delivery.result_nonce`), whichever process sends it and whether it is the
+(:func:`cogs.delivery.discord_delivery.result_nonce`), whichever process sends it and whether it is the
 result of the hand in play or of a past one; Discord, asked to enforce it, returns the
 message that nonce already made instead of a second one. Discord keeps nonces for a few
 minutes only: a result handed over again later than that (a bot down for longer, killed

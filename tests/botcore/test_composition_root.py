@@ -12,7 +12,7 @@ import pytest
 
 from botcore.client import DEFAULT_EXTENSIONS, MahjongBot, bot_of
 from botcore.settings import Settings
-from cogs import pictures
+from cogs.delivery import pictures
 from db.store import Store
 from services.game import GameService
 
@@ -106,7 +106,7 @@ async def test_close_closes_the_services_after_the_cogs(
     bot = MahjongBot(settings_for(tmp_path))
     await bot.compose()
     await bot.load_extension("cogs.group")
-    await bot.load_extension("cogs.game")
+    await bot.load_extension("cogs.game.commands")
     # an extension is a fresh module each time it loads: take the loaded cog's class
     recording(type(bot.get_cog("Game")), "cog_unload", "cog")
     await bot.close()

@@ -26,7 +26,7 @@ from botcore.request_budget import (
     request_budget,
 )
 from botcore.settings import Settings
-from cogs import pictures
+from cogs.delivery import pictures
 
 BASE = "https://discord.com/api/v10"
 

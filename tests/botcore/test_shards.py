@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from botcore.client import MahjongBot, ShardedMahjongBot, bot_of, make_bot
 from botcore.settings import Settings
 from botcore.shards import ShardSet, shard_of
-from cogs import pictures
+from cogs.delivery import pictures
 from db.store import Store
 from services.engine_adapter import default_engine
 from services.game import GameService

@@ -16,7 +16,11 @@ def _game_cog_env() -> dict[str, str | None]:
     """Load the game cog through ``EXTRA_EXTENSIONS`` unless the bot loads it by default."""
     from botcore.client import DEFAULT_EXTENSIONS
 
-    return {} if "cogs.game" in DEFAULT_EXTENSIONS else {"EXTRA_EXTENSIONS": "cogs.game"}
+    return (
+        {}
+        if "cogs.game.commands" in DEFAULT_EXTENSIONS
+        else {"EXTRA_EXTENSIONS": "cogs.game.commands"}
+    )
 
 
 GAME_ENV: dict[str, str | None] = {

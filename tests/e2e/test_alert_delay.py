@@ -1,5 +1,5 @@
 """End-to-end: delayed turn, claim and ready alerts (``ALERT_DELAY_SECONDS``,
-:mod:`cogs.alerts`, :mod:`cogs.session`).
+:mod:`cogs.delivery.alerts`, :mod:`cogs.game.session`).
 
 Through the real bot: players who answer within the delay get no alert message at all; a
 player who leaves a decision open gets exactly one, the delay after the decision was shown,

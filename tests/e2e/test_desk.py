@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from botcore.client import DEFAULT_EXTENSIONS
-from cogs.desk_text import item_line
+from cogs.desk.text import item_line
 from db.store import Store
 from engine.scoring import score_line
 from i18n import t
@@ -28,7 +28,9 @@ from .harness import BotProcess
 
 pytestmark = pytest.mark.e2e
 
-DESK_ENV = {} if "cogs.desk" in DEFAULT_EXTENSIONS else {"EXTRA_EXTENSIONS": "cogs.desk"}
+DESK_ENV = (
+    {} if "cogs.desk.commands" in DEFAULT_EXTENSIONS else {"EXTRA_EXTENSIONS": "cogs.desk.commands"}
+)
 VECTORS_ENV = "MAHJONG_VECTORS_DIR"
 CONCURRENT = 4  # slash commands in flight at once
 

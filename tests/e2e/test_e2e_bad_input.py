@@ -26,7 +26,9 @@ from .harness import BotProcess
 pytestmark = pytest.mark.e2e
 
 EXTENSIONS = ",".join(
-    ext for ext in ("cogs.game", "cogs.stats", "cogs.desk") if ext not in DEFAULT_EXTENSIONS
+    ext
+    for ext in ("cogs.game.commands", "cogs.stats.commands", "cogs.desk.commands")
+    if ext not in DEFAULT_EXTENSIONS
 )
 LONG = "长" * 2500 + "x" * 2500  # 5,000 characters
 

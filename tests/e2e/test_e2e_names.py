@@ -24,7 +24,9 @@ from .harness import BotProcess
 
 pytestmark = pytest.mark.e2e
 
-EXTENSIONS = ",".join(ext for ext in ("cogs.stats", "cogs.desk") if ext not in DEFAULT_EXTENSIONS)
+EXTENSIONS = ",".join(
+    ext for ext in ("cogs.stats.commands", "cogs.desk.commands") if ext not in DEFAULT_EXTENSIONS
+)
 ENV = {"EXTRA_EXTENSIONS": EXTENSIONS} if EXTENSIONS else None
 
 

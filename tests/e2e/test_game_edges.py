@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from cogs.text import t
+from cogs.game.text import t
 from db.store import Store
 from services.action_codec import ActionKey, entry_key
 

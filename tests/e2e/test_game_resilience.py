@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from cogs.text import t
+from cogs.game.text import t
 from db.store import Store
 from services.gamelog import LiveGame, replay
 from services.real_engine import RealEngine

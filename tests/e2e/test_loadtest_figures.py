@@ -77,11 +77,11 @@ def test_a_process_that_is_gone_counts_nothing() -> None:
 
 
 def _table_version(lang: str, *, hand: int = 2, phase: str = "turn", river: int = 3) -> dict:
-    """A table message as the bot draws it (:func:`cogs.views.table_message`), as the fake
+    """A table message as the bot draws it (:func:`cogs.game.views.table_message`), as the fake
     stores a version of it: the human ``me`` (seat 1) has discarded ``river`` tiles still in
     their river, and two more claimed — a pong by seat 2, a kong by seat 3 — while seat 3
     ponged seat 2's discard, seat 0 chied seat 3's and holds a concealed kong."""
-    from cogs.views import table_message
+    from cogs.game.views import table_message
     from services.delivery import GameSummary
     from services.model import MeldInfo, PublicSeat, Seat, TableView
 

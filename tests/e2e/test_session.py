@@ -361,7 +361,7 @@ def ended_hands(proc: BotProcess, gid: int) -> dict[int, Any]:
 async def test_showdown_lays_every_hand_open_only_at_the_end(
     fake: FakeDiscord, bot_factory
 ) -> None:
-    from cogs.session_text import hand_notation
+    from cogs.game.session_text import hand_notation
 
     proc = await start_bot(bot_factory)
     alice, bob = fake.user("alice"), fake.user("bob")

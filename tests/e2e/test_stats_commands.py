@@ -55,7 +55,11 @@ class Seeded:
 
 def _extensions() -> dict[str, str] | None:
     """Load the stats cog as an extra extension until it is in the default list."""
-    return None if "cogs.stats" in DEFAULT_EXTENSIONS else {"EXTRA_EXTENSIONS": "cogs.stats"}
+    return (
+        None
+        if "cogs.stats.commands" in DEFAULT_EXTENSIONS
+        else {"EXTRA_EXTENSIONS": "cogs.stats.commands"}
+    )
 
 
 async def _record(store: Store, seeded: Seeded, hand: HandInput) -> None:
@@ -490,9 +494,9 @@ async def test_a_played_hand_reaches_leaderboard_stats_and_history(
     from .game_driver import game_env, hand_message, open_game, play_hand
 
     env = game_env()
-    if "cogs.stats" not in DEFAULT_EXTENSIONS:
+    if "cogs.stats.commands" not in DEFAULT_EXTENSIONS:
         env["EXTRA_EXTENSIONS"] = ",".join(
-            filter(None, [env.get("EXTRA_EXTENSIONS"), "cogs.stats"])
+            filter(None, [env.get("EXTRA_EXTENSIONS"), "cogs.stats.commands"])
         )
     proc = bot_factory(env=env)
     await proc.start_ready()

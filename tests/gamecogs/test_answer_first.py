@@ -3,7 +3,7 @@ message gets its new text and buttons at once, keeping its picture for the momen
 picture comes in a second edit (none when a newer hand reached the message meanwhile).
 
 The answer waits a short bounded time for the picture (``PICTURE_INLINE_WAIT_MS``,
-:data:`cogs.pictures.INLINE_WAIT`): ready by then, the answer carries it and no second edit
+:data:`cogs.delivery.pictures.INLINE_WAIT`): ready by then, the answer carries it and no second edit
 is made."""
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from typing import Any
 import discord
 import pytest
 
-from cogs import game as game_cog
-from cogs import pictures
-from cogs.shown_pictures import ShownPictures
+from cogs.delivery import pictures
+from cogs.delivery.shown_pictures import ShownPictures
+from cogs.game import commands as game_cog
 from services.model import HandView
 
 #: a hand before a press, and the same tiles after a pass (only the buttons differ)

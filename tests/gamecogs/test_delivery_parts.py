@@ -1,6 +1,6 @@
 """The Discord delivery's collaborators on their own: the table's edit budget
-(:mod:`cogs.table_edits`), the stored choices (:mod:`cogs.preferences`) and where messages go
-(:mod:`cogs.places`); and how :class:`cogs.delivery.DiscordDelivery` wires them."""
+(:mod:`cogs.delivery.table_edits`), the stored choices (:mod:`cogs.delivery.preferences`) and where messages go
+(:mod:`cogs.delivery.places`); and how :class:`cogs.delivery.discord_delivery.DiscordDelivery` wires them."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from typing import Any
 import discord
 
 from botcore.request_budget import PLAYER, PRIORITY, TABLE, RequestBudget
-from cogs.delivery import DiscordDelivery
-from cogs.places import Places
-from cogs.preferences import Preferences
-from cogs.table_edits import PLAYING_WINDOW, TABLE_MAX_INTERVAL, TableEdits
+from cogs.delivery.discord_delivery import DiscordDelivery
+from cogs.delivery.places import Places
+from cogs.delivery.preferences import Preferences
+from cogs.delivery.table_edits import PLAYING_WINDOW, TABLE_MAX_INTERVAL, TableEdits
 
 INTERVAL = 0.2
 

@@ -1,4 +1,4 @@
-"""Players' DM channels kept past discord.py's 128 (:class:`cogs.hand_dm.DmChannels`): a DM
+"""Players' DM channels kept past discord.py's 128 (:class:`cogs.delivery.hand_dm.DmChannels`): a DM
 to a player seen before goes straight to their channel, without opening it again (``POST
 /users/@me/channels``); a channel Discord does not know any more is opened again."""
 
@@ -12,7 +12,7 @@ from typing import Any
 import discord
 import pytest
 
-from cogs.hand_dm import DmChannels, HandMessages
+from cogs.delivery.hand_dm import DmChannels, HandMessages
 
 
 def not_found() -> discord.NotFound:

@@ -13,10 +13,10 @@ import discord
 import pytest
 from discord.components import _component_factory
 
-from cogs import game as game_cog
 from cogs.components import component_ids
-from cogs.game import Game
-from cogs.views import GameButton, lobby_message
+from cogs.game import commands as game_cog
+from cogs.game.commands import Game
+from cogs.game.views import GameButton, lobby_message
 from services.delivery import GameSummary
 from services.model import Seat
 

@@ -7,9 +7,9 @@ from dataclasses import replace
 
 import pytest
 
-from cogs.game import parse_options
-from cogs.text import hand_lines, result_lines, t, table_lines
-from cogs.views import CUSTOM_ID, error_text, hand_message, result_message, seen_version
+from cogs.game.commands import parse_options
+from cogs.game.text import hand_lines, result_lines, t, table_lines
+from cogs.game.views import CUSTOM_ID, error_text, hand_message, result_message, seen_version
 from i18n import LOCALES
 from services import errors
 from services.delivery import GameSummary, PrivateUpdate
@@ -166,7 +166,7 @@ def test_parse_options():
 
 
 def test_pictures_follow_the_setting(monkeypatch):
-    from cogs import pictures
+    from cogs.delivery import pictures
 
     hand = HandView(0, (0, 1, 2, 9, 9), 30, (MeldInfo("pong", (5, 5, 5)),), ())
     monkeypatch.setattr(pictures, "ENABLED", True)
@@ -178,7 +178,7 @@ def test_pictures_follow_the_setting(monkeypatch):
 
 def test_tiles_are_named_in_the_players_language():
     """吃 buttons name their tiles like the discard buttons; English uses English names."""
-    from cogs.text import action_label, tile_name
+    from cogs.game.text import action_label, tile_name
 
     assert action_label(ActionKey("chi", "345m"), "zh") == "吃 三四五万"
     assert action_label(ActionKey("chi", "789p"), "en") == "Chi 7-8-9 Dots"
@@ -200,7 +200,7 @@ def test_tiles_are_named_in_the_players_language():
 
 def test_a_claim_window_looks_the_same_whoever_may_claim(monkeypatch):
     """The table text and picture in a claim window: one neutral wait, no seat marked."""
-    from cogs import pictures
+    from cogs.delivery import pictures
 
     seats = tuple(PublicSeat(i, 13, river=(4,) if i == 2 else ()) for i in range(4))
     table = TableView(1, "claim", 0, None, 60, seats, last_discard=(2, 4))

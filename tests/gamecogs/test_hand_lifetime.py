@@ -1,4 +1,4 @@
-"""How long :class:`cogs.hand_dm.HandMessages` edits a closed-DM player's ephemeral hand reply:
+"""How long :class:`cogs.delivery.hand_dm.HandMessages` edits a closed-DM player's ephemeral hand reply:
 while the token of the interaction that made (or last renewed) it lives — never after, on
 a clock the test moves by hand."""
 
@@ -10,10 +10,10 @@ from typing import Any
 import discord
 import pytest
 
-from cogs import hand_dm
-from cogs.hand_dm import EPHEMERAL_LIFETIME, EPHEMERAL_LIFETIME_ENV, HandMessages
-from cogs.places import Places
-from cogs.preferences import Preferences
+from cogs.delivery import hand_dm
+from cogs.delivery.hand_dm import EPHEMERAL_LIFETIME, EPHEMERAL_LIFETIME_ENV, HandMessages
+from cogs.delivery.places import Places
+from cogs.delivery.preferences import Preferences
 
 GAME, UID = 7, 42
 
@@ -29,7 +29,7 @@ class Reply:
 
 
 class Clock:
-    """``time.monotonic`` for :mod:`cogs.hand_dm`, moved by the test."""
+    """``time.monotonic`` for :mod:`cogs.delivery.hand_dm`, moved by the test."""
 
     def __init__(self) -> None:
         self.now = 1000.0

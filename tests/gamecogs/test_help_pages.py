@@ -19,7 +19,7 @@ from discord.app_commands import locale_str
 from botcore.client import DEFAULT_EXTENSIONS
 from botcore.translator import CatalogueTranslator, command_key
 from cogs.group import mahjong
-from cogs.help import (
+from cogs.help.commands import (
     MENU_ID,
     PAGE_ID,
     SERVER_PAGE,
@@ -31,7 +31,7 @@ from cogs.help import (
     topic_choices,
     topic_pages,
 )
-from cogs.help_text import (
+from cogs.help.text import (
     NOTATION_EXAMPLE_COUNT,
     notation_examples,
     scoring_names,
@@ -152,7 +152,7 @@ async def test_topic_choices_have_chinese_names() -> None:
 
 async def test_a_variant_registered_after_import_has_its_help_topic(tree, monkeypatch) -> None:
     """Topics are read from the registry when used: the toy variant (tests/engine/toy_variant,
-    registered long after cogs.help was imported) is in the menu, the command's choices
+    registered long after cogs.help.commands was imported) is in the menu, the command's choices
     and has its pages; once it is gone, so is its topic."""
     monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "engine"))
     toy = importlib.import_module("toy_variant")
@@ -420,7 +420,7 @@ def test_notation_pages_show_every_example_and_chinese_words(lang: str) -> None:
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_rules_command_explains_options_in_the_readers_language(variant: str, lang: str) -> None:
     """``/mahjong rules``: each option's explanation in the reader's locale (繁體 for zh-TW)."""
-    from cogs.views import rules_text
+    from cogs.game.views import rules_text
 
     text = rules_text(variant, {}, lang)
     for name, _value, info in describe_options(make_options(variant), lang):

@@ -1,4 +1,4 @@
-"""The nonces of posts that stand for one game event (:func:`cogs.places.nonce`): the same
+"""The nonces of posts that stand for one game event (:func:`cogs.delivery.places.nonce`): the same
 in every process and after a restart (no randomness, no per-process hash seed), at most
 Discord's 25 characters, different for different events."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from cogs.delivery import result_nonce
-from cogs.places import MAX_NONCE, nonce
+from cogs.delivery.discord_delivery import result_nonce
+from cogs.delivery.places import MAX_NONCE, nonce
 
 USER = 1577678424808357889
 MESSAGE = 1577678822386434146
@@ -28,7 +28,9 @@ def test_long_ids_are_hashed_within_25_characters() -> None:
 
 
 def test_the_same_in_another_process() -> None:
-    code = f"from cogs.places import nonce; print(nonce('d', 12, 3, {USER}, 4567, {MESSAGE}))"
+    code = (
+        f"from cogs.delivery.places import nonce; print(nonce('d', 12, 3, {USER}, 4567, {MESSAGE}))"
+    )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout.strip()

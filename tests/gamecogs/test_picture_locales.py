@@ -9,8 +9,8 @@ from dataclasses import astuple
 import pytest
 from test_session_pictures import RESULT, game
 
-from cogs import pictures
-from cogs.session import showdown_picture, standings_picture
+from cogs.delivery import pictures
+from cogs.game.session import showdown_picture, standings_picture
 from i18n import LOCALES, t
 from render import fonts
 from render.words import ZH_WORDS, PictureWords

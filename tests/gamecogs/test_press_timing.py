@@ -1,4 +1,4 @@
-"""The DEBUG log of where a press's time went (:mod:`cogs.press_timing`)."""
+"""The DEBUG log of where a press's time went (:mod:`cogs.game.press_timing`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import discord
 import pytest
 
-from cogs.press_timing import PressClock
+from cogs.game.press_timing import PressClock
 
 
 def _interaction() -> SimpleNamespace:
@@ -18,13 +18,13 @@ def _interaction() -> SimpleNamespace:
 
 
 def test_each_stage_is_logged_at_debug(caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.DEBUG, logger="cogs.press_timing")
+    caplog.set_level(logging.DEBUG, logger="cogs.game.press_timing")
     clock = PressClock(_interaction(), "discard")
     time.sleep(0.02)
     clock.mark("act")
     clock.mark("answer")
     clock.done()
-    [record] = [r for r in caplog.records if r.name == "cogs.press_timing"]
+    [record] = [r for r in caplog.records if r.name == "cogs.game.press_timing"]
     text = record.getMessage()
     assert " discard: queued=" in text
     act = float(text.split("act=")[1].split()[0])
@@ -33,9 +33,9 @@ def test_each_stage_is_logged_at_debug(caplog: pytest.LogCaptureFixture) -> None
 
 
 def test_nothing_is_logged_or_timed_above_debug(caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.INFO, logger="cogs.press_timing")
+    caplog.set_level(logging.INFO, logger="cogs.game.press_timing")
     clock = PressClock(_interaction(), "discard")
     clock.mark("act")
     clock.done()
     assert not clock.on
-    assert not [r for r in caplog.records if r.name == "cogs.press_timing"]
+    assert not [r for r in caplog.records if r.name == "cogs.game.press_timing"]

@@ -1,4 +1,4 @@
-"""The saves of a game's remembered messages are combined (:meth:`cogs.places.Places.save_refs`,
+"""The saves of a game's remembered messages are combined (:meth:`cogs.delivery.places.Places.save_refs`,
 issue 15): at most one in flight per game, the calls made meanwhile served by one following
 save of the latest copy; callers that adopt the stored result still get it; a failure is
 logged and the next save still happens."""
@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from cogs.places import Places
-from cogs.preferences import Preferences
+from cogs.delivery.places import Places
+from cogs.delivery.preferences import Preferences
 from services.delivery import GameSummary
 from services.model import Seat
 
@@ -143,7 +143,7 @@ async def test_a_failed_save_is_logged_and_the_next_save_still_happens(
     store.fail_next = True
     store.gate.set()
     places.refs(game)["vote"] = [2, 60, 1]
-    with caplog.at_level(logging.ERROR, logger="cogs.places"):
+    with caplog.at_level(logging.ERROR, logger="cogs.delivery.places"):
         await places.save_refs(game.id)
     assert "game 7: could not save its messages" in caplog.text
     assert store.stored == {}

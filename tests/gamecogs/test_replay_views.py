@@ -1,4 +1,4 @@
-"""The replay message's components (cogs.replay): persistent ids, bounds, the seat switch."""
+"""The replay message's components (cogs.replay.commands): persistent ids, bounds, the seat switch."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from cogs.replay import SEAT_ID, STEP_ID, replay_embed, replay_view
+from cogs.replay.commands import SEAT_ID, STEP_ID, replay_embed, replay_view
 from engine.game.simulate import simulate
 from engine.replay import hand_states
 from services.replay import ALL, ReplayHand

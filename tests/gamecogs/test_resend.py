@@ -1,4 +1,4 @@
-"""Which failed Discord sends are made again (cogs.resend, issue 15 item 6)."""
+"""Which failed Discord sends are made again (cogs.delivery.resend, issue 15 item 6)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import aiohttp
 import discord
 
-from cogs.resend import DEFAULT_RETRY_AFTER, resend_delay
+from cogs.delivery.resend import DEFAULT_RETRY_AFTER, resend_delay
 
 
 def http_error(status: int, code: int = 0, headers: dict[str, str] | None = None):

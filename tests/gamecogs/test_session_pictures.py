@@ -8,8 +8,8 @@ import threading
 import pytest
 
 import render.showdown as showdown_mod
-from cogs import pictures
-from cogs.session import (
+from cogs.delivery import pictures
+from cogs.game.session import (
     result_parts,
     showdown_picture,
     standings_parts,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import math
 
-from cogs.session import rematch_view, vote_parts
-from cogs.session_text import (
+from cogs.game.session import rematch_view, vote_parts
+from cogs.game.session_text import (
     dealer_choice_line,
     hand_notation,
     length_label,
@@ -16,8 +16,8 @@ from cogs.session_text import (
     standings_title,
     vote_text,
 )
-from cogs.text import t, table_lines
-from cogs.views import lobby_message, session_buttons, table_message
+from cogs.game.text import t, table_lines
+from cogs.game.views import lobby_message, session_buttons, table_message
 from engine.game import new_game
 from services.delivery import GameSummary
 from services.real_engine import RealEngine

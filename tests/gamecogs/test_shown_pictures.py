@@ -1,6 +1,6 @@
 """An unchanged hand picture is neither rendered nor uploaded again (issue 15: the bot's CPU
-per press): :class:`cogs.shown_pictures.ShownPictures` knows which picture each hand message
-shows, and :class:`cogs.hand_dm.HandMessages` keeps the DM's attachment while the tiles stay
+per press): :class:`cogs.delivery.shown_pictures.ShownPictures` knows which picture each hand message
+shows, and :class:`cogs.delivery.hand_dm.HandMessages` keeps the DM's attachment while the tiles stay
 the same — and brings the new picture as soon as they change."""
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from typing import Any
 import discord
 import pytest
 
-from cogs import pictures
-from cogs.hand_dm import HandMessages
-from cogs.places import Places
-from cogs.preferences import Preferences
-from cogs.shown_pictures import ShownPictures
+from cogs.delivery import pictures
+from cogs.delivery.hand_dm import HandMessages
+from cogs.delivery.places import Places
+from cogs.delivery.preferences import Preferences
+from cogs.delivery.shown_pictures import ShownPictures
 from services.delivery import GameSummary, PrivateUpdate
 from services.model import ActionKey, HandView, Seat
 

@@ -1,7 +1,7 @@
 """Several processes on one database: the delivery takes back the message ids the store kept
 (issue 15 item 8). The store decides — a table message by compare-and-set on the old id, the
 place of play once, the remembered messages by a merge — and a process whose own post lost
-deletes it and uses the stored one from then on (:mod:`cogs.places`, :mod:`cogs.hand_dm`)."""
+deletes it and uses the stored one from then on (:mod:`cogs.delivery.places`, :mod:`cogs.delivery.hand_dm`)."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ from typing import Any
 import discord
 import pytest
 
-from cogs import pictures
-from cogs.hand_dm import HandMessages
-from cogs.places import Places, take_stored
-from cogs.preferences import Preferences
+from cogs.delivery import pictures
+from cogs.delivery.hand_dm import HandMessages
+from cogs.delivery.places import Places, take_stored
+from cogs.delivery.preferences import Preferences
 from services.delivery import GameSummary, PrivateUpdate
 from services.model import HandView, Seat
 

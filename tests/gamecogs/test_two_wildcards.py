@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from cogs.desk_answer import hand_picture as desk_hand_picture
-from cogs.desk_text import context_lines, tile_label
-from cogs.pictures import hand_picture, table_picture
-from cogs.session_text import hand_notation, showdown_lines
-from cogs.text import hand_lines, table_lines, tile_name
+from cogs.delivery.pictures import hand_picture, table_picture
+from cogs.desk.answer import hand_picture as desk_hand_picture
+from cogs.desk.text import context_lines, tile_label
+from cogs.game.session_text import hand_notation, showdown_lines
+from cogs.game.text import hand_lines, table_lines, tile_name
 from engine import variants
 from engine.game import new_game
 from engine.tiles import tile_str

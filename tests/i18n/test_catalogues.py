@@ -130,7 +130,7 @@ def test_every_engine_text_has_three_locales() -> None:
 
 
 def test_scoring_items_of_a_result_read_traditional_for_zh_tw() -> None:
-    from cogs.text import score_line_text
+    from cogs.game.text import score_line_text
     from services.model import ScoreLine
 
     line = ScoreLine("杠上开花", "Win on a kong replacement", "×2")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cogs.text import action_label, hand_lines, lang_of, meld_text, tile_name
+from cogs.game.text import action_label, hand_lines, lang_of, meld_text, tile_name
 from services.model import ActionKey, HandView, MeldInfo
 
 SIMPLIFIED = "万条东发杠宝庄听对请轮吃过"
@@ -42,8 +42,8 @@ def test_the_private_hand_is_traditional_for_zh_tw() -> None:
 def test_ai_seats_are_named_in_the_tables_language() -> None:
     """AI seats are stored as 电脑一… (the log keeps that); every reader sees them in their
     own script: 電腦一 for zh-TW, Bot 1 in English — in the lobby, the table and its lines."""
-    from cogs.event_lines import event_line
-    from cogs.views import lobby_message
+    from cogs.delivery.event_lines import event_line
+    from cogs.game.views import lobby_message
     from services.delivery import GameSummary
     from services.model import GameEvent, Seat
 

@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 #: The code that talks to users (both text helpers' files).
 SCANNED = (
-    sorted((ROOT / "cogs").glob("*.py"))
+    sorted((ROOT / "cogs").rglob("*.py"))
     + sorted((ROOT / "services").glob("*text*.py"))
     + [ROOT / "services" / "stats_picture.py", ROOT / "botcore" / "translator.py"]
 )

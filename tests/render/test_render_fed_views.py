@@ -8,7 +8,7 @@ import io
 from PIL import Image
 from tile_search import find
 
-from cogs import pictures
+from cogs.delivery import pictures
 from engine.game.state import MeldRec
 from render import DUIJIA, SHANGJIA, XIAJIA, SeatView, TablePicture, tiles
 from render import table as table_mod
@@ -126,7 +126,7 @@ def test_a_real_claim_reaches_the_table_picture() -> None:
 
 
 def test_text_names_the_feeder_briefly() -> None:
-    from cogs.text import meld_text
+    from cogs.game.text import meld_text
 
     pong = MeldInfo("pong", (4, 4, 4), 3)
     assert meld_text(pong, "zh", owner=0) == "碰[5m5m5m]（上家）"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.desk import (
+from cogs.desk.commands import (
     answer_embed,
     flag_choices,
     hand_choices,
@@ -12,7 +12,7 @@ from cogs.desk import (
     option_choices,
     variant_choices,
 )
-from cogs.desk_text import input_error_text, item_line
+from cogs.desk.text import input_error_text, item_line
 from engine.options import make_options
 from services.desk import DeskInputError, DeskQuery, parse_flags, parse_option_pairs, score_desk
 

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cogs.desk_answer import answer_embed
-from cogs.desk_choices import others_choices, streak_choices
-from cogs.desk_text import input_error_text, payment_lines, raise_names
+from cogs.desk.answer import answer_embed
+from cogs.desk.choices import others_choices, streak_choices
+from cogs.desk.text import input_error_text, payment_lines, raise_names
 from engine.notation import MeldKind
 from engine.settle import PAO_RAISES
 from i18n import LOCALES

@@ -1,4 +1,4 @@
-"""The several-process load test (``python -m services.loadtest --processes 2``) on
+"""The several-process load test (``python -m benchmarks.loadtest --processes 2``) on
 PostgreSQL: two worker processes share the tables and one database, and every acknowledged
 press is in the stored log exactly once (it prints figures; this checks the bookkeeping)."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from svc_postgres import fresh_postgres
 
-from services.loadtest import main_async, parse_args
+from benchmarks.loadtest import main_async, parse_args
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.preferences import Preferences
+from cogs.delivery.preferences import Preferences
 from db.store import Store
 
 GUILD = 31

@@ -569,7 +569,7 @@ async def test_several_winners_count_once_then_void(store: Store) -> None:
 
 
 def test_record_message_lists_each_seats_change_and_the_table() -> None:
-    from cogs.desk_text import player_lines, record_lines
+    from cogs.desk.text import player_lines, record_lines
 
     report = RecordReport(
         guild_id=GUILD, reporter_id=A, players=PLAYERS, winner=A, how="点炮", discarder=D,

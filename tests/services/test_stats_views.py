@@ -1,4 +1,4 @@
-"""The stats cog's components (``cogs.stats_views``) without Discord: ids, paging states,
+"""The stats cog's components (``cogs.stats.views``) without Discord: ids, paging states,
 and cards turned into embeds within Discord's limits."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from cogs.stats_views import (
+from cogs.stats.views import (
     HistoryButton,
     board_view,
     card_embed,
@@ -151,7 +151,7 @@ async def test_the_board_picture_goes_into_the_embed_or_is_left_out_when_it_fail
 ) -> None:
     import discord
 
-    from cogs import stats_views
+    from cogs.stats import views as stats_views
 
     shown = page(0, 1)
     embed = discord.Embed(title="t")
@@ -183,7 +183,8 @@ class _Prefs:
 async def test_pictures_need_the_bot_switch_and_the_players_choice(
     monkeypatch: pytest.MonkeyPatch, switch: bool, player: bool, expected: bool
 ) -> None:
-    from cogs import pictures, stats_views
+    from cogs.delivery import pictures
+    from cogs.stats import views as stats_views
 
     monkeypatch.setattr(pictures, "ENABLED", switch)
     assert await stats_views.wants_pictures(_Prefs(player), 1) is expected  # type: ignore[arg-type]
@@ -198,7 +199,7 @@ class _Response:
 
 
 class _Asking:
-    """An interaction as :func:`cogs.stats_views.begin_page` reads it."""
+    """An interaction as :func:`cogs.stats.views.begin_page` reads it."""
 
     def __init__(self, guild_id: int | None) -> None:
         self.guild_id = guild_id
@@ -216,7 +217,7 @@ async def test_every_page_answer_begins_the_same_way(
 ) -> None:
     """show_board / show_history / show_game share one start: refused outside a server,
     else acknowledged (updating the page or answering anew) in the answer's language."""
-    from cogs import stats_views
+    from cogs.stats import views as stats_views
 
     refused: list[str] = []
 

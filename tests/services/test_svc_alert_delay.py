@@ -1,4 +1,4 @@
-"""Delayed turn and claim alerts (:mod:`cogs.alerts`, ``ALERT_DELAY_SECONDS``): the alert
+"""Delayed turn and claim alerts (:mod:`cogs.delivery.alerts`, ``ALERT_DELAY_SECONDS``): the alert
 goes out only if the same decision is still open the delay after the update was delivered.
 A player who acts sooner gets no alert message at all — no send, no deletion; one who does
 not gets exactly one. A fake clock moves time on (no test waits the delay for real)."""
@@ -12,8 +12,8 @@ from typing import Any
 from svc_helpers import USERS, lobby_with, settle, simple_choice
 from test_svc_turn_ping import UID, Bot, Channel, Message, alerts, summary, update
 
-from cogs.alerts import Alerts
-from cogs.delivery import DiscordDelivery
+from cogs.delivery.alerts import Alerts
+from cogs.delivery.discord_delivery import DiscordDelivery
 from engine.tiles import tile_str
 
 DELAY = 5.0

@@ -9,9 +9,9 @@ from typing import Any
 
 from svc_helpers import USERS, lobby_with, settle
 
-from cogs import pictures
-from cogs.delivery import DiscordDelivery
-from cogs.text import hand_lines, table_lines
+from cogs.delivery import pictures
+from cogs.delivery.discord_delivery import DiscordDelivery
+from cogs.game.text import hand_lines, table_lines
 from engine.tiles import tile_str
 from services.delivery import GameSummary
 from services.game import GameService
@@ -87,7 +87,7 @@ async def test_the_table_shows_one_neutral_wait_whoever_may_claim(make_service):
     assert view.hand.claim_from == discarder
     prompt = hand_lines(view.hand, (), "zh", names=everyone)[-1]
     where = {1: "下家", 2: "对家", 3: "上家"}[(discarder - claimant) % 4]
-    from cogs.text import tile_name
+    from cogs.game.text import tile_name
 
     assert prompt == f"{where} {everyone[discarder]} 打出 {tile_name(tile)}，你可以："
     en = hand_lines(view.hand, (), "en", names=everyone)[-1]

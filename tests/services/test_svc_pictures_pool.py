@@ -18,7 +18,7 @@ from svc_helpers import GUILD
 from test_replay_service import finished_game
 from test_stats_picture import page, ranked
 
-from cogs.desk_answer import hand_picture
+from cogs.desk.answer import hand_picture
 from render import pool, render_hand
 from render.charts import render_rating_chart
 from render.leaderboard import render_leaderboard

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from svc_helpers import USERS, lobby_with, settle
 
-from cogs.views import hand_message, picker_message
+from cogs.game.views import hand_message, picker_message
 from services.action_codec import entry_key
 from services.autoplay import run_robots
 from services.model import ActionKey, Seat

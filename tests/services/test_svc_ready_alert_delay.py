@@ -1,4 +1,4 @@
-"""Delayed ready alerts (:mod:`cogs.session`, ``ALERT_DELAY_SECONDS``): after a hand's
+"""Delayed ready alerts (:mod:`cogs.game.session`, ``ALERT_DELAY_SECONDS``): after a hand's
 result, a human still not ready the delay after the result was delivered gets one alert (a
 DM, or a mention where the game plays when their DMs are closed), taken away once they press
 准备 or the next hand starts; one who presses sooner gets nothing sent and nothing deleted.
@@ -18,9 +18,9 @@ from test_svc_play import play_until_over
 from test_svc_session import open_game
 from test_svc_turn_ping import CHANNEL, UID, Bot, Channel, Message, summary
 
-from cogs.alerts import Alerts
-from cogs.delivery import DiscordDelivery
-from cogs.session import SessionMessages
+from cogs.delivery.alerts import Alerts
+from cogs.delivery.discord_delivery import DiscordDelivery
+from cogs.game.session import SessionMessages
 from services.delivery import GameSummary
 from services.model import Seat
 from services.session_state import SessionInfo
@@ -81,7 +81,7 @@ def make_delivery(
     stored: dict[str, Any] | None = None,
 ) -> tuple[DiscordDelivery, Bot]:
     """The delivery with the alert delay on the fake clock; the ready alerts share the turn
-    alerts' delayed sends (as :class:`cogs.delivery.DiscordDelivery` wires them). ``stored``:
+    alerts' delayed sends (as :class:`cogs.delivery.discord_delivery.DiscordDelivery` wires them). ``stored``:
     the game's remembered messages as a restart finds them."""
     bot = bot or DmBot(closed=closed)
     delivery = DiscordDelivery(bot, ephemeral_lifetime=60)  # type: ignore[arg-type]

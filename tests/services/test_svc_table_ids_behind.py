@@ -1,7 +1,7 @@
 """Table message ids written behind (``set_table_message(wait=False)``, issue 15): the id is
 taken at once, ids of one game close together make one write of the newest, the messages
 that describe the table are never stored before it, and the remembered messages of two
-processes saving through :class:`cogs.places.Places` at once are all kept."""
+processes saving through :class:`cogs.delivery.places.Places` at once are all kept."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from svc_helpers import CHANNEL, GUILD, USERS
 
-from cogs.places import Places
-from cogs.preferences import Preferences
+from cogs.delivery.places import Places
+from cogs.delivery.preferences import Preferences
 from services.game import GameService
 
 #: the ``processes`` fixture (tests/services/conftest.py): one more service instance

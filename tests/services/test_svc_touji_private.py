@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from svc_helpers import USERS, lobby_with, settle
 
-from cogs.delivery import DiscordDelivery
+from cogs.delivery.discord_delivery import DiscordDelivery
 from engine.options import make_options, options_to_dict
 from services.action_codec import read_step
 from services.autoplay import run_robots

@@ -1,4 +1,4 @@
-"""Turn alerts in the Discord delivery (:mod:`cogs.alerts`): one new message per decision
+"""Turn alerts in the Discord delivery (:mod:`cogs.delivery.alerts`): one new message per decision
 (the service numbers them: ``PrivateUpdate.alert``), taken away once the player acts; for a
 player whose DMs are closed, a mention on their turn only (a claim is never public); never
 for a seat on 托管. The service marks each decision (``PrivateUpdate.prompt``) for stale
@@ -16,8 +16,8 @@ from typing import Any
 import discord
 from svc_helpers import USERS, lobby_with, settle, simple_choice
 
-from cogs.delivery import DiscordDelivery
-from cogs.hand_dm import EPHEMERAL_LIFETIME, lifetime_from_env
+from cogs.delivery.discord_delivery import DiscordDelivery
+from cogs.delivery.hand_dm import EPHEMERAL_LIFETIME, lifetime_from_env
 from services.delivery import GameSummary, PrivateUpdate
 from services.model import ActionKey, HandView, Seat
 

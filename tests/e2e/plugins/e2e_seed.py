@@ -1,4 +1,4 @@
-"""Test-only extension (loaded through ``EXTRA_EXTENSIONS`` after ``cogs.game``): hands are
+"""Test-only extension (loaded through ``EXTRA_EXTENSIONS`` after ``cogs.game.commands``): hands are
 dealt from the seeds in ``E2E_SEEDS`` (comma-separated, used in turn, the last one again
 when they run out), so a test can play a wall it chose. Nothing happens at import."""
 

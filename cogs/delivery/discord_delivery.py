@@ -1,0 +1,247 @@
+"""The Discord :class:`services.delivery.Delivery`: DMs, the table message, public lines.
+
+:class:`DiscordDelivery` composes small collaborators, each with one job:
+
+- :class:`cogs.delivery.preferences.Preferences` — each server's language, each player's language,
+  pictures and alerts (read once from the store);
+- :class:`cogs.delivery.places.Places` — where a game shows: its thread (when the bot may create
+  one) or the channel, one table message per hand, the lobby, the messages remembered
+  across restarts, Discord's clock;
+- :class:`cogs.delivery.table_edits.TableEdits` — the table message edited at most once per ~2 s
+  (edits are coalesced);
+- :class:`cogs.delivery.hand_dm.HandMessages` — each human's hand by DM, one message per player
+  per hand, edited as play goes; closed DMs (50007) fall back to the ephemeral
+  ``/mahjong hand`` reply and a one-line notice — never the hand;
+- :class:`cogs.delivery.alerts.Alerts` — edits never notify: every decision a player is asked for
+  gets one new message, a short DM or, for closed DMs, a mention on their turn (never for a
+  claim);
+- :class:`cogs.game.session.SessionMessages` — the 准备 line, ready alerts, the 解散 vote, the
+  final standings with 再来一局 (in the channel, with the lobby).
+
+Public lines for claims, kongs, wins and timeouts are :func:`cogs.delivery.event_lines.event_line`.
+
+Posts that stand for one game event carry a nonce built from it (:func:`cogs.delivery.places.nonce`):
+a hand's result ``r`` (game, hand — the same for :meth:`DiscordDelivery.past_result`), the
+lines of one change ``l`` (game, version, the text), so that a send made again, or made by
+another process or after a restart, returns the message already posted.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from cogs.delivery.alerts import Alerts
+from cogs.delivery.event_lines import event_line
+from cogs.delivery.hand_dm import HandMessages
+from cogs.delivery.places import Places, nonce, text_id
+from cogs.delivery.preferences import Preferences
+from cogs.delivery.resend import resend_delay
+from cogs.delivery.table_edits import TABLE_EDIT_INTERVAL, TABLE_EDITS_PER_SECOND, TableEdits
+from cogs.game.session import SessionMessages, result_parts
+from cogs.game.text import t
+from cogs.game.views import lobby_message
+from db.store import Store
+from services.delivery import GameSummary, PrivateUpdate
+from services.game import GameService
+from services.model import GameEvent, HandResult, TableView
+from services.results_owed import RESULT_POSTED, result_posted
+
+
+class DiscordDelivery:
+    """Sends what the game service reports to Discord (see the module docstring)."""
+
+    def __init__(
+        self,
+        bot: discord.Client,
+        *,
+        store: Store | None = None,
+        table_interval: float = TABLE_EDIT_INTERVAL,
+        table_edits_per_second: float = TABLE_EDITS_PER_SECOND,
+        ephemeral_lifetime: float | None = None,
+        alert_delay: float = 0.0,
+    ) -> None:
+        self.bot = bot
+        self.preferences = Preferences(store)
+        self.places = Places(bot, self.preferences)
+        self.tables = TableEdits(
+            self.places,
+            self.preferences,
+            self.resend_delay,
+            interval=table_interval,
+            per_second=table_edits_per_second,
+        )
+        self.hands = HandMessages(
+            bot, self.places, self.preferences, ephemeral_lifetime=ephemeral_lifetime
+        )
+        self.alerts = Alerts(self.places, self.preferences, self.hands, delay=alert_delay)
+        self.session = SessionMessages(self.places, self.preferences, self.hands, self.alerts.due)
+        #: game → the SHA-256 commitment of its hand's wall (revealed with the result)
+        self.commitments: dict[int, str] = {}
+
+    @property
+    def store(self) -> Store | None:
+        """The servers' and players' stored choices (language, pictures, alerts)."""
+        return self.preferences.store
+
+    @property
+    def service(self) -> GameService | None:
+        """The game service this delivery reports for (set by the composition root)."""
+        return self.places.service
+
+    @service.setter
+    def service(self, service: GameService | None) -> None:
+        self.places.service = service
+
+    @property
+    def closing(self) -> bool:
+        """The bot is shutting down."""
+        return self.places.closing
+
+    async def close(self) -> None:
+        """Stop pending table edits and delayed alerts; the saves of remembered messages
+        under way or asked for end first (shut-down: the store closes after this)."""
+        self.places.closing = True
+        await self.tables.stop_all()
+        await self.alerts.close()
+        await self.places.saves_done()
+
+    def resend_delay(self, error: BaseException) -> float | None:
+        """At least how many seconds before a failed send is made again (a 429, a 5xx, a
+        network error), or None: it cannot succeed (403, 404…), or the bot is closing."""
+        if self.places.closing or self.bot.is_closed():
+            return None
+        return resend_delay(error)
+
+    def event_line(
+        self, game: GameSummary, event: GameEvent, events: list[GameEvent], lang: str
+    ) -> str | None:
+        """A short public line for a notable event (:func:`cogs.delivery.event_lines.event_line`)."""
+        return event_line(game, event, events, lang)
+
+    # ------------------------------------------------------------------ Delivery
+
+    async def lobby_changed(self, game: GameSummary) -> None:
+        lang = await self.preferences.lang_for_guild(game.guild_id)
+        embed, view = lobby_message(game, lang)
+        await self.places.put_lobby(game, embed, view)
+        if game.status == "abandoned":
+            await self.places.say(game, t("game.line_abandoned", lang), nonce=nonce("a", game.id))
+
+    async def table_changed(
+        self, game: GameSummary, table: TableView, events: list[GameEvent]
+    ) -> None:
+        lang = await self.preferences.lang_for_guild(game.guild_id)
+        await self.places.play_channel_id(game)  # the thread opens before anything is posted
+        for event in events:
+            if event.kind == "hand_started" and event.data.get("commitment"):
+                self.commitments[game.id] = str(event.data["commitment"])
+        lines = [line for line in (event_line(game, e, events, lang) for e in events) if line]
+        if lines:
+            text = "\n".join(lines)
+            await self.places.say(
+                game, text, nonce=nonce("l", game.id, game.version, text_id(text))
+            )
+        self.tables.schedule(game, table)
+
+    async def hand_changed(self, game: GameSummary, update: PrivateUpdate) -> None:
+        # an alert waiting out its delay goes (or ends) before the hand DM changes
+        await self.alerts.settle(game.id, update.user_id)
+        try:
+            notified = await self.hands.update_hand(game, update)
+        except Exception:
+            self.hands.forget_rendered(game, update)
+            await self.alerts.update_alert(game, update)
+            raise
+        await self.alerts.update_alert(game, update, notified=notified)
+
+    def result_shown(self, game: GameSummary) -> bool:
+        """Whether this hand's result was posted (remembered across restarts)."""
+        refs = self.places.refs(game)
+        held = refs.get("result")
+        return result_posted(refs, game.hand_no) or bool(held and int(held[2]) >= game.hand_no)
+
+    async def hand_ended(self, game: GameSummary, result: HandResult, table: TableView) -> None:
+        """The result with every hand laid open and the seed reveal, posted once per hand:
+        called again (a send made again, a restart that finds the hand over), it only brings
+        the table and the alerts up to date."""
+        lang = await self.preferences.lang_for_guild(game.guild_id)
+        await self.tables.flush(game, table)
+        if self.result_shown(game):
+            await self.session.update_ready_alerts(game)
+            return
+        # 摊牌: every hand laid open, every payment, the 准备 line (cogs.game.session)
+        content, embed, view, files = await result_parts(
+            game, result, lang, self.commitments.get(game.id)
+        )
+        where = await self.places.play_channel_id(game)
+        message = await self.places.send(
+            where,
+            content=content or None,
+            embed=embed,
+            view=view,
+            files=files,
+            nonce=result_nonce(game),
+        )
+        self.places.note_snowflake(message.id)
+        self.places.refs(game)[RESULT_POSTED] = game.hand_no
+        if view is not None:
+            await self.places.note_result(game, where, message.id)
+        else:
+            await self.places.save_refs(game.id)
+        await self.session.update_ready_alerts(game)
+
+    async def past_result(self, game: GameSummary, result: HandResult, table: TableView) -> None:
+        """The result of an earlier hand that never went out (a table of AI and 托管 seats
+        dealt the next hand at once, and the bot restarted before the result was posted):
+        posted once, with the seed reveal and the hash published when that hand started; the
+        table, which shows the hand in play, is left alone, and there is no 准备 to press."""
+        if self.result_shown(game):
+            return
+        lang = await self.preferences.lang_for_guild(game.guild_id)
+        published = (result.seed_reveal or {}).get("commitment")
+        content, embed, _view, files = await result_parts(game, result, lang, published)
+        where = await self.places.play_channel_id(game)
+        message = await self.places.send(
+            where, content=content or None, embed=embed, files=files, nonce=result_nonce(game)
+        )
+        self.places.note_snowflake(message.id)
+        self.places.refs(game)[RESULT_POSTED] = game.hand_no
+        await self.places.save_refs(game.id)
+
+    async def game_ended(self, game: GameSummary, reason: str) -> None:
+        lang = await self.preferences.lang_for_guild(game.guild_id)
+        await self.tables.stop(game.id)
+        message_id = self.places.table_id(game)
+        if message_id is not None and game.hand_no == 0:
+            embed, _view = lobby_message(game, lang)
+            await self.places.put_lobby(game, embed, None)
+        elif message_id is not None:
+            at = self.places.refs(game).get("table_at")
+            await self.places.retire(int(at[0]) if at else game.channel_id, message_id)
+        await self.places.retire_result(game)
+        await self.alerts.close_alerts(game)
+        if game.hand_no and not self.places.refs(game).get("standings"):
+            await self.session.post_standings(game)  # the final standings with 再来一局
+        self.hands.forget_game(game.id)
+        await self.places.save_refs(game.id)
+        self.places.forget_game(game.id)
+
+    async def refresh(self, game: GameSummary, table: TableView | None) -> None:
+        """After a restart: the remembered hand DMs are edited again (not sent anew), an
+        alert still open stands for the decision asked now, the table is brought up to date."""
+        self.hands.reopen(game)
+        self.alerts.adopt_alerts(game)
+        if table is not None and table.commitment:
+            self.commitments[game.id] = table.commitment
+        await self.tables.flush(game, table)
+
+    async def session_changed(self, game: GameSummary, result: HandResult | None) -> None:
+        """See :meth:`services.delivery.Delivery.session_changed`."""
+        await self.session.session_changed(game, result)
+
+
+def result_nonce(game: GameSummary) -> str:
+    """The nonce of the post of a hand's result (``game.hand_no``): the same for the result
+    posted when the hand ended and for one handed over again (a restart, a process taking the
+    game over), so either returns the other's message (:func:`cogs.delivery.places.nonce`)."""
+    return nonce("r", game.id, game.hand_no)

@@ -1,0 +1,1 @@
+"""The scoring desk: ``/mahjong score`` and ``/mahjong record`` (算分台)."""

@@ -1,0 +1,1 @@
+"""``/mahjong replay``, ``/mahjong review`` and ``/mahjong export game``."""

@@ -1,0 +1,1 @@
+"""``/mahjong leaderboard``, ``/mahjong stats``, ``/mahjong history`` and their pages."""

@@ -1,0 +1,1 @@
+"""Benchmarks and load tools (print figures; never imported by the bot)."""

@@ -15,13 +15,19 @@ Mapping onto the palette is a per-pixel lookup (no dithering), so mapping each l
 and pasting the palette layers gives the same picture as mapping the whole table: the
 expensive per-picture quantize becomes a small one per changed layer.
 
+The PNG is put together the same way (:mod:`render.png_bands`): the rows between two edges of
+the parts are compressed once and kept, keyed by the layers they cross; only the bands
+through the centre, and those whose layers changed, are compressed again.
+
 The caches are per process (each picture worker keeps its own), bounded by bytes
-(:data:`LAYER_CACHE_BYTES`), least recently used first out.
+(:data:`LAYER_CACHE_BYTES`, :data:`render.png_bands.CACHE_BYTES`), least recently used
+first out.
 """
 
 from __future__ import annotations
 
-import io
+import functools
+import itertools
 from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import replace
@@ -30,8 +36,8 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from render import draw as d
+from render import png_bands, tiles
 from render import table as full
-from render import tiles
 from render.models import TablePicture
 from render.palette import palette_image
 
@@ -82,16 +88,18 @@ _river_bases: OrderedDict[Hashable, Image.Image] = OrderedDict()
 
 
 def clear() -> None:
-    """Forget every cached layer (benchmarks; tests)."""
+    """Forget every cached layer and compressed band (benchmarks; tests)."""
     _layers.clear()
     _river_bases.clear()
+    png_bands.clear()
 
 
 def stats() -> str:
     """Hits and misses of the layer cache, and its size, for benchmarks."""
     total = _layers.hits + _layers.misses
     rate = _layers.hits / total if total else 0.0
-    return f"layer hits {rate:.0%} of {total}, {_layers.used / 2**20:.1f} MiB"
+    used = _layers.used / 2**20
+    return f"layer hits {rate:.0%} of {total}, {used:.1f} MiB; {png_bands.stats()}"
 
 
 def _to_palette(img: Image.Image) -> Image.Image:
@@ -100,8 +108,18 @@ def _to_palette(img: Image.Image) -> Image.Image:
 
 @lru_cache(maxsize=8)
 def _background_palette(turn_pos: int | None) -> Image.Image:
-    """:func:`render.table._background` on the palette. Do not modify."""
-    return _to_palette(full._background(turn_pos))
+    """:func:`render.table._background` on the palette, one column wider: its first column
+    is index 0, each row's PNG filter byte (none), so that the canvas's bytes are the PNG's
+    rows as they are (:mod:`render.png_bands`). Do not modify."""
+    canvas = Image.new("P", (full.WIDTH + 1, full.HEIGHT), 0)
+    canvas.putpalette(palette_image().getpalette() or [])
+    canvas.paste(_to_palette(full._background(turn_pos)), (1, 0))
+    return canvas
+
+
+@lru_cache(maxsize=1)
+def _palette_bytes() -> bytes:
+    return bytes(palette_image().getpalette() or [])
 
 
 def _seat_box(pos: int) -> tuple[int, int, int, int]:
@@ -123,7 +141,9 @@ def _centre_box() -> tuple[int, int, int, int]:
     return x0 - m, y0 - m, x0 + full.CENTRE_W + m + 1, y0 + full.RIVER_H + m + 1
 
 
-def _seat_layer(view: TablePicture, seat_index: int, pos: int, dealer: int | None) -> Image.Image:
+def _seat_layer(
+    view: TablePicture, seat_index: int, pos: int, dealer: int | None
+) -> tuple[Hashable, Image.Image]:
     seat = view.seats[seat_index]
     turn = view.turn == seat_index
     # everything _wide_seat / _tall_seat read: the seat (its river aside), whether it is the
@@ -141,7 +161,7 @@ def _seat_layer(view: TablePicture, seat_index: int, pos: int, dealer: int | Non
     )
     layer = _layers.get(key)
     if layer is not None:
-        return layer
+        return key, layer
     box = _seat_box(pos)
     canvas = full._background(pos if turn else None).crop(box)
     draw = ImageDraw.Draw(canvas)
@@ -150,7 +170,7 @@ def _seat_layer(view: TablePicture, seat_index: int, pos: int, dealer: int | Non
         full._wide_seat(canvas, draw, view, seat_index, local, dealer)
     else:
         full._tall_seat(canvas, draw, view, seat_index, local, dealer)
-    return _layers.put(key, _to_palette(canvas))
+    return key, _layers.put(key, _to_palette(canvas))
 
 
 def _rows(n: int) -> int:
@@ -204,13 +224,13 @@ def _river_base(pos: int, river: tuple[int, ...], wildcards: frozenset[int]) -> 
 
 def _river_layer(
     pos: int, river: tuple[int, ...], wildcards: frozenset[int], last: bool
-) -> Image.Image:
+) -> tuple[Hashable, Image.Image]:
     key = ("river", pos, river, wildcards, last and bool(river))
     layer = _layers.get(key)
     if layer is not None:
-        return layer
+        return key, layer
     if not (last and river):
-        return _layers.put(key, _to_palette(_river_base(pos, river, wildcards)))
+        return key, _layers.put(key, _to_palette(_river_base(pos, river, wildcards)))
     # the marked last discard is the newest tile, pasted last, as a full draw does
     before = river[:-1]
     if _same_pitch(len(before), len(river)):
@@ -220,12 +240,14 @@ def _river_layer(
         canvas = full._background(None).crop(_river_box(pos))
         draw = ImageDraw.Draw(canvas)
         full._river(canvas, draw, river, 4, 4, wildcards, last=True, panel=False)
-    return _layers.put(key, _to_palette(canvas))
+    return key, _layers.put(key, _to_palette(canvas))
 
 
-def table_palette_image(view: TablePicture) -> Image.Image:
-    """``view`` as a palette (``P``) image: the pixels of
-    ``render.table.table_image(view)`` mapped onto the shared palette."""
+def _compose(view: TablePicture) -> tuple[Image.Image, list[png_bands.Band]]:
+    """The table on a palette canvas one column wider (see :func:`_background_palette`),
+    and its bands of rows for :func:`render.png_bands.palette_png`: between any two edges
+    of the parts, keyed by the keys of the layers they cross (not kept where the centre,
+    drawn each time, is)."""
     if len(view.seats) != 4:
         raise ValueError("a table has four seats")
     dealer = next((i for i, s in enumerate(view.seats) if s.dealer), None)
@@ -235,23 +257,54 @@ def table_palette_image(view: TablePicture) -> Image.Image:
 
     turn_pos = None if view.turn is None else pos_of(view.turn)
     img = _background_palette(turn_pos).copy()
+    parts: list[tuple[tuple[int, int, int, int], Hashable | None]] = []
     for seat_index in range(4):
         pos = pos_of(seat_index)
-        img.paste(_seat_layer(view, seat_index, pos, dealer), _seat_box(pos)[:2])
+        key, layer = _seat_layer(view, seat_index, pos, dealer)
+        box = _seat_box(pos)
+        img.paste(layer, (box[0] + 1, box[1]))
+        parts.append((box, key))
         river = view.seats[seat_index].river
         last = view.last_discard == seat_index
-        img.paste(_river_layer(pos, river, view.wildcards, last), _river_box(pos)[:2])
+        key, layer = _river_layer(pos, river, view.wildcards, last)
+        box = _river_box(pos)
+        img.paste(layer, (box[0] + 1, box[1]))
+        parts.append((box, key))
     box = _centre_box()
     centre = full._background(turn_pos).crop(box)
     m = full.CENTRE_MARGIN
     full._centre(centre, ImageDraw.Draw(centre), view, pos_of, panel=False, at=(m, m))
-    img.paste(_to_palette(centre), box[:2])
-    return img
+    img.paste(_to_palette(centre), (box[0] + 1, box[1]))
+    parts.append((box, None))
+    return img, _bands(img, parts)
+
+
+def _bands(
+    img: Image.Image, parts: list[tuple[tuple[int, int, int, int], Hashable | None]]
+) -> list[png_bands.Band]:
+    edges = sorted({0, full.HEIGHT} | {y for box, _ in parts for y in (box[1], box[3])})
+    bands: list[png_bands.Band] = []
+    for top, bottom in itertools.pairwise(edges):
+        crossed = [key for box, key in parts if box[1] < bottom and box[3] > top]
+        key = None if None in crossed else ("band", top, bottom, *crossed)
+        bands.append((key, functools.partial(_rows_of, img, top, bottom)))
+    return bands
+
+
+def _rows_of(img: Image.Image, top: int, bottom: int) -> bytes:
+    """Rows ``top`` to ``bottom`` of the canvas, each after its filter byte."""
+    return img.crop((0, top, img.width, bottom)).tobytes()
+
+
+def table_palette_image(view: TablePicture) -> Image.Image:
+    """``view`` as a palette (``P``) image: the pixels of
+    ``render.table.table_image(view)`` mapped onto the shared palette."""
+    img, _ = _compose(view)
+    return img.crop((1, 0, img.width, img.height))
 
 
 def render_table(view: TablePicture) -> bytes:
-    """The table picture as PNG bytes, from cached layers (the same picture as
+    """The table picture as PNG bytes, from cached layers and bands (the same picture as
     :func:`render.table.render_table`)."""
-    buf = io.BytesIO()
-    table_palette_image(view).save(buf, format="PNG", compress_level=d.PNG_COMPRESS_LEVEL)
-    return buf.getvalue()
+    _img, bands = _compose(view)
+    return png_bands.palette_png(full.WIDTH, full.HEIGHT, _palette_bytes(), bands)

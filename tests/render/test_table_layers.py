@@ -18,7 +18,8 @@ from PIL import Image
 
 from benchmarks.picture_states import hand_steps
 from render import draw as d
-from render import four_seats, table_layers
+from render import four_seats, png_bands, table_layers
+from render import table as full
 from render.models import TablePicture
 from render.table import render_table, table_image
 from services.picture_words import picture_words
@@ -96,6 +97,21 @@ def test_the_png_shows_the_same_picture() -> None:
     layered = Image.open(BytesIO(table_layers.render_table(view)))
     drawn = Image.open(BytesIO(render_table(view)))
     assert layered.convert("RGB").tobytes() == drawn.convert("RGB").tobytes()
+
+
+@pytest.mark.parametrize("variant", ["shangrao", "jiujiang"])
+def test_every_png_of_a_hand_decodes_to_the_full_draw(variant: str) -> None:
+    """The PNG put together from bands compressed once (most taken from the cache) decodes,
+    at every step, to the picture drawn whole."""
+    png_bands.clear()
+    for i, step in enumerate(hand_steps(variant, "bands-1")):
+        data = table_layers.render_table(step.table)
+        shown = Image.open(BytesIO(data))
+        shown.load()  # a broken stream or checksum fails here
+        assert shown.mode == "P" and shown.size == (full.WIDTH, full.HEIGHT)
+        assert shown.tobytes() == _full(step.table), f"{variant} step {i}"
+        assert shown.getpalette() == d.palette_image().getpalette()
+    assert png_bands._cache.hits > png_bands._cache.misses  # bands were reused
 
 
 def test_a_table_without_four_seats_is_refused() -> None:

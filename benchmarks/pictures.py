@@ -5,12 +5,12 @@ For each variant, on a mid-hand and a late-hand state of a real hand played by t
 the median ms to draw (RGB), to map onto the shared palette (quantize), and to encode, with
 the bytes, for each encoding Discord's clients show inline (PNG, WebP, JPEG, GIF).
 
-Then the table picture as the bot draws it over a whole hand (every step, in order):
-``full`` draws every picture from nothing, ``layers`` from the cached layers of
-:mod:`render.table_layers` (each round from empty caches: each step finds what its earlier
-steps left), ``layers, N
-tables`` with N hands interleaved step by step (one worker serving N tables, so the layers
-of one table are pushed out by the others').
+Then the table picture as PNG bytes as the bot makes it over a whole hand (every step, in
+order, from empty caches): ``whole`` draws and encodes every picture from nothing (the
+release before), ``layers`` from the cached layers and bands of :mod:`render.table_layers`
+— each step drawn both ways one right after the other, so a busy machine slows both alike;
+``N tables interleaved``: N hands step by step in turn (one worker serving N tables, whose
+layers push out each other's).
 
 Figures are medians (ms); ``ratio`` compares with the first row of its block, same run.
 """
@@ -99,22 +99,22 @@ def costs(variant: str, n: int) -> None:
             encodings(f"{what} {when}", img, n)
 
 
-def _whole_hand_ms(
-    steps: list[PictureStep],
-    draw: Callable[[Any], Any],
-    rounds: int,
-    reset: Callable[[], None] = lambda: None,
-) -> float:
-    """Median over ``rounds`` of the mean ms per picture of drawing every step in order
-    (``reset`` before each round: every round starts with empty caches)."""
-    per_picture = []
-    for _ in range(rounds):
-        reset()
+def _paired(sequence: list[PictureStep]) -> tuple[list[float], list[float]]:
+    """Each step's table as PNG bytes drawn whole and from the layers, one right after the
+    other (a busy machine slows both alike); the layers' caches start empty."""
+    from render import table_layers
+
+    table_layers.clear()
+    whole, layered = [], []
+    for step in sequence:
         t0 = time.perf_counter()
-        for step in steps:
-            draw(step.table)
-        per_picture.append((time.perf_counter() - t0) * 1000 / len(steps))
-    return statistics.median(per_picture)
+        d.to_png(table_image(step.table))
+        t1 = time.perf_counter()
+        table_layers.render_table(step.table)
+        t2 = time.perf_counter()
+        whole.append((t1 - t0) * 1000)
+        layered.append((t2 - t1) * 1000)
+    return whole, layered
 
 
 def _interleaved(hands: list[list[PictureStep]]) -> list[PictureStep]:
@@ -122,33 +122,30 @@ def _interleaved(hands: list[list[PictureStep]]) -> list[PictureStep]:
     return [h[i] for i in range(longest) for h in hands if i < len(h)]
 
 
-def whole_hand(variant: str, rounds: int, tables: tuple[int, ...]) -> None:
+def whole_hand(variant: str, tables: tuple[int, ...]) -> None:
     from render import table_layers
 
     steps = long_hand(variant)
-    print(f"{variant}: whole hand, {len(steps)} table pictures, ms per picture (palette image)")
-    full = _whole_hand_ms(steps, lambda v: _quantize(table_image(v)), rounds)
-    print(f"  {'full draw + quantize':28s} {full:6.2f} ms  ratio 1.00")
-    rows: list[tuple[str, list[PictureStep]]] = [("layers, 1 table", steps)]
+    print(f"{variant}: the table as PNG bytes at every step of a hand ({len(steps)} steps)")
+    rows: list[tuple[str, list[PictureStep]]] = [("1 table", steps)]
     for n in tables:
         hands = [long_hand(variant, f"bench{i}") for i in range(n)]
-        rows.append((f"layers, {n} tables", _interleaved(hands)))
+        rows.append((f"{n} tables interleaved", _interleaved(hands)))
     for label, sequence in rows:
-        ms = _whole_hand_ms(sequence, table_layers.table_palette_image, rounds, table_layers.clear)
-        print(f"  {label:28s} {ms:6.2f} ms  ratio {ms / full:4.2f}  {table_layers.stats()}")
-    with_png = _whole_hand_ms(steps, lambda v: d.to_png(table_image(v)), rounds)
-    layered_png = _whole_hand_ms(steps, table_layers.render_table, rounds, table_layers.clear)
-    print(
-        f"  {'full, as PNG bytes':28s} {with_png:6.2f} ms  ratio 1.00\n"
-        f"  {'layers, as PNG bytes':28s} {layered_png:6.2f} ms  ratio {layered_png / with_png:4.2f}"
-    )
+        whole, layered = _paired(sequence)
+        print(
+            f"  {label:22s} whole: median {statistics.median(whole):6.2f} ms, "
+            f"mean {statistics.fmean(whole):6.2f}  layers: median "
+            f"{statistics.median(layered):6.2f} ms, mean {statistics.fmean(layered):6.2f}  "
+            f"ratio of means {statistics.fmean(layered) / statistics.fmean(whole):4.2f}\n"
+            f"  {'':22s} {table_layers.stats()}"
+        )
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("-n", type=int, default=30, help="repetitions per figure")
     parser.add_argument("--variants", nargs="*", default=list(VARIANTS))
-    parser.add_argument("--rounds", type=int, default=3, help="whole-hand repetitions")
     parser.add_argument("--tables", type=int, nargs="*", default=[10, 50])
     parser.add_argument("--skip-costs", action="store_true", help="whole hands only")
     parser.add_argument("--skip-layers", action="store_true", help="per-picture costs only")
@@ -158,7 +155,7 @@ def main(argv: list[str] | None = None) -> None:
         if not args.skip_costs:
             costs(variant, args.n)
         if not args.skip_layers:
-            whole_hand(variant, args.rounds, tuple(args.tables))
+            whole_hand(variant, tuple(args.tables))
     print(f"load average {os.getloadavg()[0]:.2f} at end")
 
 

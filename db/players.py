@@ -54,7 +54,7 @@ class PlayerRepository:
         if language is not None and language not in ("", *PLAYER_LANGUAGES):
             raise ValueError(f"language must be one of {PLAYER_LANGUAGES} or ''")
         now = utcnow()
-        given = {
+        given: dict[str, Any] = {
             k: v
             for k, v in {
                 "display_name": display_name,

@@ -78,7 +78,7 @@ class _Plurals(string.Formatter):
         if "|" in format_spec:
             one, many = format_spec.split("|", 1)
             return f"{value} {one if value in (1, -1) else many}"
-        return super().format_field(value, format_spec)
+        return str(super().format_field(value, format_spec))
 
 
 _PLURALS = _Plurals()

@@ -1,7 +1,9 @@
 """Pictures of the game (牌图): tiles, a player's hand, the public table and hand results.
 
 Pure Pillow with the fonts shipped in ``render/assets`` (no system fonts). Every renderer
-returns PNG bytes; the ``*_image`` variants return the PIL image (used by tests).
+returns PNG bytes; the ``*_image`` variants return the PIL image (used by tests). The table
+picture is drawn from cached layers (:mod:`render.table_layers`): the same pixels as drawing
+it whole (:func:`render.table.render_table`), with only what changed drawn again.
 The table picture shows public information only: other players' concealed tiles appear as
 backs (a count), never as faces.
 """
@@ -23,7 +25,8 @@ from render.models import (
 )
 from render.palette import palette_image
 from render.result import render_result, result_image
-from render.table import render_table, table_image
+from render.table import table_image
+from render.table_layers import render_table
 from render.tiles import tile_name
 from render.words import ZH_WORDS, PictureWords
 

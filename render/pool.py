@@ -40,6 +40,10 @@ TABLE = 2  # the public table (coalesced; may lag under load)
 WORKER_NICE = 5
 #: after this many broken pools (a worker that cannot start or dies), render in threads
 MAX_BREAKS = 3
+#: seconds per picture assumed before any was timed, and the weight of each new timing in
+#: the moving average (about the last 20 pictures count)
+FIRST_JOB_SECONDS = 0.02
+JOB_SECONDS_WEIGHT = 0.1
 
 Renderer = Callable[[Any], bytes]
 
@@ -93,6 +97,8 @@ class PicturePool:
         #: figures for benchmarks: pictures rendered, and rendered in a thread instead
         self.rendered = 0
         self.fallbacks = 0
+        #: seconds one picture keeps a worker, a moving average (:meth:`expected_wait`)
+        self.job_seconds = FIRST_JOB_SECONDS
 
     # ------------------------------------------------------------------ the executor
 
@@ -140,6 +146,15 @@ class PicturePool:
         """Pictures queued, not yet handed to a worker."""
         return len(self._heap)
 
+    def expected_wait(self, priority: int = TABLE) -> float:
+        """Seconds a picture of ``priority`` queued now would wait before it is done: the
+        pictures ahead of it (its priority or more urgent, and those being drawn) and
+        itself, at the recent time per picture, shared by the workers. Under load a table
+        picture that would come too late is better not drawn at all (the table's text goes
+        alone and stays current; the next edit brings a picture again)."""
+        ahead = sum(1 for job in self._heap if job[0] <= priority and not job[-1].done())
+        return (ahead + self._running + 1) * self.job_seconds / max(1, self.workers)
+
     async def render(self, fn: Renderer, model: Any, *, priority: int = TABLE) -> bytes:
         """``fn(model)`` (PNG bytes) in a worker; lower ``priority`` values go first."""
         loop = asyncio.get_running_loop()
@@ -174,7 +189,9 @@ class PicturePool:
         pool = self._pool()
         if pool is not None:
             try:
+                began = time.monotonic()
                 data = await loop.run_in_executor(pool, fn, model)
+                self._timed(time.monotonic() - began)
                 self.rendered += 1
                 return data
             except BrokenProcessPool:
@@ -190,7 +207,15 @@ class PicturePool:
                 elif broken is not None:
                     self._executor = broken
         self.fallbacks += 1
-        return await asyncio.to_thread(fn, model)
+        began = time.monotonic()
+        data = await asyncio.to_thread(fn, model)
+        self._timed(time.monotonic() - began)
+        return data
+
+    def _timed(self, seconds: float) -> None:
+        """A picture kept a worker ``seconds`` (its wait for a core included: under load
+        that is what the next pictures will wait too)."""
+        self.job_seconds += (seconds - self.job_seconds) * JOB_SECONDS_WEIGHT
 
 
 def _noop() -> None:

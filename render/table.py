@@ -271,6 +271,12 @@ def _river_panel(draw: ImageDraw.ImageDraw, x0: int, y0: int) -> None:
     )
 
 
+#: half the base of the centre's turn triangle; it reaches ``CENTRE_MARGIN`` pixels beyond
+#: the centre panel (its base sits 3 pixels inside)
+TRIANGLE = 11
+CENTRE_MARGIN = TRIANGLE - 3
+
+
 def _centre_panel(draw: ImageDraw.ImageDraw) -> None:
     x0, y0 = CENTRE_X, MID_Y
     draw.rounded_rectangle(
@@ -314,8 +320,12 @@ def _centre(
     view: TablePicture,
     pos_of: Callable[[int], int],
     panel: bool = True,
+    at: tuple[int, int] = (CENTRE_X, MID_Y),
 ) -> None:
-    x0, y0 = CENTRE_X, MID_Y
+    """The centre panel's contents with its top-left at ``at`` (``(CENTRE_X, MID_Y)`` on the
+    whole table; elsewhere on a layer of it). Its turn triangle reaches ``CENTRE_MARGIN``
+    beyond the panel (into the gap and the rivers' panel edges, never a river's tiles)."""
+    x0, y0 = at
     x1, y1 = x0 + CENTRE_W, y0 + RIVER_H
     if panel:
         _centre_panel(draw)
@@ -323,7 +333,7 @@ def _centre(
     # whose turn: a gold triangle on the edge facing that seat
     if view.turn is not None:
         p = pos_of(view.turn)
-        s = 11
+        s = TRIANGLE
         tri = {
             0: [(cx - s, y1 - 3), (cx + s, y1 - 3), (cx, y1 - 3 + s)],
             2: [(cx - s, y0 + 3), (cx + s, y0 + 3), (cx, y0 + 3 - s)],

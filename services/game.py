@@ -38,8 +38,7 @@ from services.cluster import ClusterMixin
 from services.core import SEATS, STORE_DEFAULT_CLAIM, STORE_DEFAULT_TURN
 from services.delivery import GameSummary
 from services.gamelog import LiveGame
-from services.lobby import AI_NAMES
-from services.model import GameEvent
+from services.model import AI_NAMES, GameEvent
 from services.play import ActResult
 from services.table_ids import TableIdWrites
 

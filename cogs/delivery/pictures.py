@@ -53,9 +53,13 @@ def files_of(data: bytes | None, name: str) -> list[discord.File]:
 INLINE_WAIT = 0.04
 #: seconds a hand DM waits for its picture before it is sent with the text alone
 PRIVATE_PICTURE_BUDGET = 3.0
-#: seconds a table edit waits for its picture before it shows the text alone (under load
-#: the picture lags, the text never does; the next edit brings the picture back)
-TABLE_PICTURE_BUDGET = 8.0
+#: seconds a table edit waits for its picture before it shows the text alone. Under load
+#: fewer table pictures rather than late ones: a picture the workers would not finish in
+#: time is not drawn at all (:meth:`render.pool.PicturePool.expected_wait`), and the text
+#: goes at once and stays current; the next edit brings a picture back. With a table's
+#: longest spacing between edits (``cogs.table_edits.TABLE_MAX_INTERVAL``, 5 s) and the
+#: edit's request, a table never shows a picture more than 10 s behind the game.
+TABLE_PICTURE_BUDGET = 3.0
 
 
 def start_pool() -> None:
@@ -143,6 +147,8 @@ async def table_png(
         return None
     from render import pool, render_table
 
+    if budget is not None and pool.shared().expected_wait(pool.TABLE) > budget:
+        return None  # it would come too late: the text alone, now
     return await _render(render_table, table_picture(game, table, lang), pool.TABLE, budget)
 
 

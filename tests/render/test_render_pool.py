@@ -100,3 +100,41 @@ def test_cached_glyphs_draw_the_same_text() -> None:
             cached = d.new_canvas(200, 60)
             d.draw_text(ImageDraw.Draw(cached), xy, text, fonts.sans(size), d.GOLD, anchor)
             assert ImageChops.difference(plain, cached).getbbox() is None, text
+
+
+async def test_the_expected_wait_counts_the_pictures_ahead() -> None:
+    """A table picture waits for every picture queued at its priority or a more urgent one
+    and for those being drawn; an urgent one only for the urgent ones and those drawn."""
+    import threading
+
+    pictures = pool.PicturePool(0)
+    pictures.job_seconds = 0.5
+    release = threading.Event()
+
+    def held(view: object) -> bytes:
+        release.wait(5)
+        return b"png"
+
+    assert pictures.expected_wait(pool.TABLE) == 0.5  # itself only
+    jobs = [asyncio.create_task(pictures.render(held, None, priority=pool.TABLE))]
+    await asyncio.sleep(0)  # the first is being drawn
+    jobs += [asyncio.create_task(pictures.render(held, None, priority=pool.TABLE)) for _ in "ab"]
+    jobs.append(asyncio.create_task(pictures.render(held, None, priority=pool.URGENT)))
+    await asyncio.sleep(0)
+    assert pictures.waiting == 3
+    assert pictures.expected_wait(pool.TABLE) == (3 + 1 + 1) * 0.5
+    assert pictures.expected_wait(pool.URGENT) == (1 + 1 + 1) * 0.5
+    jobs[1].cancel()  # a caller that gave up is not waited for
+    await asyncio.sleep(0)
+    assert pictures.expected_wait(pool.TABLE) == (2 + 1 + 1) * 0.5
+    release.set()
+    await asyncio.gather(*jobs, return_exceptions=True)
+    await pictures.close()
+
+
+async def test_the_time_per_picture_follows_the_recent_pictures() -> None:
+    pictures = pool.PicturePool(0)
+    start = pictures.job_seconds
+    for _ in range(60):
+        pictures._timed(0.4)
+    assert start < pictures.job_seconds and abs(pictures.job_seconds - 0.4) < 0.01

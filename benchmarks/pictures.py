@@ -1,0 +1,163 @@
+"""What a game picture costs: ``python -m benchmarks.pictures [-n 30] [--variants ...]``.
+
+For each variant, on a mid-hand and a late-hand state of a real hand played by the AI
+(:mod:`benchmarks.picture_states`), the table picture and the acting seat's hand picture:
+the median ms to draw (RGB), to map onto the shared palette (quantize), and to encode, with
+the bytes, for each encoding Discord's clients show inline (PNG, WebP, JPEG, GIF).
+
+Then the table picture as PNG bytes as the bot makes it over a whole hand (every step, in
+order, from empty caches): ``whole`` draws and encodes every picture from nothing (the
+release before), ``layers`` from the cached layers and bands of :mod:`render.table_layers`
+— each step drawn both ways one right after the other, so a busy machine slows both alike;
+``N tables interleaved``: N hands step by step in turn (one worker serving N tables, whose
+layers push out each other's).
+
+Figures are medians (ms); ``ratio`` compares with the first row of its block, same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from PIL import Image
+
+from benchmarks.picture_states import PictureStep, long_hand, mid_and_late
+from render import draw as d
+from render.hand import hand_image
+from render.palette import palette_image
+from render.table import table_image
+
+VARIANTS = ("shangrao", "xinyu", "jiujiang")
+
+
+def _median_ms(fn: Callable[[], Any], n: int) -> tuple[float, Any]:
+    out = fn()  # warm (caches, first-use costs)
+    times = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        out = fn()
+        times.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(times), out
+
+
+def _quantize(img: Image.Image) -> Image.Image:
+    return img.quantize(palette=palette_image(), dither=Image.Dither.NONE)
+
+
+def _save(img: Image.Image, fmt: str, **params: Any) -> bytes:
+    buf = io.BytesIO()
+    img.save(buf, format=fmt, **params)
+    return buf.getvalue()
+
+
+#: encoding name → (takes the palette image?, format, save parameters)
+ENCODINGS: dict[str, tuple[bool, str, dict[str, Any]]] = {
+    "png pal z1": (True, "PNG", {"compress_level": 1}),
+    "png pal z1 rle": (True, "PNG", {"compress_level": 1, "compress_type": 3}),
+    "png pal z6": (True, "PNG", {"compress_level": 6}),
+    "png pal z6 rle": (True, "PNG", {"compress_level": 6, "compress_type": 3}),
+    "png pal z9": (True, "PNG", {"compress_level": 9}),
+    "png rgb z1": (False, "PNG", {"compress_level": 1}),
+    "webp lossless m0": (False, "WEBP", {"lossless": True, "method": 0, "quality": 0}),
+    "webp lossless m4": (False, "WEBP", {"lossless": True, "method": 4, "quality": 50}),
+    "webp pal lossless m0": (True, "WEBP", {"lossless": True, "method": 0, "quality": 0}),
+    "jpeg q90": (False, "JPEG", {"quality": 90}),
+    "gif pal": (True, "GIF", {}),
+}
+
+
+def encodings(name: str, img: Image.Image, n: int) -> None:
+    """Draw-independent costs of one picture: quantize, then each encoding."""
+    q_ms, pal = _median_ms(lambda: _quantize(img), n)
+    print(f"  {name:22s} quantize {q_ms:6.2f} ms  ({img.width}×{img.height})")
+    for label, (palette, fmt, params) in ENCODINGS.items():
+        source = pal if palette else img
+        ms, data = _median_ms(lambda s=source, f=fmt, p=params: _save(s, f, **p), n)
+        total = ms + (q_ms if palette else 0.0)
+        print(
+            f"    {label:22s} encode {ms:6.2f} ms  (+quantize: {total:6.2f})  "
+            f"{len(data) / 1024:6.1f} KiB"
+        )
+
+
+def costs(variant: str, n: int) -> None:
+    mid, late = mid_and_late(variant)
+    print(f"{variant}: mid-hand {mid.discards} discards, late-hand {late.discards} discards")
+    for when, step in (("mid", mid), ("late", late)):
+        for what, make in (
+            ("table", lambda s=step: table_image(s.table)),
+            ("hand", lambda s=step: hand_image(s.hand)),
+        ):
+            ms, img = _median_ms(make, n)
+            print(f"  {what} {when}: draw {ms:6.2f} ms")
+            encodings(f"{what} {when}", img, n)
+
+
+def _paired(sequence: list[PictureStep]) -> tuple[list[float], list[float]]:
+    """Each step's table as PNG bytes drawn whole and from the layers, one right after the
+    other (a busy machine slows both alike); the layers' caches start empty."""
+    from render import table_layers
+
+    table_layers.clear()
+    whole, layered = [], []
+    for step in sequence:
+        t0 = time.perf_counter()
+        d.to_png(table_image(step.table))
+        t1 = time.perf_counter()
+        table_layers.render_table(step.table)
+        t2 = time.perf_counter()
+        whole.append((t1 - t0) * 1000)
+        layered.append((t2 - t1) * 1000)
+    return whole, layered
+
+
+def _interleaved(hands: list[list[PictureStep]]) -> list[PictureStep]:
+    longest = max(len(h) for h in hands)
+    return [h[i] for i in range(longest) for h in hands if i < len(h)]
+
+
+def whole_hand(variant: str, tables: tuple[int, ...]) -> None:
+    from render import table_layers
+
+    steps = long_hand(variant)
+    print(f"{variant}: the table as PNG bytes at every step of a hand ({len(steps)} steps)")
+    rows: list[tuple[str, list[PictureStep]]] = [("1 table", steps)]
+    for n in tables:
+        hands = [long_hand(variant, f"bench{i}") for i in range(n)]
+        rows.append((f"{n} tables interleaved", _interleaved(hands)))
+    for label, sequence in rows:
+        whole, layered = _paired(sequence)
+        print(
+            f"  {label:22s} whole: median {statistics.median(whole):6.2f} ms, "
+            f"mean {statistics.fmean(whole):6.2f}  layers: median "
+            f"{statistics.median(layered):6.2f} ms, mean {statistics.fmean(layered):6.2f}  "
+            f"ratio of means {statistics.fmean(layered) / statistics.fmean(whole):4.2f}\n"
+            f"  {'':22s} {table_layers.stats()}"
+        )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("-n", type=int, default=30, help="repetitions per figure")
+    parser.add_argument("--variants", nargs="*", default=list(VARIANTS))
+    parser.add_argument("--tables", type=int, nargs="*", default=[10, 50])
+    parser.add_argument("--skip-costs", action="store_true", help="whole hands only")
+    parser.add_argument("--skip-layers", action="store_true", help="per-picture costs only")
+    args = parser.parse_args(argv)
+    print(f"cores {os.cpu_count()}, load average {os.getloadavg()[0]:.2f} at start")
+    for variant in args.variants:
+        if not args.skip_costs:
+            costs(variant, args.n)
+        if not args.skip_layers:
+            whole_hand(variant, tuple(args.tables))
+    print(f"load average {os.getloadavg()[0]:.2f} at end")
+
+
+if __name__ == "__main__":
+    main()

@@ -422,7 +422,11 @@ class GameCore:
         """Queue the hand's result (摊牌, payments, the seed reveal) for delivery; the
         session notes it owed until it went out (:meth:`services.session.SessionMixin.
         _queue_result`)."""
-        self._enqueue(live, lambda: self.delivery.hand_ended(summary, result, table))
+
+        async def deliver() -> None:
+            await self.delivery.hand_ended(summary, result, table)
+
+        self._enqueue(live, deliver)
 
     def _end_waited_episodes(self, live: LiveGame, actor: int | None) -> None:
         """A seat that was not asked when the last change was shown, and did not make this

@@ -107,8 +107,12 @@ class Delivery(Protocol):
     async def hand_changed(self, game: GameSummary, update: PrivateUpdate) -> None:
         """A human seat's hand or legal actions changed: refresh its private view."""
 
-    async def hand_ended(self, game: GameSummary, result: HandResult, table: TableView) -> None:
-        """The hand is over: the result, every scoring item, payments, the seed reveal."""
+    async def hand_ended(
+        self, game: GameSummary, result: HandResult, table: TableView
+    ) -> bool | None:
+        """The hand is over: the result, every scoring item, payments, the seed reveal.
+        True: the delivery stored ``result_posted`` with the game's messages itself (the
+        service then writes nothing more for it); else the service notes it."""
 
     async def game_ended(self, game: GameSummary, reason: str) -> None:
         """The game is over (``finished`` or ``abandoned``): final totals."""
@@ -136,7 +140,9 @@ class NullDelivery:
     async def hand_changed(self, game: GameSummary, update: PrivateUpdate) -> None:
         return None
 
-    async def hand_ended(self, game: GameSummary, result: HandResult, table: TableView) -> None:
+    async def hand_ended(
+        self, game: GameSummary, result: HandResult, table: TableView
+    ) -> bool | None:
         return None
 
     async def game_ended(self, game: GameSummary, reason: str) -> None:

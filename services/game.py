@@ -26,11 +26,8 @@ The service is put together from modules with one job each:
 from __future__ import annotations
 
 import asyncio
-import copy
 import logging
 from collections.abc import Callable
-from functools import cached_property
-from typing import Any
 
 from services import outbox
 from services.autoplay import MAX_AUTO_STEPS
@@ -40,7 +37,6 @@ from services.delivery import GameSummary
 from services.gamelog import LiveGame
 from services.model import AI_NAMES, GameEvent
 from services.play import ActResult
-from services.table_ids import TableIdWrites
 
 log = logging.getLogger(__name__)
 
@@ -151,67 +147,10 @@ class GameService(ClusterMixin):
         await asyncio.gather(*timers, return_exceptions=True)
         await self.idle()
         await outbox.stop(self._games.values())
-        await self.written_behind()
 
     async def idle(self) -> None:
         """Wait until every queued delivery ran (tests and shut-down)."""
         await outbox.drained(self._games.values())
-
-    def table_message_id(self, game: GameSummary) -> int | None:
-        """The game's table message: as this process last set it when the game is held
-        here (a summary may be older), else as ``game`` says."""
-        live = self._games.get(game.id)
-        return live.table_message_id if live is not None else game.table_message_id
-
-    @cached_property
-    def _table_ids(self) -> TableIdWrites:
-        """The table message ids written behind (``set_table_message(wait=False)``)."""
-        return TableIdWrites(self.store.games, self._table_id_not_kept)
-
-    async def written_behind(self) -> None:
-        """Wait until every table message id written behind is written (shut-down)."""
-        await self._table_ids.drained()
-
-    def _table_id_not_kept(self, game_id: int, written: int | None, stored: int | None) -> None:
-        live = self._games.get(game_id)
-        if live is not None and live.table_message_id == written:
-            live.table_message_id = stored
-
-    async def set_table_message(
-        self, game_id: int, message_id: int | None, *, wait: bool = True
-    ) -> int | None:
-        """Remember the game's table message (kept across restarts) in place of the one
-        this process knew: sharing the database, another process may have posted a newer one
-        meanwhile, which stays (compare-and-set on the old id). Returns the table message
-        stored now (not ``message_id``: this process's message is a duplicate).
-
-        ``wait=False`` (a caller that needs nothing of the stored result: the database is not
-        shared): for a game held here the id is taken at once and written behind, ids of one
-        game close together in one write (:mod:`services.table_ids`); returns ``message_id``."""
-        live = self._games.get(game_id)
-        if not wait and live is not None:
-            self._table_ids.put(game_id, message_id, replacing=live.table_message_id)
-            live.table_message_id = message_id
-            return message_id
-        await self._table_ids.settled(game_id)  # (an id written behind goes first)
-        live = self._games.get(game_id)
-        if live is not None:
-            replacing = live.table_message_id
-        else:
-            info = await self.store.games.get(game_id)
-            replacing = info.table_message_id if info is not None else None
-        stored = await self.store.games.set_table_message(game_id, message_id, replacing=replacing)
-        if stored != message_id:
-            log.info(
-                "game %s: table message %s not kept: %s was posted meanwhile",
-                game_id,
-                message_id,
-                stored,
-            )
-        live = self._games.get(game_id)
-        if live is not None:
-            live.table_message_id = stored
-        return stored
 
     async def set_thread(self, game_id: int, thread_id: int) -> int:
         """Remember where the game is played: its thread, or its channel's id when it plays
@@ -251,36 +190,3 @@ class GameService(ClusterMixin):
         if seat is None or live.session.ready_hand != hand or not self._ready_open(live):
             return False
         return not live.seats[seat].robot and seat not in live.session.ready
-
-    async def stored_messages(self, game_id: int) -> tuple[int | None, dict[str, Any]] | None:
-        """The game's table message and remembered messages (hand DMs, alerts…) as stored
-        now, taken into the held copy: sharing the database, another process may have posted
-        this hand's table or a player's hand DM since this one loaded the game (to serve a
-        press). None: no such game."""
-        info = await self.store.games.get(game_id)
-        if info is None:
-            return None
-        live = self._games.get(game_id)
-        if live is not None:
-            live.table_message_id = info.table_message_id
-            live.messages = dict(info.messages or {})
-        return info.table_message_id, dict(info.messages or {})
-
-    async def save_messages(self, game_id: int, messages: dict[str, Any]) -> dict[str, Any]:
-        """Remember the Discord messages delivery keeps up to date (a restart edits them
-        instead of sending new ones). Sharing the database, what this process changed since
-        its last save is merged over what is stored (:mod:`db.message_refs`): entries another
-        process saved meanwhile stay, and of one entry changed by both the newer stays.
-        Returns the messages stored now."""
-        # the table message they describe (``table_at``) is stored before them: after a
-        # crash they never point at the previous hand's table as this hand's
-        await self._table_ids.settled(game_id)
-        live = self._games.get(game_id)
-        ours = copy.deepcopy(dict(messages))  # (the base of the next save: never shared)
-        base = live.messages_saved if live is not None else None
-        stored = await self.store.games.merge_messages(game_id, base, ours)
-        live = self._games.get(game_id)
-        if live is not None:
-            live.messages = dict(stored)
-            live.messages_saved = ours
-        return stored

@@ -58,11 +58,9 @@ class LiveGame:
     commitment: str | None = None
     #: where the game is played (its thread, or the channel itself); None = not decided yet
     thread_id: int | None = None
-    #: the Discord messages delivery keeps up to date (see :mod:`cogs.delivery.discord_delivery`)
+    #: the remembered messages as loaded with the game (the delivery keeps them up to
+    #: date itself, :mod:`cogs.delivery.message_ids`); the service reads ``result_posted``
     messages: dict[str, Any] = field(default_factory=dict)
-    #: ``messages`` as this process last saved or loaded them: the base of its next save's
-    #: merge (:mod:`db.message_refs`; None = nothing known)
-    messages_saved: dict[str, Any] | None = None
     state: Any = None
     hand_no: int = 0
     cfg: dict[str, Any] = field(default_factory=dict)
@@ -128,7 +126,6 @@ class LiveGame:
             commitment=info.seed_commitment,
             thread_id=info.thread_id,
             messages=dict(info.messages or {}),
-            messages_saved=dict(info.messages or {}),
         )
 
 

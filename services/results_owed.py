@@ -83,8 +83,11 @@ class ResultsOwedMixin(PlayMixin):
         send = send or self.delivery.hand_ended
 
         async def deliver() -> None:
-            await send(summary, result, table)
+            noted = await send(summary, result, table)
             live.results_unposted.discard(hand)
+            if noted is True:  # stored with the game's messages by the delivery itself
+                live.messages = {**live.messages, RESULT_POSTED: hand}
+                return
             await self._note_result_posted(live, hand)
 
         self._enqueue(live, deliver)
@@ -95,8 +98,8 @@ class ResultsOwedMixin(PlayMixin):
         return result_posted(live.messages, hand)
 
     async def _note_result_posted(self, live: LiveGame, hand: int) -> None:
-        """The result of ``hand`` went out: store it (unless the delivery's own save of the
-        game's messages did), merged over what is stored — the later hand stays
+        """The result of ``hand`` went out: store it (unless its delivery said it stored it with
+        the game's messages itself), merged over what is stored — the later hand stays
         (:mod:`db.message_refs`). A failure is logged: the result went out all the same, and
         a restart may hand it over once more (the delivery posts it once)."""
         if self._result_posted(live, hand):

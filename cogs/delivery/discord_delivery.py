@@ -33,6 +33,7 @@ import discord
 from cogs.delivery.alerts import Alerts
 from cogs.delivery.event_lines import event_line
 from cogs.delivery.hand_dm import HandMessages
+from cogs.delivery.message_ids import MessageIds
 from cogs.delivery.places import Places, nonce, text_id
 from cogs.delivery.preferences import Preferences
 from cogs.delivery.resend import resend_delay
@@ -62,7 +63,9 @@ class DiscordDelivery:
     ) -> None:
         self.bot = bot
         self.preferences = Preferences(store)
-        self.places = Places(bot, self.preferences)
+        self.places = Places(
+            bot, self.preferences, MessageIds(store.games) if store is not None else None
+        )
         self.tables = TableEdits(
             self.places,
             self.preferences,
@@ -160,15 +163,20 @@ class DiscordDelivery:
         held = refs.get("result")
         return result_posted(refs, game.hand_no) or bool(held and int(held[2]) >= game.hand_no)
 
-    async def hand_ended(self, game: GameSummary, result: HandResult, table: TableView) -> None:
+    def result_stored(self, game: GameSummary) -> bool:
+        """Whether this hand's result is stored as posted by this process's last save."""
+        return result_posted(self.places.stored(game.id), game.hand_no)
+
+    async def hand_ended(self, game: GameSummary, result: HandResult, table: TableView) -> bool:
         """The result with every hand laid open and the seed reveal, posted once per hand:
         called again (a send made again, a restart that finds the hand over), it only brings
-        the table and the alerts up to date."""
+        the table and the alerts up to date. True: ``result_posted`` is stored with the
+        game's messages (the service need not note it)."""
         lang = await self.preferences.lang_for_guild(game.guild_id)
         await self.tables.flush(game, table)
         if self.result_shown(game):
             await self.session.update_ready_alerts(game)
-            return
+            return self.result_stored(game)
         # 摊牌: every hand laid open, every payment, the 准备 line (cogs.game.session)
         content, embed, view, files = await result_parts(
             game, result, lang, self.commitments.get(game.id)
@@ -189,14 +197,15 @@ class DiscordDelivery:
         else:
             await self.places.save_refs(game.id)
         await self.session.update_ready_alerts(game)
+        return self.result_stored(game)
 
-    async def past_result(self, game: GameSummary, result: HandResult, table: TableView) -> None:
+    async def past_result(self, game: GameSummary, result: HandResult, table: TableView) -> bool:
         """The result of an earlier hand that never went out (a table of AI and 托管 seats
         dealt the next hand at once, and the bot restarted before the result was posted):
         posted once, with the seed reveal and the hash published when that hand started; the
         table, which shows the hand in play, is left alone, and there is no 准备 to press."""
         if self.result_shown(game):
-            return
+            return self.result_stored(game)
         lang = await self.preferences.lang_for_guild(game.guild_id)
         published = (result.seed_reveal or {}).get("commitment")
         content, embed, _view, files = await result_parts(game, result, lang, published)
@@ -207,6 +216,7 @@ class DiscordDelivery:
         self.places.note_snowflake(message.id)
         self.places.refs(game)[RESULT_POSTED] = game.hand_no
         await self.places.save_refs(game.id)
+        return self.result_stored(game)
 
     async def game_ended(self, game: GameSummary, reason: str) -> None:
         lang = await self.preferences.lang_for_guild(game.guild_id)

@@ -327,12 +327,12 @@ class HandMessages:
         """Several processes on one database: the hand DM (and its alert) another process
         sent this player for this hand — the game's owner, while this one serves a press
         (DM buttons all arrive on shard 0) — is edited from now on, not sent a second time."""
-        service = self.places.service
-        if service is None or not service.shared:
+        ids = self.places.ids
+        if ids is None or not self.places.sharing:
             return
         if (game.id, user_id) in self.dm_messages:
             return
-        stored = await service.stored_messages(game.id)
+        stored = await ids.stored_messages(game.id)
         if stored is None:
             return
         messages, uid = stored[1], str(user_id)

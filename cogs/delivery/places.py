@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from cogs.delivery.message_ids import MessageIds
 from cogs.delivery.preferences import Preferences
 from cogs.game.text import t, variant_name
 from cogs.game.views import lobby_message
@@ -101,11 +102,16 @@ class Places:
     lobby messages, and the messages the delivery keeps up to date (remembered across
     restarts) — with Discord's clock, which says when a message is too old to edit."""
 
-    def __init__(self, bot: discord.Client, preferences: Preferences) -> None:
+    def __init__(
+        self, bot: discord.Client, preferences: Preferences, ids: MessageIds | None = None
+    ) -> None:
         self.bot = bot
         self.preferences = preferences
-        #: the game service the delivery reports for (set by the composition root)
+        #: the game service the delivery reports for (set by the composition root): asked
+        #: only where a game plays (its thread) and whether the database is shared
         self.service: GameService | None = None
+        #: the message ids of each game, kept by the delivery itself (None: not kept)
+        self.ids = ids
         #: the bot is shutting down: a refused edit is not replaced by a fresh post
         self.closing = False
         #: game → the messages delivery keeps up to date (saved as the game's ``messages``)
@@ -128,7 +134,8 @@ class Places:
         """The game's remembered messages (loaded from the store the first time)."""
         held = self._refs.get(game.id)
         if held is None:
-            held = self._refs[game.id] = _copy(game.messages)
+            start = self.ids.seed(game) if self.ids is not None else game.messages
+            held = self._refs[game.id] = _copy(start)
         return held
 
     def held(self, game: GameSummary, name: str) -> dict[str, Any]:
@@ -161,7 +168,7 @@ class Places:
         a send and writes the message id into it afterwards, which a copy taken back
         meanwhile would lose. (A closed-DM player's missed turn mention, once blamed on not
         waiting, was the alert episode's own bug: :func:`cogs.delivery.alerts.withheld_before`.)"""
-        if self._refs.get(game_id) is None or self.service is None:
+        if self._refs.get(game_id) is None or self.ids is None:
             return
         done = self._saves.request(game_id)
         if wait:
@@ -171,19 +178,19 @@ class Places:
         """Wait until every save asked for has ended, and the table message ids written
         behind with them (shut-down, tests)."""
         await self._saves.drained()
-        if self.service is not None:
-            await self.service.written_behind()
+        if self.ids is not None:
+            await self.ids.written_behind()
 
     async def _save_once(self, game_id: int) -> None:
         """One save of the game's copy as it is now (read before the first ``await``)."""
         held = self._refs.get(game_id)
-        if held is None or self.service is None:
+        if held is None or self.ids is None:
             return
         sent = _copy(held)
         if not self.sharing and self._stored.get(game_id) == sent:
             return  # as stored (changed and changed back meanwhile), and nobody else writes
         try:
-            stored = await self.service.save_messages(game_id, sent)
+            stored = await self.ids.save_messages(game_id, sent)
         except Exception:
             log.exception("game %s: could not save its messages", game_id)
             return
@@ -191,7 +198,14 @@ class Places:
             self._stored[game_id] = _copy(stored)
             take_stored(held, sent, stored)
 
+    def stored(self, game_id: int) -> dict[str, Any]:
+        """The game's remembered messages as this process last stored them (empty: none
+        stored yet, or the last save failed)."""
+        return self._stored.get(game_id) or {}
+
     def forget_game(self, game_id: int) -> None:
+        if self.ids is not None:
+            self.ids.forget(game_id)
         self._refs.pop(game_id, None)
         self._stored.pop(game_id, None)
         self._where.pop(game_id, None)
@@ -362,8 +376,8 @@ class Places:
 
     def table_id(self, game: GameSummary) -> int | None:
         """The game's table message (the lobby before the first hand), if it has one."""
-        if self.service is not None:
-            return self.service.table_message_id(game)
+        if self.ids is not None:
+            return self.ids.table_message_id(game)
         return game.table_message_id
 
     async def put_lobby(
@@ -383,8 +397,8 @@ class Places:
         made = nonce("o", game.id, game.version, message_id or 0)
         message = await self.send(game.channel_id, embed=embed, view=view, nonce=made)
         self.note_snowflake(message.id)
-        if self.service is not None:
-            stored = await self.service.set_table_message(game.id, message.id, wait=self.sharing)
+        if self.ids is not None:
+            stored = await self.ids.set_table_message(game.id, message.id, wait=self.sharing)
             if stored != message.id:  # another process posted the lobby meanwhile: it stays
                 await self._drop_duplicate(game, message)
                 if stored is not None:
@@ -420,10 +434,10 @@ class Places:
             )
 
         fresh = is_fresh()
-        if fresh and self.service is not None and self.service.shared:
+        if fresh and self.ids is not None and self.sharing:
             # several processes: another one may have posted this hand's table since this
             # one loaded the game (it served a press, a DM button on shard 0): edit that one
-            stored = await self.service.stored_messages(game.id)
+            stored = await self.ids.stored_messages(game.id)
             if stored is not None and stored[0] is not None:
                 stored_at = stored[1].get("table_at")
                 if stored_at and stored_at[1] == game.hand_no and stored_at[0] == where:
@@ -452,10 +466,10 @@ class Places:
         made = nonce("t", game.id, game.hand_no, game.version, current or 0)
         message = await self.send(where, embed=embed, view=view, files=files or [], nonce=made)
         self.note_snowflake(message.id)
-        if self.service is not None:
+        if self.ids is not None:
             # alone on the database nobody else posts this game's table: the id is written
             # behind, and the next edit does not wait for it
-            kept = await self.service.set_table_message(game.id, message.id, wait=self.sharing)
+            kept = await self.ids.set_table_message(game.id, message.id, wait=self.sharing)
             if kept != message.id:
                 await self._keep_stored_table(game, message, kept, where, build)
                 return
@@ -497,9 +511,9 @@ class Places:
         duplicate, deleted. The stored table is edited with this table when it is this hand's
         (its ``table_at`` says so); else the process that posted it keeps it up to date."""
         await self._drop_duplicate(game, duplicate)
-        if stored is None or self.service is None:
+        if stored is None or self.ids is None:
             return
-        found = await self.service.stored_messages(game.id)
+        found = await self.ids.stored_messages(game.id)
         stored_at = found[1].get("table_at") if found is not None else None
         if not stored_at or list(stored_at) != [where, game.hand_no]:
             return  # another hand's table (or not described yet): the next write settles it

@@ -18,8 +18,9 @@ from services.model import Seat
 
 
 class SlowStore:
-    """The game service's ``save_messages``: each save is recorded, held until ``gate`` is
-    set, and merged with what ``others`` (another process) stored."""
+    """The delivery's message ids (:class:`cogs.delivery.message_ids.MessageIds`): each save
+    is recorded, held until ``gate`` is set, and merged with what ``others`` (another
+    process) stored; as the game service it says the database is not shared."""
 
     shared = False
 
@@ -32,6 +33,12 @@ class SlowStore:
 
     async def written_behind(self) -> None:
         pass  # (no table message ids here)
+
+    def seed(self, game: Any) -> dict[str, Any]:
+        return dict(game.messages)  # (the base of a merge: not modelled here)
+
+    def forget(self, _game_id: int) -> None:
+        pass
 
     async def save_messages(self, _game_id: int, messages: dict[str, Any]) -> dict[str, Any]:
         self.saves.append(messages)
@@ -70,9 +77,10 @@ def store() -> SlowStore:
 
 @pytest.fixture
 def places(store: SlowStore) -> Places:
-    """The message places of a bot whose game service is ``store``."""
+    """The message places of a bot whose game service and message ids are ``store``."""
     places = Places(object(), Preferences(None))  # type: ignore[arg-type]
     places.service = store  # type: ignore[assignment]
+    places.ids = store  # type: ignore[assignment]
     return places
 
 

@@ -133,6 +133,12 @@ class FakeBot:
 class NoStore:
     shared = False
 
+    def seed(self, game: Any) -> dict[str, Any]:
+        return dict(game.messages)  # (the base of a merge: not modelled here)
+
+    def forget(self, _game_id: int) -> None:
+        pass
+
     async def save_messages(self, _game_id: int, messages: dict[str, Any]) -> dict[str, Any]:
         return dict(messages)
 
@@ -171,7 +177,7 @@ def renders(monkeypatch: pytest.MonkeyPatch) -> list[HandView]:
 def hand_messages() -> tuple[HandMessages, FakeBot]:
     bot = FakeBot()
     places = Places(bot, Preferences(None))  # type: ignore[arg-type]
-    places.service = NoStore()  # type: ignore[assignment]
+    places.service = places.ids = NoStore()  # type: ignore[assignment]
     return HandMessages(bot, places, Preferences(None)), bot  # type: ignore[arg-type]
 
 

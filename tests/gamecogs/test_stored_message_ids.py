@@ -111,6 +111,12 @@ class SharedStore:
     def table_message_id(self, _game: Any) -> int | None:
         return self.table
 
+    def seed(self, game: Any) -> dict[str, Any]:
+        return dict(game.messages)  # (the base of a merge: not modelled here)
+
+    def forget(self, _game_id: int) -> None:
+        pass
+
     async def stored_messages(self, _game_id: int) -> tuple[int | None, dict[str, Any]]:
         return self.table, dict(self.messages)
 
@@ -166,6 +172,7 @@ def places_with(service: SharedStore) -> tuple[Places, FakeBot]:
     bot = FakeBot()
     places = Places(bot, Preferences(None))  # type: ignore[arg-type]
     places.service = service  # type: ignore[assignment]
+    places.ids = service  # type: ignore[assignment]
     return places, bot
 
 

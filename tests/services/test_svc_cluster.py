@@ -25,6 +25,7 @@ import pytest
 from svc_helpers import CHANNEL, GUILD, USERS, RecordingDelivery, simple_choice
 from svc_postgres import fresh_postgres
 
+from cogs.delivery.message_ids import MessageIds
 from db.store import Store
 from services.action_codec import entry_key
 from services.game import GameService
@@ -288,13 +289,18 @@ async def test_the_owner_adopts_the_table_message_posted_elsewhere(instances) ->
     a = await instances("a")
     b = await instances("b")
     gid = await started_game(a)
-    assert await a.svc.set_table_message(gid, 1111) == 1111
+    ids_a, ids_b = MessageIds(a.svc.store.games), MessageIds(b.svc.store.games)
+    ids_a.table_message_id(await a.svc.summary(gid))
+    assert await ids_a.set_table_message(gid, 1111) == 1111
     view = await b.svc.private_view(gid, USERS[0])
-    assert await b.svc.set_table_message(gid, 2222) == 2222  # b loaded the game after 1111
+    ids_b.table_message_id(await b.svc.summary(gid))  # b loaded the game after 1111
+    assert await ids_b.set_table_message(gid, 2222) == 2222
     await b.svc.act(gid, USERS[0], simple_choice(view.hand.legal, view.hand.drawn))
     await eventually(lambda: a.held(gid).version == b.held(gid).version, "the owner's refresh")
     assert a.held(gid).table_message_id == 2222
-    assert await a.svc.set_table_message(gid, 3333) == 3333  # replacing the one it adopted
+    # the owner's delivery takes the table its summary now carries
+    assert ids_a.table_message_id(await a.svc.summary(gid)) == 2222
+    assert await ids_a.set_table_message(gid, 3333) == 3333  # replacing the one it adopted
 
 
 async def test_a_deadline_claimed_by_a_killed_process_is_free_at_once(instances, pg_url) -> None:

@@ -14,6 +14,7 @@ from test_svc_crash_endings import DeadDelivery, doomed, kill
 from test_svc_play import play_until_over
 from test_svc_session import open_game
 
+from cogs.delivery.message_ids import MessageIds
 from services.results_owed import RESULT_POSTED
 
 
@@ -65,9 +66,13 @@ async def test_a_result_the_delivery_noted_posted_is_not_written_again(make_serv
         writes.append(dict(ours))
         return await merge(game_id, base, ours)
 
-    async def noting_it(game: Any, result: Any, table: Any) -> None:
+    ids = MessageIds(store.games)
+
+    async def noting_it(game: Any, result: Any, table: Any) -> bool:
         delivery._note("result", game, result, table)
-        await svc.save_messages(game.id, {**game.messages, RESULT_POSTED: game.hand_no})
+        ids.seed(game)
+        await ids.save_messages(game.id, {**game.messages, RESULT_POSTED: game.hand_no})
+        return True  # (noted with the game's messages: the service need not)
 
     delivery.hand_ended = noting_it  # type: ignore[method-assign]
     store.games.merge_messages = counted  # type: ignore[method-assign]

@@ -199,10 +199,17 @@ class DiscordDelivery:
             return
         lang = await self.preferences.lang_for_guild(game.guild_id)
         published = (result.seed_reveal or {}).get("commitment")
+        from cogs.replay import result_view  # cogs.replay needs the bot's module loaded
+
         content, embed, _view, files = await result_parts(game, result, lang, published)
         where = await self.places.play_channel_id(game)
         message = await self.places.send(
-            where, content=content or None, embed=embed, files=files, nonce=result_nonce(game)
+            where,
+            content=content or None,
+            embed=embed,
+            view=result_view(game.id, result.hand_no, lang),  # 回放 only: no 准备 here
+            files=files,
+            nonce=result_nonce(game),
         )
         self.places.note_snowflake(message.id)
         self.places.refs(game)[RESULT_POSTED] = game.hand_no

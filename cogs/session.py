@@ -382,10 +382,12 @@ class SessionMessages:
         held = self.places.refs(game).get("result")
         if info is None or not held or int(held[2]) != info.ready_hand:
             return
-        view = None
+        from cogs.replay import open_button
+
+        view = discord.ui.View(timeout=None)
         if info.ready_open:
-            view = discord.ui.View(timeout=None)
             session_buttons(view, game, lang)
+        view.add_item(open_button(game.id, int(held[2]), lang))
         try:
             await self.places.partial(int(held[0]), int(held[1])).edit(
                 content=ready_text(game, lang) or None, view=view

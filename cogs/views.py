@@ -333,7 +333,10 @@ def result_message(
     game: GameSummary, result: HandResult, lang: str, commitment: str | None = None
 ) -> tuple[discord.Embed, discord.ui.View | None]:
     """The hand's result with every hand laid open (摊牌: :mod:`cogs.session_text`), every
-    scoring item and payment; 准备 / 解散 (:func:`session_buttons`)."""
+    scoring item and payment; 准备 / 解散 (:func:`session_buttons`) and 回放 (the hand's
+    replay, :func:`cogs.replay.open_button`)."""
+    from cogs.replay import result_view
+
     embed = discord.Embed(
         title=t("session.showdown_title", lang, hand=result.hand_no)
         + " · "
@@ -344,11 +347,12 @@ def result_message(
     # the hand's code, for /mahjong replay and /mahjong review
     replay_word = t("game.replay_word", short(lang))
     embed.set_footer(text=_footer(game, f"{replay_word} #{game.id}-{result.hand_no}"))
-    if game.status != "active":
-        return embed, None
     view = discord.ui.View(timeout=None)
-    session_buttons(view, game, lang)
-    return embed, view if view.children else None  # none after a session's last hand
+    if game.status == "active":
+        session_buttons(view, game, lang)  # none after a session's last hand
+    for item in result_view(game.id, result.hand_no, lang).children:
+        view.add_item(item)
+    return embed, view
 
 
 def hand_lang(interaction: discord.Interaction) -> str:

@@ -125,14 +125,23 @@ def _draw_runs(
 ) -> None:
     """One line in several label fonts: the runs side by side on the first font's baseline,
     the whole line placed by ``anchor`` as one piece of text would be."""
-    parts = [(fonts.label_font(i, size), part) for i, part in fonts.runs(s)]
-    widths = [font.getlength(part) for font, part in parts]
-    total = sum(widths)
+    parts = _runs_laid_out(s, size)
+    total = sum(width for _font, _part, width in parts)
     x = xy[0] - {"m": total / 2, "r": total}.get(anchor[0], 0)
     baseline = xy[1] + fonts.baseline_offset(size, anchor)
-    for (font, part), width in zip(parts, widths, strict=True):
+    for font, part, width in parts:
         draw_text(draw, (x, baseline), part, font, fill, "ls")
         x += width
+
+
+@lru_cache(maxsize=2048)
+def _runs_laid_out(s: str, size: int) -> tuple[tuple[ImageFont.FreeTypeFont, str, float], ...]:
+    """The runs of ``s`` with their font and width, kept (names are drawn again and again)."""
+    out = []
+    for index, part in fonts.runs(s):
+        font = fonts.label_font(index, size)
+        out.append((font, part, font.getlength(part)))
+    return tuple(out)
 
 
 @lru_cache(maxsize=8192)

@@ -42,6 +42,7 @@ def _forget() -> None:
     """Drop every kept glyph mask and width, so the next draw is FreeType's full work."""
     d._masks.clear()
     d.sans_length.cache_clear()
+    d._runs_laid_out.cache_clear()
 
 
 def _draw_names(names: tuple[str, ...], cold: bool) -> Callable[[], None]:

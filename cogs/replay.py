@@ -192,10 +192,12 @@ class ReviewSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=REVI
 async def review_chosen(
     interaction: discord.Interaction, game_id: int, hand_no: int, seat: int
 ) -> None:
-    """A review line chosen: the replay at its step, from the reviewed seat."""
+    """A review line chosen: the replay at the moment of that decision, from the reviewed
+    seat, the advice drawn on its hand (the tile played and the one suggested, ringed)."""
     values = chosen_values(interaction) or ["0"]
     step = int(values[0]) if str(values[0]).isdigit() else 0
-    await show_replay(interaction, hand_code(game_id, hand_no), step, seat, edit=False)
+    code = hand_code(game_id, hand_no)
+    await show_replay(interaction, code, step, seat, edit=False, review=True)
 
 
 #: A select menu holds at most this many options.
@@ -311,10 +313,18 @@ def replay_view(rh: ReplayHand, step: int, view: int, lang: str) -> discord.ui.V
 
 
 def replay_embed(
-    rh: ReplayHand, step: int, view: int, lang: str, *, picture: bool
+    rh: ReplayHand,
+    step: int,
+    view: int,
+    lang: str,
+    *,
+    picture: bool,
+    advice: ReviewLine | None = None,
 ) -> discord.Embed:
     lang1 = one(lang)
     lines = []
+    if advice is not None:  # the review line this step was opened for
+        lines += [t("replay.advice_line", lang1, step=advice.step, text=advice.text(lang1)), ""]
     for n, text in move_lines(rh, step, view, lang1):
         lines.append(f"**▶ {text}**" if n == step else text)
     if step == 0:
@@ -360,8 +370,11 @@ async def show_replay(
     *,
     edit: bool,
     share: bool = False,
+    review: bool = False,
 ) -> None:
-    """Show hand ``code`` at ``step`` from ``view``: a new message or the pressed one."""
+    """Show hand ``code`` at ``step`` from ``view``: a new message or the pressed one. With
+    ``review``, ``step`` is a review line of seat ``view``: shown just before that play, the
+    advice drawn."""
     lang = lang_of(interaction)
     if edit:
         await interaction.response.defer()
@@ -377,14 +390,23 @@ async def show_replay(
         seat = rh.seat_of(interaction.user.id)
         view = ALL if seat is None else seat
     step = clamp_step(rh, 0 if step is None else step)
+    advice = None
+    if review and view != ALL and step > 0:
+        try:
+            rh, advice = await service.review_line(interaction.guild_id, code, view, step)
+        except ReplayRefused as refused:
+            await send_ephemeral(interaction, refused.text(lang))
+            return
+        if advice is not None:
+            step = advice.step - 1  # the moment of the decision
     files: list[discord.File] = []
     if await _wants_pictures(interaction):
         try:
-            png = await service.picture(rh, step, view, lang)
+            png = await service.picture(rh, step, view, lang, advice)
             files = [discord.File(io.BytesIO(png), filename=PICTURE)]
         except Exception:
             log.exception("replay picture of %s step %s failed", rh.code, step)
-    embed = replay_embed(rh, step, view, lang, picture=bool(files))
+    embed = replay_embed(rh, step, view, lang, picture=bool(files), advice=advice)
     await interaction.edit_original_response(
         embed=embed, view=replay_view(rh, step, view, lang), attachments=files
     )

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PIL import Image, ImageDraw
 
@@ -51,14 +51,8 @@ def frame_image(frame: ReplayFrame) -> Image.Image:
     table = table_image(frame.table)
     strips = []
     for label, hand in frame.hands:
-        pic = HandPicture(
-            concealed=hand.concealed,
-            drawn=hand.drawn,
-            melds=(),  # the melds are on the table already
-            wildcards=hand.wildcards,
-            flowers=0,
-            title=label,
-        )
+        # the melds are on the table already; a review's rings stay
+        pic = replace(hand, melds=(), flowers=0, title=label)
         strips.append(hand_image(pic))
     width = max([table.width, *(s.width for s in strips)])
     height = CAPTION_H + table.height + sum(s.height + STRIP_GAP for s in strips)

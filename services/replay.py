@@ -274,10 +274,14 @@ def _meld_view(owner: int, m: MeldInfo) -> MeldView:
     )
 
 
-def frame(rh: ReplayHand, step: int, view: int, lang: str = "zh") -> Any:
+def frame(
+    rh: ReplayHand, step: int, view: int, lang: str = "zh", advice: ReviewLine | None = None
+) -> Any:
     """The picture model (:class:`render.replay.ReplayFrame`) of ``step`` (0: the deal),
     seen from ``view`` (a seat, or :data:`ALL`: every hand open); its words are in
-    :func:`picture_lang` (the reader's language; ``zh+en``: 简体)."""
+    :func:`picture_lang` (the reader's language; ``zh+en``: 简体). With a review line
+    (``advice``, 复盘) its seat's hand rings the tile played and the one suggested, and the
+    caption says the advice."""
     from render import HandPicture, SeatView, TablePicture, four_seats
     from render.replay import ReplayFrame
 
@@ -321,13 +325,35 @@ def frame(rh: ReplayHand, step: int, view: int, lang: str = "zh") -> Any:
     for i in shown:
         kinds, drawn = _concealed(h, i)
         label = who(rh.names, i, None if view == ALL else view, lang)
+        played, suggested = advice_tiles(rh, advice, i)
         hand = HandPicture(
-            concealed=tuple(kinds), drawn=drawn, wildcards=h.wildcards, words=picture_words(lang)
+            concealed=tuple(kinds),
+            drawn=drawn,
+            wildcards=h.wildcards,
+            words=picture_words(lang),
+            played=played,
+            suggested=suggested,
         )
         hands.append((label, hand))
+    shown_caption = caption(rh, step, lang)
+    if advice is not None:
+        shown_caption = f"{rh.code} · {advice.step}. {advice.text(one(lang))}"
     return ReplayFrame(
-        table=table, caption=caption(rh, step, lang), hands=tuple(hands), hold_ms=hold_ms(rh, step)
+        table=table, caption=shown_caption, hands=tuple(hands), hold_ms=hold_ms(rh, step)
     )
+
+
+def advice_tiles(
+    rh: ReplayHand, advice: ReviewLine | None, seat: int
+) -> tuple[int | None, int | None]:
+    """The kinds a review line rings on ``seat``'s hand: (played, suggested), for a discard
+    the analysis would have made otherwise (``discard``, ``deal_in``); else none."""
+    if advice is None or rh.logged.actions[advice.step - 1].seat != seat:
+        return None, None
+    played, suggested = advice.data.get("played"), advice.data.get("suggested")
+    if not isinstance(played, int) or not isinstance(suggested, int):
+        return None, None
+    return played, suggested
 
 
 def _concealed(h: Any, seat: int) -> tuple[list[int], int | None]:
@@ -627,11 +653,22 @@ class ReplayService:
         lines = await asyncio.to_thread(review_states, rh.replay.states, actions, seat)
         return rh, lines
 
-    async def picture(self, rh: ReplayHand, step: int, view: int, lang: str) -> bytes:
-        """The PNG of one step (drawn in the picture workers, with the hand DMs)."""
+    async def review_line(
+        self, guild_id: int | None, code: str, seat: int, step: int
+    ) -> tuple[ReplayHand, ReviewLine | None]:
+        """The review line of ``seat`` at ``step`` of the hand ``code`` (None when the
+        analysis agreed with that play)."""
+        rh, lines = await self.review(guild_id, code, seat)
+        return rh, next((line for line in lines if line.step == step), None)
+
+    async def picture(
+        self, rh: ReplayHand, step: int, view: int, lang: str, advice: ReviewLine | None = None
+    ) -> bytes:
+        """The PNG of one step (drawn in the picture workers, with the hand DMs), with a
+        review line's advice drawn when given."""
         from render.replay import render_frame
 
-        model = frame(rh, step, view, lang)
+        model = frame(rh, step, view, lang, advice)
         return await draw(render_frame, model, wait="reply")
 
     async def animation(self, rh: ReplayHand, lang: str, view: int = ALL) -> bytes:

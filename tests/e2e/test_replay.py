@@ -213,7 +213,10 @@ async def test_a_result_opens_its_replay_paced_from_the_players_seat(
         step = line.split(".", 1)[0]
         ix = await click_ok(fake, alice, fake.messages[review.id], picks[0], values=[step])
         opened = await ix.wait_reply(15)
-        assert opened.id != review.id and f"step {step}/" in step_of(fake, opened.id)
+        # shown just before that play, the advice said (and drawn on the hand picture)
+        assert opened.id != review.id and f"step {int(step) - 1}/" in step_of(fake, opened.id)
+        assert line.split(". ", 1)[1] in opened.text() and "Review" in opened.text()
+        assert opened.attachments[0].filename == "replay.png"
         opened_one = True
         break
     assert opened_one, "no seat had a review line"

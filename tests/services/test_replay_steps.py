@@ -152,3 +152,27 @@ def test_a_drawn_hand_ends_held_as_long_as_a_win(drawn: ReplayHand) -> None:
     durations = frame_durations(animation_frames(drawn, ALL, "en"))
     assert step_kind(drawn, drawn.steps) != "win"
     assert durations[-1] == max(durations) >= 5000
+
+
+def test_a_review_line_is_drawn_on_its_seats_hand(rh: ReplayHand) -> None:
+    """Opened from a review line: just before that play, the seat's hand rings the tile it
+    played and the one the analysis suggests; the caption says the advice."""
+    from engine.review import review_states
+    from services.replay import frame
+
+    actions = [(a.seat, a.action) for a in rh.logged.actions]
+    for seat in range(4):
+        lines = [x for x in review_states(rh.replay.states, actions, seat) if "played" in x.data]
+        if not lines:
+            continue
+        line = lines[0]
+        shown = frame(rh, line.step - 1, seat, "zh", advice=line)
+        [(_label, hand)] = shown.hands
+        assert (hand.played, hand.suggested) == (line.data["played"], line.data["suggested"])
+        held = set(hand.concealed) | {hand.drawn}
+        assert hand.played in held and hand.suggested in held
+        assert line.zh in shown.caption
+        other = frame(rh, line.step - 1, (seat + 1) % 4, "zh", advice=line)
+        assert other.hands[0][1].played is None  # another seat's hand is not ringed
+        return
+    raise AssertionError("no seat has a discard review line")

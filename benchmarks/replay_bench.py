@@ -7,8 +7,9 @@ Plays AI hands of each variant (``engine.simulate``, logged), then prints, per v
   of all four seats — the target is under a second per hand on one core;
 - frame: one replay picture (:func:`render.replay.render_frame`), one seat's hand shown and
   all four open, ms (mean, p95) and PNG size;
-- animation: the whole hand as a GIF (:func:`render.replay.render_animation`), seconds and
-  MiB (Discord's upload limit is 10 MiB).
+- animation: the whole hand as a GIF (:func:`render.replay.render_animation`) from one seat
+  and with all four open, seconds to draw, MiB (Discord's upload limit is 10 MiB) and how
+  long it plays (paced per step, :mod:`services.replay_steps`).
 
 Figures only; never run as a test.
 """
@@ -34,8 +35,8 @@ def _stats(times: list[float]) -> tuple[float, float, float]:
 
 
 def bench(variant: str, hands: int, frames: int) -> list[str]:
-    from render.replay import render_animation, render_frame
-    from services.replay import ALL, ReplayHand, frame
+    from render.replay import frame_durations, render_animation, render_frame
+    from services.replay import ALL, ReplayHand, animation_frames, frame
 
     games: list[LoggedGame] = []
     simulate(variant, hands, "replay-bench", None, verify=False, record=games)
@@ -85,13 +86,16 @@ def bench(variant: str, hands: int, frames: int) -> list[str]:
         out.append(
             f"  frame ({label:13})          {m:7.1f} ms mean  {p:7.1f} p95  {size / 1024:6.0f} KiB"
         )
-    t0 = time.perf_counter()
-    gif = render_animation([frame(rh, s, ALL) for s in range(rh.steps + 1)])
-    dt = time.perf_counter() - t0
-    out.append(
-        f"  animation ({rh.steps + 1} frames)        {dt:7.2f} s          "
-        f"{len(gif) / 2**20:6.2f} MiB"
-    )
+    for label, view in (("seat 0", 0), ("all four", ALL)):
+        frames = animation_frames(rh, view)
+        t0 = time.perf_counter()
+        gif = render_animation(frames)
+        dt = time.perf_counter() - t0
+        plays = sum(frame_durations(frames)) / 1000
+        out.append(
+            f"  animation {label:8} ({rh.steps + 1} frames) {dt:7.2f} s  "
+            f"{len(gif) / 2**20:6.2f} MiB  plays {plays:5.1f} s"
+        )
     return out
 
 

@@ -1,8 +1,12 @@
-"""The characters the shipped font subset must cover (字符集).
+"""The characters the shipped fonts must cover (字符集).
 
-`render/build_font.py` subsets the font to these characters plus every CJK character of
-RULES.md and of the project's own source (:func:`source_text`); the characters actually kept are written to `assets/glyphs.txt`, which the
-renderers read at run time to replace anything else by ``?``.
+`render/build_font.py` subsets the label font to these characters — GB2312, the 5,401
+common characters of Big5 (常用字), every Hangul syllable, the names below — plus every
+CJK character of RULES.md and of the project's own source (:func:`source_text`); the
+fallback fonts (后备字体) get the scripts, symbols and emoji of :data:`FALLBACK_RANGES` the
+label font lacks. The characters each font really keeps are written to ``assets/glyphs*.txt``,
+which the renderers read at run time to pick a font per character and to replace anything
+no font has by ``?``.
 """
 
 from __future__ import annotations
@@ -51,6 +55,47 @@ COMMON_CHARS = (
     "胖瘦高矮帅酷萌甜辣酸苦咸懒笨聪傻乖坏狼狐熊豹鲸鲨鹿獭"
 )
 
+#: Name and nickname (网名) characters outside GB2312 and Big5's common set: rarer given-name
+#: characters (喆 堃 玥 昳 珺 …) and the playful ones of online names (龘 囧 槑 烎 …).
+RARE_NAME_CHARS = (
+    "兲喆囧垚堃妘姮婍婠婳婼媞嫄嫑嫚嬛峣巭彧旸旻旼昳暐曌梽槑氼沄洢洺浛涴淏渼湉溦炆炘烎燊燚犇玊"
+    "玙玭玹珺琇琤琲瑀瑄瑢瑨璠祎禕禛翀翯翾芃褀贇赟鋆镕靐頔颋骉鹍鹓齉龘玥"
+)
+
+#: Every Hangul syllable (한글 음절, U+AC00–U+D7A3): any Korean name.
+HANGUL_SYLLABLES = (0xAC00, 0xD7A3)
+
+#: Big5's common characters (常用字, level 1): lead bytes A4–C6, up to C67E.
+BIG5_COMMON = ((0xA4, 0xC6), 0xC67E)
+
+
+def gb2312_characters() -> set[str]:
+    """Every character of GB2312 (6,763 hanzi and its symbols, kana, Greek, Cyrillic)."""
+    out: set[str] = set()
+    for hi in range(0xA1, 0xF8):
+        for lo in range(0xA1, 0xFF):
+            try:
+                out.add(bytes((hi, lo)).decode("gb2312"))
+            except UnicodeDecodeError:
+                continue
+    return out
+
+
+def big5_common_characters() -> set[str]:
+    """The 5,401 common characters of Big5 (常用字), the 繁體 names' everyday set."""
+    (first, last), end = BIG5_COMMON
+    out: set[str] = set()
+    for hi in range(first, last + 1):
+        for lo in (*range(0x40, 0x7F), *range(0xA1, 0xFF)):
+            if (hi << 8) | lo > end:
+                break
+            try:
+                out.add(bytes((hi, lo)).decode("big5"))
+            except UnicodeDecodeError:
+                continue
+    return out
+
+
 #: Printable non-CJK ranges kept for player names (Discord display names).
 NAME_RANGES: tuple[tuple[int, int], ...] = (
     (0x0020, 0x007E),  # ASCII
@@ -61,6 +106,15 @@ NAME_RANGES: tuple[tuple[int, int], ...] = (
     (0x0410, 0x044F),  # Cyrillic (basic)
     (0x3041, 0x3096),  # Hiragana
     (0x30A1, 0x30FA),  # Katakana
+)
+
+#: What the fallback fonts (后备字体) are asked for, wherever the label font lacks it: the
+#: first (DejaVu Sans Bold) for other alphabets and symbols — accented Latin, Vietnamese,
+#: Greek, Cyrillic, Armenian, Georgian, Hebrew, IPA, arrows, maths, boxes, dingbats; the
+#: second (Symbola) for emoji, pictographs, playing cards and mahjong tiles.
+FALLBACK_RANGES: tuple[tuple[tuple[int, int], ...], ...] = (
+    ((0x0000, 0x1FFF), (0x2000, 0x2BFF), (0x2C60, 0x2C7F), (0xA720, 0xA7FF), (0xFB00, 0xFB4F)),
+    ((0x2300, 0x23FF), (0x2600, 0x27BF), (0x2B00, 0x2BFF), (0x1F000, 0x1FAFF)),
 )
 
 #: Punctuation and symbols used by labels.
@@ -90,11 +144,14 @@ def source_text(root: Path) -> str:
 
 
 def wanted_characters(extra_text: str = "") -> set[str]:
-    """Every character the subset should keep: tiles, labels, names, symbols and any CJK
-    character found in ``extra_text`` (RULES.md when building)."""
+    """Every character the label subset should keep: tiles, labels, names, symbols, GB2312,
+    Big5's common set, Hangul and any CJK character found in ``extra_text`` (RULES.md and
+    the source when building)."""
     chars = (
         set(TILE_CHARS) | set(LABEL_CHARS) | set(NAME_CHARS) | set(COMMON_CHARS) | set(SYMBOL_CHARS)
     )
+    chars |= set(RARE_NAME_CHARS) | gb2312_characters() | big5_common_characters()
+    chars.update(chr(c) for c in range(HANGUL_SYLLABLES[0], HANGUL_SYLLABLES[1] + 1))
     for lo, hi in NAME_RANGES:
         chars.update(chr(c) for c in range(lo, hi + 1))
     chars.update(c for c in extra_text if "\u3400" <= c <= "\u9fff")

@@ -88,7 +88,11 @@ def draw_text(
 ) -> None:
     """``draw.text(xy, s, font=font, fill=fill, anchor=anchor)`` for one line, with the
     glyph mask rendered once and kept: the same pixels, without FreeType's work each time
-    the same label is drawn again (the table redraws the same names and scores)."""
+    the same label is drawn again (the table redraws the same names and scores). With the
+    label font, characters it lacks are drawn by the fallback fonts (``fonts.runs``)."""
+    if fonts.is_label_font(font) and fonts.needs_fallback(s):
+        _draw_runs(draw, xy, s, int(font.size), fill, anchor)
+        return
     if not s or "\n" in s or draw.fontmode != "L" or not isinstance(font, ImageFont.FreeTypeFont):
         draw.text(xy, s, font=font, fill=fill, anchor=anchor)
         return
@@ -111,10 +115,40 @@ def draw_text(
     draw.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, ink)
 
 
+def _draw_runs(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    s: str,
+    size: int,
+    fill: Any,
+    anchor: str,
+) -> None:
+    """One line in several label fonts: the runs side by side on the first font's baseline,
+    the whole line placed by ``anchor`` as one piece of text would be."""
+    parts = _runs_laid_out(s, size)
+    total = sum(width for _font, _part, width in parts)
+    x = xy[0] - {"m": total / 2, "r": total}.get(anchor[0], 0)
+    baseline = xy[1] + fonts.baseline_offset(size, anchor)
+    for font, part, width in parts:
+        draw_text(draw, (x, baseline), part, font, fill, "ls")
+        x += width
+
+
+@lru_cache(maxsize=2048)
+def _runs_laid_out(s: str, size: int) -> tuple[tuple[ImageFont.FreeTypeFont, str, float], ...]:
+    """The runs of ``s`` with their font and width, kept (names are drawn again and again)."""
+    out = []
+    for index, part in fonts.runs(s):
+        font = fonts.label_font(index, size)
+        out.append((font, part, font.getlength(part)))
+    return tuple(out)
+
+
 @lru_cache(maxsize=8192)
 def sans_length(s: str, size: int) -> float:
-    """``fonts.sans(size).getlength(s)``, kept (labels are measured again and again)."""
-    return fonts.sans(size).getlength(s)
+    """Width of ``s`` in the label fonts at ``size`` px (``fonts.text_length``), kept
+    (labels are measured again and again)."""
+    return fonts.text_length(s, size)
 
 
 def text_width(s: str, size: int, limit: int | None = None) -> float:

@@ -59,7 +59,9 @@ def hand_image(view: HandPicture) -> Image.Image:
         y += title_h
     y += rise
     x = PAD
+    placed: list[tuple[int, int]] = []  # (kind, x) of every concealed tile, the drawn one last
     for k in concealed:
+        placed.append((k, x))
         d.paste(img, tiles.tile(k, SIZE, bao=k in view.wildcards), x, y)
         if view.labels:
             d.text(
@@ -74,6 +76,7 @@ def hand_image(view: HandPicture) -> Image.Image:
     x -= d.TILE_GAP
     if view.drawn is not None:
         x += DRAWN_GAP
+        placed.append((view.drawn, x))
         d.paste(img, tiles.tile(view.drawn, SIZE, bao=view.drawn in view.wildcards), x, y)
         if view.labels:
             d.text(
@@ -85,6 +88,7 @@ def hand_image(view: HandPicture) -> Image.Image:
                 anchor="ma",
             )
         x += SIZE.w
+    _ring_advice(draw, view, placed, y)
     if view.melds:
         x += GROUP_GAP
         x = d.draw_melds(img, view.melds, x, y, SIZE, view.wildcards)
@@ -100,6 +104,25 @@ def hand_image(view: HandPicture) -> Image.Image:
             anchor="lm",
         )
     return img
+
+
+#: A review's rings (复盘): the tile played (red) and the analysis' choice (green).
+RING_WIDTH = 3
+
+
+def _ring_advice(
+    draw: ImageDraw.ImageDraw, view: HandPicture, placed: list[tuple[int, int]], y: int
+) -> None:
+    """Ring one tile of the played kind and one of the suggested kind (the drawn tile first:
+    it is the one most often let go)."""
+    for kind, colour in ((view.played, d.MINUS), (view.suggested, d.PLUS)):
+        if kind is None:
+            continue
+        at = next((x for k, x in reversed(placed) if k == kind), None)
+        if at is None:
+            continue
+        box = (at - 2, y - 2, at + SIZE.w + 1, y + SIZE.h + 1)
+        draw.rounded_rectangle(box, radius=5, outline=colour, width=RING_WIDTH)
 
 
 def render_hand(view: HandPicture) -> bytes:

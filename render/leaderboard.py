@@ -2,9 +2,9 @@
 
 Same look as the game pictures (``render.draw`` colours, the shipped font subset); pure
 Pillow. Every string arrives ready to draw (the service writes them in the reader's
-language); names may hold any Unicode: a character the font lacks is first tried in its
-compatibility form (``Ａ`` → ``A``, ``𝓐`` → ``A``, ``①`` → ``1``) and otherwise drawn
-as ``?``, never crashing and never showing a missing-glyph box.
+language); names may hold any Unicode: a character no shipped font has is first tried in
+its compatibility form (``𝓐`` → ``A``, ``𝟙`` → ``1``) and otherwise drawn as ``?``, never
+crashing and never showing a missing-glyph box.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ ROW_GAP = 4
 RANK_W = 52  # the rank column (medal or number)
 VALUE_W = 150  # the ordered value, right-aligned
 MEDAL_R = 14
-#: 🥇 🥈 🥉 as discs (the font has no emoji): gold, silver, bronze.
+#: 🥇 🥈 🥉 as discs (drawn, not the one-colour emoji font): gold, silver, bronze.
 MEDALS = {1: d.GOLD, 2: (205, 212, 218), 3: (196, 140, 0)}
 MEDAL_TEXT = (40, 40, 40)
 ZEBRA = d.PANEL
@@ -71,7 +71,7 @@ class BoardPicture:
 
 
 def readable(text: str) -> str:
-    """``text`` with every character the font lacks replaced by its compatibility form
+    """``text`` with every character the fonts lack replaced by its compatibility form
     (NFKC) when the font has that, so styled letters of display names stay readable."""
     have = fonts.covered()
     if all(ch in have for ch in text):

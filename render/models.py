@@ -57,7 +57,9 @@ class HandPicture:
 
     ``concealed`` holds the concealed tiles *without* the drawn one (the renderer sorts them);
     ``drawn`` is the tile just drawn, set apart at the right. ``wildcards`` are the 宝 (wildcard)
-    kinds whose tiles are marked; ``flowers`` the 发 laid open (Jiujiang §5.1)."""
+    kinds whose tiles are marked; ``flowers`` the 发 laid open (Jiujiang §5.1). A review's
+    advice (复盘) rings two tiles: ``played``, the tile the player let go (red), and
+    ``suggested``, the analysis' choice (green)."""
 
     concealed: tuple[int, ...]
     drawn: int | None = None
@@ -68,6 +70,8 @@ class HandPicture:
     labels: bool = False  # short tile names (5m, 东) under the concealed tiles
     sort: bool = True
     words: PictureWords = ZH_WORDS  # the reader's language (honor names of the labels)
+    played: int | None = None
+    suggested: int | None = None
 
 
 @dataclass(frozen=True)

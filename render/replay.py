@@ -4,14 +4,15 @@ A :class:`ReplayFrame` is the public table (:class:`render.models.TablePicture`)
 caption (the move just played) and the concealed hands the replay shows — one seat's, or
 all four: a replay is only ever made of a finished hand, whose tiles are revealed anyway.
 :func:`render_frame` gives a PNG; :func:`render_animation` a looping GIF (one frame per
-action, a few seconds per hand, under Discord's upload limit).
+action, each held as long as its frame asks — a discard briefly, a claim and the win longer —
+under Discord's upload limit).
 """
 
 from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PIL import Image, ImageDraw
 
@@ -26,20 +27,23 @@ CAPTION_SIZE = 17
 STRIP_GAP = 4
 #: Discord's upload limit is 10 MiB; stay well under it.
 MAX_BYTES = 8 * 1024 * 1024
-#: The whole animation lasts about this long (ms), whatever the number of actions ...
+#: A frame that does not say how long it stays (``hold_ms``): the whole animation lasts
+#: about this long (ms), whatever the number of actions ...
 TOTAL_MS = 6000
-#: ... within these bounds per frame; the last frame stays longer.
+#: ... within these bounds per frame; the last frame stays at least :data:`LAST_MS`.
 FRAME_MS = (60, 400)
 LAST_MS = 2500
 
 
 @dataclass(frozen=True)
 class ReplayFrame:
-    """One moment of a replay: the table, a caption, the hands shown open (label, hand)."""
+    """One moment of a replay: the table, a caption, the hands shown open (label, hand),
+    and how long an animation holds it (ms; None: an even share of :data:`TOTAL_MS`)."""
 
     table: TablePicture
     caption: str = ""
     hands: tuple[tuple[str, HandPicture], ...] = ()
+    hold_ms: int | None = None
 
 
 def frame_image(frame: ReplayFrame) -> Image.Image:
@@ -47,14 +51,8 @@ def frame_image(frame: ReplayFrame) -> Image.Image:
     table = table_image(frame.table)
     strips = []
     for label, hand in frame.hands:
-        pic = HandPicture(
-            concealed=hand.concealed,
-            drawn=hand.drawn,
-            melds=(),  # the melds are on the table already
-            wildcards=hand.wildcards,
-            flowers=0,
-            title=label,
-        )
+        # the melds are on the table already; a review's rings stay
+        pic = replace(hand, melds=(), flowers=0, title=label)
         strips.append(hand_image(pic))
     width = max([table.width, *(s.width for s in strips)])
     height = CAPTION_H + table.height + sum(s.height + STRIP_GAP for s in strips)
@@ -82,9 +80,19 @@ def frame_ms(frames: int) -> int:
     return max(lo, min(hi, TOTAL_MS // max(frames, 1)))
 
 
+def frame_durations(frames: Sequence[ReplayFrame]) -> list[int]:
+    """How long each frame is shown (ms): its own ``hold_ms``, else an even share of
+    :data:`TOTAL_MS`; the last frame at least :data:`LAST_MS`."""
+    even = frame_ms(len(frames))
+    out = [f.hold_ms if f.hold_ms is not None else even for f in frames]
+    if out:
+        out[-1] = max(out[-1], LAST_MS)
+    return out
+
+
 def render_animation(frames: Sequence[ReplayFrame], *, scale: float = 0.6) -> bytes:
-    """The frames as a looping GIF (shared palette, scaled by ``scale``); the scale drops
-    until the file is under :data:`MAX_BYTES`."""
+    """The frames as a looping GIF (shared palette, scaled by ``scale``), each shown for
+    :func:`frame_durations`; the scale drops until the file is under :data:`MAX_BYTES`."""
     if not frames:
         raise ValueError("an animation needs at least one frame")
     from render.palette import palette_image
@@ -93,8 +101,7 @@ def render_animation(frames: Sequence[ReplayFrame], *, scale: float = 0.6) -> by
     images = [frame_image(f) for f in frames]
     width = max(i.width for i in images)
     height = max(i.height for i in images)
-    per = frame_ms(len(images))
-    durations = [per] * (len(images) - 1) + [LAST_MS]
+    durations = frame_durations(frames)
     while True:
         size = (max(1, int(width * scale)), max(1, int(height * scale)))
         quantized = []
@@ -122,4 +129,11 @@ def render_animation(frames: Sequence[ReplayFrame], *, scale: float = 0.6) -> by
         scale *= 0.75
 
 
-__all__ = ["ReplayFrame", "frame_image", "frame_ms", "render_animation", "render_frame"]
+__all__ = [
+    "ReplayFrame",
+    "frame_durations",
+    "frame_image",
+    "frame_ms",
+    "render_animation",
+    "render_frame",
+]

@@ -11,8 +11,10 @@ result. From it:
   (``in_play``) whatever asks for it. A hand whose replay does not give the recorded result
   is refused (``mismatch``) and logged.
 - :func:`frame` / :func:`move_lines` describe one step (the picture's model and the move
-  list ``12. 上家 bob 打 八条 · 13. alice 碰 八条``); :meth:`ReplayService.animation` the
-  whole hand as a GIF; :meth:`ReplayService.review` the :mod:`engine.review` lines.
+  list ``12. 上家 bob 打 八条 · 13. alice 碰 八条``), :func:`tiles_lines` the same step in
+  words when pictures are off; :meth:`ReplayService.animation` the whole hand as a GIF,
+  paced by :mod:`services.replay_steps` and seen from one seat unless all four are asked
+  for (摊牌); :meth:`ReplayService.review` the :mod:`engine.review` lines.
 - :meth:`ReplayService.export_game` the game log as JSON (finished hands only; the game
   seed only once the game is over), :meth:`ReplayService.export_server` a CSV of the
   server's recorded hands.
@@ -45,6 +47,7 @@ from services.model import ActionKey, MeldInfo
 from services.picture_words import picture_words
 from services.pictures import draw
 from services.real_engine import meld_info
+from services.replay_steps import hold_ms
 
 if TYPE_CHECKING:  # render (Pillow) is imported when a picture is drawn
     from render.models import MeldKind, MeldView
@@ -56,6 +59,7 @@ from services.replay_text import (
     parse_code,
     picture_lang,
     result_text,
+    tile_word,
     variant_name,
     who,
 )
@@ -270,10 +274,14 @@ def _meld_view(owner: int, m: MeldInfo) -> MeldView:
     )
 
 
-def frame(rh: ReplayHand, step: int, view: int, lang: str = "zh") -> Any:
+def frame(
+    rh: ReplayHand, step: int, view: int, lang: str = "zh", advice: ReviewLine | None = None
+) -> Any:
     """The picture model (:class:`render.replay.ReplayFrame`) of ``step`` (0: the deal),
     seen from ``view`` (a seat, or :data:`ALL`: every hand open); its words are in
-    :func:`picture_lang` (the reader's language; ``zh+en``: 简体)."""
+    :func:`picture_lang` (the reader's language; ``zh+en``: 简体). With a review line
+    (``advice``, 复盘) its seat's hand rings the tile played and the one suggested, and the
+    caption says the advice."""
     from render import HandPicture, SeatView, TablePicture, four_seats
     from render.replay import ReplayFrame
 
@@ -315,18 +323,86 @@ def frame(rh: ReplayHand, step: int, view: int, lang: str = "zh") -> Any:
     shown = range(4) if view == ALL else [view]
     hands = []
     for i in shown:
-        s = h.seats[i]
-        kinds = sorted(x >> 2 for x in s.hand)
-        drawn = None
-        if s.drawn is not None and h.turn == i and h.phase == "turn" and s.drawn in s.hand:
-            drawn = s.drawn >> 2
-            kinds.remove(drawn)
+        kinds, drawn = _concealed(h, i)
         label = who(rh.names, i, None if view == ALL else view, lang)
+        played, suggested = advice_tiles(rh, advice, i)
         hand = HandPicture(
-            concealed=tuple(kinds), drawn=drawn, wildcards=h.wildcards, words=picture_words(lang)
+            concealed=tuple(kinds),
+            drawn=drawn,
+            wildcards=h.wildcards,
+            words=picture_words(lang),
+            played=played,
+            suggested=suggested,
         )
         hands.append((label, hand))
-    return ReplayFrame(table=table, caption=caption(rh, step, lang), hands=tuple(hands))
+    shown_caption = caption(rh, step, lang)
+    if advice is not None:
+        shown_caption = f"{rh.code} · {advice.step}. {advice.text(one(lang))}"
+    return ReplayFrame(
+        table=table, caption=shown_caption, hands=tuple(hands), hold_ms=hold_ms(rh, step)
+    )
+
+
+def advice_tiles(
+    rh: ReplayHand, advice: ReviewLine | None, seat: int
+) -> tuple[int | None, int | None]:
+    """The kinds a review line rings on ``seat``'s hand: (played, suggested), for a discard
+    the analysis would have made otherwise (``discard``, ``deal_in``); else none."""
+    if advice is None or rh.logged.actions[advice.step - 1].seat != seat:
+        return None, None
+    played, suggested = advice.data.get("played"), advice.data.get("suggested")
+    if not isinstance(played, int) or not isinstance(suggested, int):
+        return None, None
+    return played, suggested
+
+
+def _concealed(h: Any, seat: int) -> tuple[list[int], int | None]:
+    """The seat's concealed kinds, sorted, and the tile it just drew (set apart) while it is
+    to play."""
+    s = h.seats[seat]
+    kinds = sorted(x >> 2 for x in s.hand)
+    drawn = None
+    if s.drawn is not None and h.turn == seat and h.phase == "turn" and s.drawn in s.hand:
+        drawn = s.drawn >> 2
+        kinds.remove(drawn)
+    return kinds, drawn
+
+
+def animation_frames(rh: ReplayHand, view: int, lang: str = "zh") -> tuple[Any, ...]:
+    """Every step of the hand as frames seen from ``view`` (a seat: only its own hand open;
+    :data:`ALL`: 摊牌, all four), each held by what it shows."""
+    return tuple(frame(rh, s, view, lang) for s in range(rh.steps + 1))
+
+
+def tiles_lines(rh: ReplayHand, step: int, view: int, lang: str) -> list[str]:
+    """The tiles of ``step`` in words, for a reader without pictures: each seat's melds and
+    river, and the concealed hand of ``view`` (every hand for :data:`ALL`), with the tile
+    just drawn apart — what the picture shows."""
+    lang1 = one(lang)
+    step = clamp_step(rh, step)
+    h = rh.replay.states[step].hand
+    viewer = None if view == ALL else view
+    shown = range(4) if view == ALL else [view]
+    lines = []
+    for i, s in enumerate(h.seats):
+        parts = []
+        if i in shown:
+            kinds, drawn = _concealed(h, i)
+            hand = " ".join(tile_word(k, lang1) for k in kinds)
+            if drawn is not None:
+                hand += " ｜ " + t("replay.tiles_drawn", lang1, tile=tile_word(drawn, lang1))
+            parts.append(t("replay.tiles_hand", lang1, tiles=hand or "—"))
+        else:
+            parts.append(t("replay.tiles_count", lang1, n=len(s.hand)))
+        if s.melds:
+            melds = "  ".join(
+                " ".join(tile_word(k, lang1) for k in meld_info(m).tiles) for m in s.melds
+            )
+            parts.append(t("replay.tiles_melds", lang1, tiles=melds))
+        river = " ".join(tile_word(x >> 2, lang1) for x in s.river)
+        parts.append(t("replay.tiles_river", lang1, tiles=river or "—"))
+        lines.append(f"**{who(rh.names, i, viewer, lang1)}** · " + " · ".join(parts))
+    return lines
 
 
 def clamp_step(rh: ReplayHand, step: int) -> int:
@@ -577,22 +653,32 @@ class ReplayService:
         lines = await asyncio.to_thread(review_states, rh.replay.states, actions, seat)
         return rh, lines
 
-    async def picture(self, rh: ReplayHand, step: int, view: int, lang: str) -> bytes:
-        """The PNG of one step (drawn in the picture workers, with the hand DMs)."""
+    async def review_line(
+        self, guild_id: int | None, code: str, seat: int, step: int
+    ) -> tuple[ReplayHand, ReviewLine | None]:
+        """The review line of ``seat`` at ``step`` of the hand ``code`` (None when the
+        analysis agreed with that play)."""
+        rh, lines = await self.review(guild_id, code, seat)
+        return rh, next((line for line in lines if line.step == step), None)
+
+    async def picture(
+        self, rh: ReplayHand, step: int, view: int, lang: str, advice: ReviewLine | None = None
+    ) -> bytes:
+        """The PNG of one step (drawn in the picture workers, with the hand DMs), with a
+        review line's advice drawn when given."""
         from render.replay import render_frame
 
-        model = frame(rh, step, view, lang)
+        model = frame(rh, step, view, lang, advice)
         return await draw(render_frame, model, wait="reply")
 
-    async def animation(self, rh: ReplayHand, lang: str) -> bytes:
-        """The whole hand as a looping GIF, all four hands open (drawn off the loop)."""
+    async def animation(self, rh: ReplayHand, lang: str, view: int = ALL) -> bytes:
+        """The whole hand as a looping GIF seen from ``view`` (a seat, or :data:`ALL`:
+        every hand open), paced per step (drawn off the loop)."""
         from render.replay import render_animation
 
-        def frames() -> tuple[Any, ...]:
-            return tuple(frame(rh, s, ALL, lang) for s in range(rh.steps + 1))
-
         # the frames are worked out in a thread, the GIF drawn in the picture workers, last
-        return await draw(render_animation, await asyncio.to_thread(frames), wait="bulk")
+        frames = await asyncio.to_thread(animation_frames, rh, view, lang)
+        return await draw(render_animation, frames, wait="bulk")
 
     async def export_game(self, guild_id: int | None, game_id: int) -> tuple[bytes, int, bool]:
         """The game's log as JSON bytes, how many hands it holds, and whether the game is
@@ -659,6 +745,7 @@ __all__ = [
     "ReplayHand",
     "ReplayRefused",
     "ReplayService",
+    "animation_frames",
     "build_log",
     "caption",
     "check_against_record",
@@ -667,4 +754,5 @@ __all__ = [
     "log_json",
     "move_lines",
     "server_csv",
+    "tiles_lines",
 ]

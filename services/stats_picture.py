@@ -31,7 +31,7 @@ def drawable(text: str) -> bool:
 
 
 #: The sentences that have a stand-in for the picture, ``stats.picture.<name>`` in the
-#: catalogue: their own words need characters the shipped font subset lacks (榜 赛 季 积 率 录
+#: catalogue: their own words needed characters the shipped font subset once lacked (榜 赛 季 积 率 录
 #: 页 差 ≥); the stand-in is used only while those stay undrawable.
 PICTURE_WORDS: frozenset[str] = frozenset(
     {

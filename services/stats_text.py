@@ -126,25 +126,26 @@ def _escape(name: str) -> str:
 
 
 def item_text(item: Any, lang: str = "zh") -> str:
-    """A scoring item as ``清一色 ×4``; tolerant of the shapes the store may hold."""
+    """A scoring item as ``清一色 ×4``, ``平胡 4分``, ``杠开 +1炮``; tolerant of the shapes
+    the store may hold."""
     if isinstance(item, Mapping):
         zh = str(item.get("name") or item.get("zh") or item.get("en") or "?")
         en = str(item.get("en") or zh)
         label = en if lang == "en" else zh
-        return _with_value(label, item.get("value"))
+        value = item.get("value")
+        return label if value in (None, "") else f"{label} {value_text(value)}"
     if isinstance(item, Sequence) and not isinstance(item, str) and len(item) == 2:
-        return _with_value(str(item[0]), item[1])
+        return f"{item[0]} {value_text(item[1])}"
     return str(item)
 
 
-def _with_value(label: str, value: Any) -> str:
-    """The engine's values carry their own sign and unit (``×4``, ``+1炮``, ``4分``); a bare
-    number (older rows) is a multiplier."""
-    if value in (None, ""):
-        return label
-    if isinstance(value, int | float):
-        return f"{label} ×{value}"
-    return f"{label} {value}"
+def value_text(value: Any) -> str:
+    """An item's value as written: a bare number is a multiplier (``×4``); a value the
+    engine wrote with its own unit or sign (``4分``, ``+1炮``, ``×2``) stays as it is."""
+    text = str(value).strip()
+    if isinstance(value, int | float) or text.replace(".", "", 1).isdigit():
+        return f"×{text}"
+    return text
 
 
 def items_text(items: Iterable[Any], lang: str = "zh") -> str:
@@ -579,5 +580,6 @@ __all__ = [
     "rating_series",
     "seed_lines",
     "t",
+    "value_text",
     "variant_name",
 ]

@@ -41,6 +41,7 @@ from cogs.delivery.table_edits import TABLE_EDIT_INTERVAL, TABLE_EDITS_PER_SECON
 from cogs.game.session import SessionMessages, result_parts
 from cogs.game.text import t
 from cogs.game.views import lobby_message
+from cogs.replay.buttons import result_view
 from db.store import Store
 from services.delivery import GameSummary, PrivateUpdate
 from services.game import GameService
@@ -208,10 +209,16 @@ class DiscordDelivery:
             return self.result_stored(game)
         lang = await self.preferences.lang_for_guild(game.guild_id)
         published = (result.seed_reveal or {}).get("commitment")
+
         content, embed, _view, files = await result_parts(game, result, lang, published)
         where = await self.places.play_channel_id(game)
         message = await self.places.send(
-            where, content=content or None, embed=embed, files=files, nonce=result_nonce(game)
+            where,
+            content=content or None,
+            embed=embed,
+            view=result_view(game.id, result.hand_no, lang),  # 回放 only: no 准备 here
+            files=files,
+            nonce=result_nonce(game),
         )
         self.places.note_snowflake(message.id)
         self.places.refs(game)[RESULT_POSTED] = game.hand_no

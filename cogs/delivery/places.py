@@ -40,6 +40,7 @@ from cogs.delivery.message_ids import MessageIds
 from cogs.delivery.preferences import Preferences
 from cogs.game.text import t, variant_name
 from cogs.game.views import lobby_message
+from cogs.replay.buttons import result_view
 from services.delivery import GameSummary
 from services.game import GameService
 from services.single_flight import SingleFlight
@@ -538,21 +539,28 @@ class Places:
         except discord.HTTPException as error:
             log.info("game %s: lobby not updated (%s %s)", game.id, error.status, error.code)
 
-    async def retire(self, channel_id: int, message_id: int) -> None:
-        """Take the buttons off an old message (best effort: it stays as it was)."""
+    async def retire(
+        self, channel_id: int, message_id: int, keep: discord.ui.View | None = None
+    ) -> None:
+        """Take the buttons off an old message, but those of ``keep`` (best effort: it stays
+        as it was)."""
         try:
-            await self.partial(channel_id, message_id).edit(view=None)
+            await self.partial(channel_id, message_id).edit(view=keep)
         except discord.HTTPException as error:
             log.info("buttons of message %s stay (%s %s)", message_id, error.status, error.code)
 
     async def retire_result(self, game: GameSummary, *, before: int | None = None) -> None:
-        """Take 下一局 / 结束对局 off the last result (of a hand before ``before``, or any)."""
+        """Take 准备 / 解散 off the last result (of a hand before ``before``, or any); its
+        回放 stays."""
         refs = self.refs(game)
         result = refs.get("result")
         if not result or (before is not None and int(result[2]) >= before):
             return
         refs.pop("result", None)
-        await self.retire(int(result[0]), int(result[1]))
+
+        lang = await self.preferences.lang_for_guild(game.guild_id)
+        keep = result_view(game.id, int(result[2]), lang)  # 回放 stays on every result
+        await self.retire(int(result[0]), int(result[1]), keep)
 
     async def note_result(self, game: GameSummary, channel_id: int, message_id: int) -> None:
         """The result message of the hand just ended (its buttons go when the next starts)."""

@@ -45,6 +45,7 @@ from cogs.game.session_text import (
 )
 from cogs.game.text import lang_of, t
 from cogs.game.views import GameButton, lobby_message, result_message, session_buttons
+from cogs.replay.buttons import open_button
 from i18n import short
 from services.delivery import GameSummary
 from services.errors import StaleButton
@@ -382,10 +383,11 @@ class SessionMessages:
         held = self.places.refs(game).get("result")
         if info is None or not held or int(held[2]) != info.ready_hand:
             return
-        view = None
+
+        view = discord.ui.View(timeout=None)
         if info.ready_open:
-            view = discord.ui.View(timeout=None)
             session_buttons(view, game, lang)
+        view.add_item(open_button(game.id, int(held[2]), lang))
         try:
             await self.places.partial(int(held[0]), int(held[1])).edit(
                 content=ready_text(game, lang) or None, view=view

@@ -32,6 +32,7 @@ from cogs.game.text import (
     variant_name,
 )
 from cogs.refusal_text import refusal_text
+from cogs.replay.buttons import result_view
 from engine.options import describe_options, make_options
 from i18n import short
 from services.action_codec import CUSTOM_ID as CUSTOM_ID
@@ -339,7 +340,9 @@ def result_message(
     game: GameSummary, result: HandResult, lang: str, commitment: str | None = None
 ) -> tuple[discord.Embed, discord.ui.View | None]:
     """The hand's result with every hand laid open (摊牌: :mod:`cogs.game.session_text`), every
-    scoring item and payment; 准备 / 解散 (:func:`session_buttons`)."""
+    scoring item and payment; 准备 / 解散 (:func:`session_buttons`) and 回放 (the hand's
+    replay, :func:`cogs.replay.commands.open_button`)."""
+
     embed = discord.Embed(
         title=t("session.showdown_title", lang, hand=result.hand_no)
         + " · "
@@ -350,11 +353,12 @@ def result_message(
     # the hand's code, for /mahjong replay and /mahjong review
     replay_word = t("game.replay_word", short(lang))
     embed.set_footer(text=_footer(game, f"{replay_word} #{game.id}-{result.hand_no}"))
-    if game.status != "active":
-        return embed, None
     view = discord.ui.View(timeout=None)
-    session_buttons(view, game, lang)
-    return embed, view if view.children else None  # none after a session's last hand
+    if game.status == "active":
+        session_buttons(view, game, lang)  # none after a session's last hand
+    for item in result_view(game.id, result.hand_no, lang).children:
+        view.add_item(item)
+    return embed, view
 
 
 def hand_lang(interaction: discord.Interaction) -> str:

@@ -2,14 +2,18 @@
 ``/mahjong export server`` (Manage Server): finished hands watched again, learned from and
 taken out. Discord only: the work is :class:`services.replay.ReplayService`'s.
 
-A replay message shows one moment of a finished hand: the table picture, the concealed hand
-of one seat (or all four open), the moves around that step, and ⏮ ◀ ▶ ⏭, a seat switch
-and 🎞 (the whole hand as an animated picture, posted in the channel). Every component is a
-``DynamicItem`` whose ``custom_id`` carries what it shows — ``mj:rp:<game>:<hand>:<op>:
-<step>:<view>`` (a step button) and ``mj:rs:<game>:<hand>:<step>`` (the seat switch) — so
-they work after a restart; a press checks again that the hand is a finished hand of this
-server (a forged id for a hand in play is refused like the command). Pictures are drawn in
-a worker thread, never on the event loop.
+A replay message shows one moment of a finished hand: the table picture (or, with pictures
+off, its tiles in words), the concealed hand of one seat (or all four open), the moves
+around that step, and ⏮ ◀ ▶ ⏭, a seat switch, 🎞 (the whole hand as an animated picture
+from the shown seat, posted in the channel) and jumps to the seat's next turn, the next
+claim or kong and the win. Every result carries a 回放 button that opens its hand
+(:func:`open_button`), and a review's lines open their step (:func:`review_view`). Every
+component is a ``DynamicItem`` whose ``custom_id`` carries what it shows —
+``mj:rp:<game>:<hand>:<op>:<step>:<view>`` (a step button; ``o`` opens a new replay),
+``mj:rs:<game>:<hand>:<step>`` (the seat switch), ``mj:rv:<game>:<hand>:<seat>`` (the review's
+steps) — so they work after a restart; a press checks again that the hand is a finished hand
+of this server (a forged id for a hand in play is refused like the command). Pictures are
+drawn in a worker thread, never on the event loop.
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ from cogs.components import chosen_values, component_ids, custom_id_of, pressed_
 from cogs.delivery import pictures
 from cogs.errors import send_ephemeral
 from cogs.group import CheckedGroup, bind_cog_commands, mahjong
+from cogs.replay.buttons import open_button
+from engine.review import ReviewLine
 from i18n import locale_for, t
 from services.replay import (
     ALL,
@@ -39,15 +45,20 @@ from services.replay import (
     clamp_step,
     end_text,
     move_lines,
+    tiles_lines,
 )
+from services.replay_steps import next_claim, next_own_turn, win_step
 from services.replay_text import hand_code, one, variant_name, who
 
 log = logging.getLogger(__name__)
 
-STEP_ID = r"mj:rp:(?P<gid>[0-9]{1,18}):(?P<hand>[0-9]{1,4}):(?P<op>[fpnla]):(?P<step>[0-9]{1,4}):(?P<view>[0-4])"
+#: ops: f first, p previous, n next, l last, a animation, t own turn, c claim, w win, o open
+STEP_ID = r"mj:rp:(?P<gid>[0-9]{1,18}):(?P<hand>[0-9]{1,4}):(?P<op>[fpnlatcwo]):(?P<step>[0-9]{1,4}):(?P<view>[0-4])"
 SEAT_ID = r"mj:rs:(?P<gid>[0-9]{1,18}):(?P<hand>[0-9]{1,4}):(?P<step>[0-9]{1,4})"
+REVIEW_ID = r"mj:rv:(?P<gid>[0-9]{1,18}):(?P<hand>[0-9]{1,4}):(?P<seat>[0-3])"
 STEP_RX = re.compile(STEP_ID)
 SEAT_RX = re.compile(SEAT_ID)
+REVIEW_RX = re.compile(REVIEW_ID)
 PICTURE = "replay.png"
 COLOUR = discord.Colour.dark_teal()
 GREY = discord.ButtonStyle.secondary
@@ -82,7 +93,9 @@ def _split(code: str) -> tuple[int, int]:
 
 
 class StepButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=STEP_ID):
-    """⏮ ◀ ▶ ⏭ (go to ``step``) and 🎞 (post the animation), for hand ``#gid-hand``."""
+    """⏮ ◀ ▶ ⏭ and the jumps (go to ``step``), 🎞 (post the animation seen from ``view``)
+    and 回放 (``o``: open the hand in a new replay, from the presser's seat), for hand
+    ``#gid-hand``."""
 
     def __init__(
         self,
@@ -123,11 +136,101 @@ class StepButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=STEP_I
         )
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        code = hand_code(self.game_id, self.hand_no)
-        if self.op == "a":
-            await post_animation(interaction, code)
-        else:
-            await show_replay(interaction, code, self.step, self.shown, edit=True)
+        await step_pressed(interaction, self.game_id, self.hand_no, self.op, self.step, self.shown)
+
+
+async def step_pressed(
+    interaction: discord.Interaction, game_id: int, hand_no: int, op: str, step: int, view: int
+) -> None:
+    """What a step button does: post the animation (``a``), open a new replay (``o``), or
+    show ``step`` in the pressed message."""
+    code = hand_code(game_id, hand_no)
+    if op == "a":
+        await post_animation(interaction, code, view)
+    elif op == "o":
+        await show_replay(interaction, code, 0, None, edit=False)
+    else:
+        await show_replay(interaction, code, step, view, edit=True)
+
+
+class ReviewSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=REVIEW_ID):
+    """The steps of a review (复盘): choosing a line opens the replay at its step, from the
+    reviewed seat."""
+
+    def __init__(
+        self,
+        game_id: int,
+        hand_no: int,
+        seat: int,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+    ) -> None:
+        self.game_id, self.hand_no, self.seat = game_id, hand_no, seat
+        super().__init__(one_choice(f"mj:rv:{game_id}:{hand_no}:{seat}", options, placeholder, "0"))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ReviewSelect:
+        return cls(int(match["gid"]), int(match["hand"]), int(match["seat"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await review_chosen(interaction, self.game_id, self.hand_no, self.seat)
+
+
+async def review_chosen(
+    interaction: discord.Interaction, game_id: int, hand_no: int, seat: int
+) -> None:
+    """A review line chosen: the replay at the moment of that decision, from the reviewed
+    seat, the advice drawn on its hand (the tile played and the one suggested, ringed)."""
+    values = chosen_values(interaction) or ["0"]
+    step = int(values[0]) if str(values[0]).isdigit() else 0
+    code = hand_code(game_id, hand_no)
+    await show_replay(interaction, code, step, seat, edit=False, review=True)
+
+
+#: A select menu holds at most this many options.
+MAX_OPTIONS = 25
+
+
+def review_view(
+    rh: ReplayHand, seat: int, lines: list[ReviewLine], lang: str
+) -> discord.ui.View | None:
+    """The review's lines as a menu of steps (the first 25), each opening the replay there;
+    None when there is no line."""
+    if not lines:
+        return None
+    lang1 = one(lang)
+    options: list[discord.SelectOption] = []
+    seen: set[int] = set()
+    for line in lines:
+        if line.step in seen or len(options) == MAX_OPTIONS:
+            continue
+        seen.add(line.step)
+        text = f"{line.step}. {line.text(lang1)}"
+        label = text if len(text) <= 100 else text[:99] + "…"
+        options.append(discord.SelectOption(label=label, value=str(line.step)))
+    v = discord.ui.View(timeout=None)
+    placeholder = t("replay.review_open", lang1)
+    v.add_item(ReviewSelect(rh.game_id, rh.hand_no, seat, options, placeholder=placeholder))
+    return v
+
+
+def one_choice(
+    custom_id: str,
+    options: list[discord.SelectOption] | None,
+    placeholder: str | None,
+    fallback: str,
+) -> discord.ui.Select[Any]:
+    """A menu of one choice; rebuilt from its id alone (after a restart) it holds only
+    ``fallback``, the options being on the message."""
+    return discord.ui.Select(
+        custom_id=custom_id,
+        options=options or [discord.SelectOption(label="—", value=fallback)],
+        placeholder=placeholder,
+        min_values=1,
+        max_values=1,
+    )
 
 
 class SeatSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SEAT_ID):
@@ -143,13 +246,7 @@ class SeatSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SEAT_I
     ) -> None:
         self.game_id, self.hand_no, self.step = game_id, hand_no, step
         super().__init__(
-            discord.ui.Select(
-                custom_id=f"mj:rs:{game_id}:{hand_no}:{step}",
-                options=options or [discord.SelectOption(label="—", value=str(ALL))],
-                placeholder=placeholder,
-                min_values=1,
-                max_values=1,
-            )
+            one_choice(f"mj:rs:{game_id}:{hand_no}:{step}", options, placeholder, str(ALL))
         )
 
     @classmethod
@@ -192,20 +289,40 @@ def replay_view(rh: ReplayHand, step: int, view: int, lang: str) -> discord.ui.V
         )
     )
     v.add_item(SeatSelect(g, h, step, options, placeholder=t("replay.pick_view", one(lang))))
+    jumps = (
+        ("t", None if view == ALL else next_own_turn(rh, step, view), "replay.jump_turn"),
+        ("c", next_claim(rh, step), "replay.jump_claim"),
+        ("w", win_step(rh), "replay.jump_win"),
+    )
+    for op, to, key in jumps:
+        label = t(key, one(lang))
+        there = step if to is None else to
+        v.add_item(StepButton(g, h, op, there, view, label=label, disabled=to in (None, step)))
     return v
 
 
 def replay_embed(
-    rh: ReplayHand, step: int, view: int, lang: str, *, picture: bool
+    rh: ReplayHand,
+    step: int,
+    view: int,
+    lang: str,
+    *,
+    picture: bool,
+    advice: ReviewLine | None = None,
 ) -> discord.Embed:
     lang1 = one(lang)
     lines = []
+    if advice is not None:  # the review line this step was opened for
+        lines += [t("replay.advice_line", lang1, step=advice.step, text=advice.text(lang1)), ""]
     for n, text in move_lines(rh, step, view, lang1):
         lines.append(f"**▶ {text}**" if n == step else text)
     if step == 0:
         lines.insert(0, f"**▶ {t('replay.deal', lang1)}**")
     if step >= rh.steps:
         lines.append(t("replay.result_line", lang1, text=end_text(rh, lang1)))
+    if not picture:  # the tiles the picture would show, in words
+        lines.append("")
+        lines.extend(tiles_lines(rh, step, view, lang1))
     embed = discord.Embed(
         title=t(
             "replay.replay_title", lang1, code=rh.code, variant=variant_name(rh.variant, lang1)
@@ -242,8 +359,11 @@ async def show_replay(
     *,
     edit: bool,
     share: bool = False,
+    review: bool = False,
 ) -> None:
-    """Show hand ``code`` at ``step`` from ``view``: a new message or the pressed one."""
+    """Show hand ``code`` at ``step`` from ``view``: a new message or the pressed one. With
+    ``review``, ``step`` is a review line of seat ``view``: shown just before that play, the
+    advice drawn."""
     lang = lang_of(interaction)
     if edit:
         await interaction.response.defer()
@@ -259,21 +379,31 @@ async def show_replay(
         seat = rh.seat_of(interaction.user.id)
         view = ALL if seat is None else seat
     step = clamp_step(rh, 0 if step is None else step)
+    advice = None
+    if review and view != ALL and step > 0:
+        try:
+            rh, advice = await service.review_line(interaction.guild_id, code, view, step)
+        except ReplayRefused as refused:
+            await send_ephemeral(interaction, refused.text(lang))
+            return
+        if advice is not None:
+            step = advice.step - 1  # the moment of the decision
     files: list[discord.File] = []
     if await _wants_pictures(interaction):
         try:
-            png = await service.picture(rh, step, view, lang)
+            png = await service.picture(rh, step, view, lang, advice)
             files = [discord.File(io.BytesIO(png), filename=PICTURE)]
         except Exception:
             log.exception("replay picture of %s step %s failed", rh.code, step)
-    embed = replay_embed(rh, step, view, lang, picture=bool(files))
+    embed = replay_embed(rh, step, view, lang, picture=bool(files), advice=advice)
     await interaction.edit_original_response(
         embed=embed, view=replay_view(rh, step, view, lang), attachments=files
     )
 
 
-async def post_animation(interaction: discord.Interaction, code: str) -> None:
-    """Post the whole hand as an animated picture in the channel."""
+async def post_animation(interaction: discord.Interaction, code: str, view: int = ALL) -> None:
+    """Post the whole hand as an animated picture in the channel, seen from ``view`` (a
+    seat: only its hand open; :data:`ALL`: all four, 摊牌)."""
     lang = lang_of(interaction)
     await interaction.response.defer()
     try:
@@ -283,7 +413,7 @@ async def post_animation(interaction: discord.Interaction, code: str) -> None:
         await send_ephemeral(interaction, refused.text(lang))
         return
     try:
-        gif = await service.animation(rh, lang)
+        gif = await service.animation(rh, lang, view)
     except Exception:
         log.exception("animation of %s failed", rh.code)
         await send_ephemeral(interaction, t("replay.animation_failed", one(lang)))
@@ -321,18 +451,24 @@ class Replays(commands.Cog):
         custom_id = custom_id_of(interaction)
         step = STEP_RX.fullmatch(custom_id)
         seat = SEAT_RX.fullmatch(custom_id)
-        if (step is None and seat is None) or interaction.message is None:
+        review = REVIEW_RX.fullmatch(custom_id)
+        if (step is None and seat is None and review is None) or interaction.message is None:
             return
         if custom_id in component_ids(interaction.message.components):
             return  # discord.py routes it to the DynamicItem
         if step is not None:
-            code = hand_code(int(step["gid"]), int(step["hand"]))
-            if step["op"] == "a":
-                await post_animation(interaction, code)
-            else:
-                await show_replay(
-                    interaction, code, int(step["step"]), int(step["view"]), edit=True
-                )
+            await step_pressed(
+                interaction,
+                int(step["gid"]),
+                int(step["hand"]),
+                step["op"],
+                int(step["step"]),
+                int(step["view"]),
+            )
+        elif review is not None:
+            await review_chosen(
+                interaction, int(review["gid"]), int(review["hand"]), int(review["seat"])
+            )
         elif seat is not None:
             values = chosen_values(interaction) or [str(ALL)]
             view = int(values[0]) if str(values[0]).isdigit() else ALL
@@ -435,7 +571,11 @@ class Replays(commands.Cog):
             colour=COLOUR,
         )
         embed.set_footer(text=t("replay.review_footer", lang1))
-        await interaction.edit_original_response(embed=embed)
+        view = review_view(rh, seat - 1, lines, lang1)
+        if view is None:
+            await interaction.edit_original_response(embed=embed)
+        else:
+            await interaction.edit_original_response(embed=embed, view=view)
 
     @review.autocomplete("hand")
     async def _review_hand(
@@ -508,8 +648,18 @@ class Replays(commands.Cog):
 async def setup(bot: MahjongBot) -> None:
     """Extension entry point: register the persistent items and add the cog over the bot's
     replay service."""
-    bot.add_dynamic_items(StepButton, SeatSelect)
+    bot.add_dynamic_items(StepButton, SeatSelect, ReviewSelect)
     await bot.add_cog(Replays(bot))
 
 
-__all__ = ["Replays", "SeatSelect", "StepButton", "export_group", "setup", "show_replay"]
+__all__ = [
+    "Replays",
+    "ReviewSelect",
+    "SeatSelect",
+    "StepButton",
+    "export_group",
+    "open_button",
+    "review_view",
+    "setup",
+    "show_replay",
+]

@@ -84,11 +84,12 @@ async def test_four_humans_play_a_hand_privately(fake: FakeDiscord, bot_factory)
         what="the second hand's DMs",
     )
     # a fresh table message for hand 2; hand 1's table and result keep their last picture
-    # and text as the hand's record, without buttons
+    # and text as the hand's record, without buttons but the result's 回放
     await fake.wait_for(lambda: len(table_messages(fake, gid)) == 2, 10, what="hand 2's table")
     await fake.wait_for(
         lambda: (
-            not fake.messages[table.id].custom_ids() and not fake.messages[result.id].custom_ids()
+            not fake.messages[table.id].custom_ids()
+            and fake.messages[result.id].custom_ids() == [f"mj:rp:{gid}:1:o:0:4"]
         ),
         10,
         what="hand 1's buttons removed",

@@ -5,6 +5,7 @@ still being played refused through the command, the autocomplete and a forged cu
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -137,3 +138,110 @@ async def test_replay_buttons_after_a_restart_and_hands_in_play_refused(
     ix = await fake.slash(bob, "mahjong export server", {})
     refused = await ix.wait_reply(10)
     assert refused.ephemeral and "Manage Server" in refused.text() and not refused.attachments
+
+
+def _gif_durations(data: bytes) -> list[int]:
+    import io
+
+    from PIL import Image
+
+    gif = Image.open(io.BytesIO(data))
+    out = []
+    for i in range(gif.n_frames):
+        gif.seek(i)
+        out.append(gif.info["duration"])
+    return out
+
+
+async def test_a_result_opens_its_replay_paced_from_the_players_seat(
+    fake: FakeDiscord, bot_factory
+) -> None:
+    """Every result carries 回放, kept once the next hand is dealt; it opens the hand from
+    the presser's seat; 🎞 from there is paced for a person (claims and the win held
+    longer); a review's line opens its step."""
+    proc = bot_factory(env=game_env())
+    await proc.start_ready()
+    alice = fake.user("alice")
+    gid, _lobby = await open_game(fake, alice, [], variant="xinyu")
+    result = await play_hand(fake, [alice], gid)
+    open_id = f"mj:rp:{gid}:1:o:0:4"
+    assert open_id in result.custom_ids()
+    await fake.wait_for(lambda: recorded(proc, gid, 1), 20, what="hand 1 recorded")
+    await click_ok(fake, alice, fake.messages[result.id], f"mj:{gid}:next:1")
+    await fake.wait_for(
+        lambda: any(e.get("k") == "next" for _s, _seat, e in log_of(proc, gid)),
+        15,
+        what="hand 2 dealt",
+    )
+    # 准备 / 解散 leave the old result once the next hand is dealt; 回放 stays
+    await fake.wait_for(
+        lambda: f"mj:{gid}:next:1" not in fake.messages[result.id].custom_ids(),
+        15,
+        what="the old result's 准备 gone",
+    )
+    assert fake.messages[result.id].custom_ids() == [open_id]
+
+    ix = await click_ok(fake, alice, fake.messages[result.id], open_id)
+    replay = await ix.wait_reply(15)
+    assert replay.ephemeral and replay.id != result.id
+    assert "step 0/" in step_of(fake, replay.id) and "alice" in step_of(fake, replay.id)
+    assert replay.attachments[0].filename == "replay.png"
+    ids = replay.custom_ids()
+    assert any(c.startswith(f"mj:rp:{gid}:1:t:") for c in ids)  # next own turn
+    assert any(c.startswith(f"mj:rp:{gid}:1:w:") for c in ids)  # the win
+
+    # 🎞 from alice's seat (view 0): paced per step, the win held longest
+    animate = next(c for c in ids if c.startswith(f"mj:rp:{gid}:1:a:"))
+    assert animate.endswith(":0")
+    ix = await click_ok(fake, alice, fake.messages[replay.id], animate)
+    gif = await fake.wait_for(
+        lambda: next((m for m in ix.followups if m.attachments), None), 60, what="the GIF"
+    )
+    durations = _gif_durations(gif.attachments[0].data)
+    assert sorted(durations)[len(durations) // 2] >= 700  # a discard can be followed
+    assert durations[-1] == max(durations) >= 5000
+    assert sum(durations) >= 20_000
+
+    # a review line opens the replay at its step, from the reviewed seat
+    opened_one = False
+    for seat in (1, 2, 3, 4):
+        ix = await fake.slash(alice, "mahjong review", {"hand": f"#{gid}-1", "seat": seat})
+        review = await ix.wait_reply(15)
+        picks = [c for c in review.custom_ids() if c.startswith(f"mj:rv:{gid}:1:")]
+        if not picks:  # that seat played exactly as the analysis would
+            continue
+        assert picks == [f"mj:rv:{gid}:1:{seat - 1}"]
+        line = next(x for x in review.text().splitlines() if x[:1].isdigit())
+        step = line.split(".", 1)[0]
+        ix = await click_ok(fake, alice, fake.messages[review.id], picks[0], values=[step])
+        opened = await ix.wait_reply(15)
+        # shown just before that play, the advice said (and drawn on the hand picture)
+        assert opened.id != review.id and f"step {int(step) - 1}/" in step_of(fake, opened.id)
+        assert line.split(". ", 1)[1] in opened.text() and "Review" in opened.text()
+        assert opened.attachments[0].filename == "replay.png"
+        opened_one = True
+        break
+    assert opened_one, "no seat had a review line"
+
+
+async def test_pictures_off_the_replay_shows_the_tiles_in_words(
+    fake: FakeDiscord, bot_factory
+) -> None:
+    proc = bot_factory(env=game_env(MAHJONG_PICTURES="false"))
+    await proc.start_ready()
+    alice = fake.user("alice")
+    gid, _lobby = await open_game(fake, alice, [], variant="xinyu")
+    await play_hand(fake, [alice], gid)
+    await fake.wait_for(lambda: recorded(proc, gid, 1), 20, what="hand 1 recorded")
+    ix = await fake.slash(alice, "mahjong replay", {"hand": f"#{gid}-1"})
+    replay = await ix.wait_reply(15)
+    assert not replay.attachments
+    text = replay.text()
+    # alice's own tiles by name (13 or 14 at the deal), the others' only counted
+    [own] = [x for x in text.splitlines() if x.startswith("**alice** · hand ")]
+    tiles = own.split(" · ")[1].removeprefix("hand ")
+    from services.replay_text import tile_word
+
+    words = sorted({tile_word(k, "en") for k in range(34)}, key=len, reverse=True)
+    assert len(re.findall("|".join(map(re.escape, words)), tiles)) in (13, 14), own
+    assert len(re.findall(r"· 1[34] tiles in hand ·", text)) == 3

@@ -138,7 +138,9 @@ async def test_a_four_hand_game_ends_by_itself_with_standings_and_a_rematch(
         what="the lobby updated",
     )
     await fake.wait_for(
-        lambda: not fake.messages[result.id].custom_ids(), 10, what="the last result's buttons"
+        lambda: fake.messages[result.id].custom_ids() == [f"mj:rp:{gid}:4:o:0:4"],
+        10,
+        what="the last result's buttons (回放 only)",
     )
     # 再来一局: the same table again (alone: it starts at once)
     press = await click_ok(fake, alice, board, f"mj:{gid}:rematch")
@@ -195,7 +197,9 @@ async def test_a_ready_check_with_one_absent_human(fake: FakeDiscord, bot_factor
         lambda: "托管" in (table_message(fake, gid) or result).text(), 10, what="bob on 托管"
     )
     await fake.wait_for(
-        lambda: not fake.messages[result.id].custom_ids(), 10, what="hand 1's 准备 gone"
+        lambda: fake.messages[result.id].custom_ids() == [f"mj:rp:{gid}:1:o:0:4"],
+        10,
+        what="hand 1's 准备 gone, its 回放 kept",
     )
     check_privacy(fake)
 

@@ -131,8 +131,17 @@ def test_hand_lines_private_and_result_lists_every_item():
     embed, view = result_message(game(), result, "zh", "c0ffee")
     assert "清一色 ×4" in embed.description and "门清 ×2" in embed.description
     assert "s33d" in embed.description and "c0ffee" in embed.description
-    # 准备 for the next hand, 解散 (a vote) instead of ending the game alone
-    assert [i.custom_id for i in view.children] == ["mj:7:next:1", "mj:7:dissolve"]
+    # 准备 for the next hand, 解散 (a vote) instead of ending the game alone, and 回放
+    assert [i.custom_id for i in view.children] == [
+        "mj:7:next:1",
+        "mj:7:dissolve",
+        "mj:rp:7:1:o:0:4",
+    ]
+    assert view.children[-1].label == "回放"
+    # the last hand of a game too: its result keeps the 回放 button
+    _embed, over = result_message(game(status="finished"), result, "en")
+    assert over is not None
+    assert [(i.custom_id, i.label) for i in over.children] == [("mj:rp:7:1:o:0:4", "Replay")]
     assert "8" in embed.description and "自摸" in embed.description  # the payment line
     # an English result: units in English, no Chinese punctuation between the items
     jiujiang = replace(

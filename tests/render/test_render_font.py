@@ -35,8 +35,12 @@ def test_only_shipped_fonts_are_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(ImageFont, "truetype", recording_truetype)
     monkeypatch.setattr(ImageFont, "load_default", no_default)
+    from render import draw
+
     fonts.sans.cache_clear()
     fonts.serif.cache_clear()
+    fonts.label_font.cache_clear()
+    draw._runs_laid_out.cache_clear()  # it keeps the fonts of the runs it laid out
     try:
         render_table(table_state())
         render_result(result_state())
@@ -45,32 +49,64 @@ def test_only_shipped_fonts_are_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
     finally:
         fonts.sans.cache_clear()
         fonts.serif.cache_clear()
+        fonts.label_font.cache_clear()
     assets = (REPO / "render" / "assets").resolve()
     assert loaded, "no font was loaded"
     assert {Path(p).resolve().parent for p in loaded} == {assets}
-    assert {Path(p).name for p in loaded} == {fonts.SANS_PATH.name, fonts.SERIF_PATH.name}
+    label_fonts = {path.name for path, _ in fonts.LABEL_FONTS}
+    # the fixtures' names hold emoji: the emoji fallback font is loaded too
+    assert {fonts.SANS_PATH.name, fonts.SERIF_PATH.name, "Symbola-subset.ttf"} <= {
+        Path(p).name for p in loaded
+    }
+    assert {Path(p).name for p in loaded} <= label_fonts | {fonts.SERIF_PATH.name}
+
+
+#: The shipped fonts together stay a few MB (every copy of the repository carries them).
+ASSETS_BUDGET = 5_000_000
 
 
 def test_shipped_font_files_are_small_and_licensed() -> None:
-    for path in (fonts.SANS_PATH, fonts.SERIF_PATH):
-        assert path.exists()
-        assert path.stat().st_size < 400_000
+    paths = [fonts.SERIF_PATH, *(path for path, _ in fonts.LABEL_FONTS)]
+    assert all(path.exists() for path in paths)
+    assert sum(path.stat().st_size for path in paths) < ASSETS_BUDGET
     licence = (fonts.ASSETS / "OFL.txt").read_text(encoding="utf-8")
     assert "SIL OPEN FONT LICENSE Version 1.1" in licence
+    assert "Bitstream" in (fonts.ASSETS / "LICENSE-DejaVu.txt").read_text(encoding="utf-8")
+    assert "free for any use" in (fonts.ASSETS / "LICENSE-Symbola.txt").read_text(encoding="utf-8")
     assert fonts.sans(20).getname()[0] == "Noto Sans CJK SC"
     assert fonts.serif(20).getname()[0] == "Noto Serif CJK SC"
+    assert fonts.label_font(1, 20).getname()[0] == "DejaVu Sans"
+    assert fonts.label_font(2, 20).getname()[0] == "Symbola"
 
 
-def test_glyph_list_matches_the_font() -> None:
-    font = fonts.sans(40)
-    notdef = _glyph(font, "\ue000")  # private use: never in the subset
+def test_glyph_lists_match_the_fonts() -> None:
+    """Every character a glyph list names has an outline in that font."""
+    for index, have in enumerate(fonts.face_glyphs()):
+        font = fonts.label_font(index, 20)
+        notdef = _glyph(font, "\ue000")  # private use: never in a subset
+        for ch in have:
+            if not ch.isspace():
+                assert _glyph(font, ch) != notdef, f"{ch!r} listed but missing from font {index}"
     assert "\ue000" not in fonts.covered()
-    for ch in fonts.covered():
-        if not ch.isspace():
-            assert _glyph(font, ch) != notdef, f"{ch!r} listed but missing from the font"
-    for ch in "😀龘ᚠ":  # not in the subset: drawn as the empty box
+
+
+def test_label_fonts_cover_gb2312_big5_common_and_hangul() -> None:
+    from render.charset import big5_common_characters, gb2312_characters
+
+    first = fonts.face_glyphs()[0]
+    assert len(gb2312_characters()) == 7445
+    assert len(big5_common_characters()) == 5401
+    assert not gb2312_characters() - first
+    assert not big5_common_characters() - first
+    assert all(chr(c) in first for c in range(0xAC00, 0xD7A4))
+
+
+def test_fallback_fonts_take_what_the_first_lacks() -> None:
+    assert fonts.runs("周杰伦") == [(0, "周杰伦")]
+    assert fonts.runs("Łukasz") == [(1, "Ł"), (0, "ukasz")]
+    assert fonts.runs("🐼熊猫") == [(2, "🐼"), (0, "熊猫")]
+    for ch in "\U00020000𓀀":  # beyond every font (CJK extension B, hieroglyphs)
         assert ch not in fonts.covered()
-        assert _glyph(font, ch) == notdef
 
 
 def test_tile_font_covers_tile_characters() -> None:
@@ -116,11 +152,14 @@ def test_every_cjk_character_of_the_bots_own_text_is_covered() -> None:
     [
         ("小明", "小明"),
         ("Alice", "Alice"),
-        ("😀 ok", "? ok"),
+        ("😀 ok", "😀 ok"),
+        ("👍🏽", "👍"),  # a skin tone cannot be shown in one colour: dropped
+        ("\U00020000 ok", "? ok"),
         ("a\u200db\ufe0fc", "abc"),  # zero-width joiner and variation selector dropped
         ("tab\there", "tab here"),
-        ("e\u0301", "e"),  # combining accent dropped
-        ("龘", "?"),
+        ("e\u0301", "é"),  # a typed accent is composed
+        ("a\u0361b", "ab"),  # a mark with nothing to compose with is dropped
+        ("龘", "龘"),
     ],
 )
 def test_safe_text(raw: str, safe: str) -> None:

@@ -130,11 +130,12 @@ def test_an_empty_board_shows_its_note() -> None:
 
 
 def test_names_the_font_lacks_become_readable_or_question_marks() -> None:
-    assert readable("Ａｌｉｃｅ") == "Alice"  # full-width letters
-    assert readable("𝓐𝓵𝓲𝓬𝓮") == "Alice"  # mathematical script
-    assert readable("①") == "1"
+    assert readable("𝓐𝓵𝓲𝓬𝓮") == "Alice"  # mathematical script: no font has it
+    assert readable("𝟙𝟚") == "12"
+    assert readable("Ａｌｉｃｅ ①") == "Ａｌｉｃｅ ①"  # full-width letters are drawn as typed
     assert readable("阿明 Bob") == "阿明 Bob"  # already drawable: unchanged
-    assert fonts.safe_text(readable("김민수")) == "???"
+    assert fonts.safe_text(readable("김민수")) == "김민수"
+    assert fonts.safe_text(readable("\U00020000")) == "?"
 
 
 STRANGE_NAMES = [

@@ -52,3 +52,24 @@ def test_the_animation_is_a_looping_gif_under_the_upload_limit():
     assert img.info.get("loop") == 0
     img.seek(11)
     assert img.info["duration"] == LAST_MS
+
+
+def _colour_count(img: Image.Image, colour: tuple[int, int, int]) -> int:
+    raw, want = img.convert("RGB").tobytes(), bytes(colour)
+    return sum(1 for i in range(0, len(raw), 3) if raw[i : i + 3] == want)
+
+
+def test_a_review_rings_the_tile_played_and_the_one_suggested():
+    from dataclasses import replace
+
+    from render import draw as d
+
+    plain = frame(1)
+    label, hand = plain.hands[0]
+    advised = replace(plain, hands=((label, replace(hand, played=20, suggested=3)),))
+    before, after = frame_image(plain), frame_image(advised)
+    assert before.size == after.size
+    strip = (0, before.height - 120, before.width, before.height)  # the hand below the table
+    assert _colour_count(before.crop(strip), d.MINUS) == 0
+    assert _colour_count(after.crop(strip), d.MINUS) > 100  # red: the tile played (drawn 20)
+    assert _colour_count(after.crop(strip), d.PLUS) > 100  # green: the suggestion (3)

@@ -474,10 +474,11 @@ def test_item_text_shapes() -> None:
     assert item_text({"name": "清一色", "en": "Full flush", "value": 4}, "en") == "Full flush ×4"
     assert item_text(["杠开", 2]) == "杠开 ×2"
     assert item_text("海底捞月") == "海底捞月"
-    # what the store really holds: the engine's value strings, sign and unit included
-    assert item_text({"name": "清一色", "en": "Full flush", "value": "×4"}) == "清一色 ×4"
-    assert item_text({"name": "点炮", "en": "Discard win", "value": "+1炮"}) == "点炮 +1炮"
-    assert item_text({"name": "平胡", "en": "Basic hand", "value": "4分"}) == "平胡 4分"
+    # the engine's own values keep their unit or sign (Shangrao 分, Jiujiang 炮, Xinyu ×)
+    assert item_text({"name": "平胡 无宝", "value": "4分"}) == "平胡 无宝 4分"
+    assert item_text({"name": "杠开", "en": "Kong bloom", "value": "+1炮"}) == "杠开 +1炮"
+    assert item_text({"name": "清一色", "value": "×2"}) == "清一色 ×2"
+    assert item_text(["杠开", "+2炮"]) == "杠开 +2炮"
 
 
 def test_names_cannot_inject_markdown_or_mentions() -> None:

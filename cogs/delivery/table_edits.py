@@ -172,16 +172,19 @@ class TableEdits:
 
     async def stop(self, game_id: int) -> None:
         """No coalesced edit pending any more: one still waiting is dropped, one already
-        writing finishes first (cut off, a table it posted would be left with buttons)."""
+        writing finishes first (cut off, a table it posted would be left with buttons). The
+        game's newest table is let go too (kept, every game ever played would stay in
+        memory; :meth:`flush` sets it again)."""
         task = self._tasks.pop(game_id, None)
-        if task is None or task is asyncio.current_task():
-            return
-        if game_id in self._writing:
-            if self.budget is not None:  # waited for now: not behind the other tables
-                self.budget.hurry(task)
-            await asyncio.gather(task, return_exceptions=True)
-        else:
-            task.cancel()
+        if task is not None and task is not asyncio.current_task():
+            if game_id in self._writing:
+                if self.budget is not None:  # waited for now: not behind the other tables
+                    self.budget.hurry(task)
+                await asyncio.gather(task, return_exceptions=True)
+            else:
+                task.cancel()
+        if game_id not in self._tasks:  # (no newer edit scheduled meanwhile)
+            self._latest.pop(game_id, None)
 
     async def stop_all(self) -> None:
         """Shut-down: every pending edit stops."""

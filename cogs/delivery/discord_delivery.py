@@ -240,6 +240,7 @@ class DiscordDelivery:
         if game.hand_no and not self.places.refs(game).get("standings"):
             await self.session.post_standings(game)  # the final standings with 再来一局
         self.hands.forget_game(game.id)
+        self.commitments.pop(game.id, None)  # (kept per game playing: an ended one never returns)
         await self.places.save_refs(game.id)
         self.places.forget_game(game.id)
 

@@ -126,21 +126,53 @@ def _wild_draws(o: Outlook) -> int:
     return sum(o.unseen[k] for k in o.wild)
 
 
+#: Standard-shape 向听 of hands weighed lately, (counts, wildcards) → 向听: the hands after
+#: "discard a, draw b" come back for many a and b, and from one decision to the next.
+_standard_cache: dict[tuple[bytes, int], int] = {}
+STANDARD_CACHE_SIZE = 1 << 16
+
+
+def _sh_standard(plain: list[int], w: int) -> int:
+    key = (bytes(plain), w)
+    found = _standard_cache.get(key)
+    if found is None:
+        if len(_standard_cache) >= STANDARD_CACHE_SIZE:
+            _standard_cache.clear()
+        found = _standard_cache[key] = shanten_standard(plain, w)
+    return found
+
+
+def _neighbours(plain: list[int]) -> list[int]:
+    """Kinds a draw of which can lower the standard 向听 of a hand without wildcards: held
+    kinds and, in the suits, those within two of a held tile (a tile with no such neighbour
+    makes no pair or partial set; with a wildcard it could, so such hands try every kind)."""
+    near = set()
+    for k in range(34):
+        if plain[k]:
+            near.add(k)
+            if k < 27:
+                r = k % 9
+                for d in (-2, -1, 1, 2):
+                    if 0 <= r + d <= 8:
+                        near.add(k + d)
+    return sorted(near)
+
+
 def _standard(plain: list[int], w: int, o: Outlook) -> tuple[int, int]:
     """平胡 route: (向听, 进张)."""
-    base = shanten_standard(plain, w)
+    base = _sh_standard(plain, w)
     if base < 0:
         return base, 0
     uk = 0
-    for x in range(34):
+    for x in _neighbours(plain) if w == 0 else range(34):
         n = o.unseen[x]
         if not n or x in o.wild or plain[x] >= 4:
             continue
         plain[x] += 1
-        if shanten_standard(plain, w) < base:
+        if _sh_standard(plain, w) < base:
             uk += n
         plain[x] -= 1
-    if _wild_draws(o) and shanten_standard(plain, w + 1) < base:
+    if _wild_draws(o) and _sh_standard(plain, w + 1) < base:
         uk += _wild_draws(o)
     return base, uk
 

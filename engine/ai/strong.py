@@ -50,6 +50,9 @@ from engine.game.state import PHASE_TURN, GameState
 #: Chance of dealing in per unit of risk (:func:`engine.game.danger.risks`): in 九江
 #: self-play a ready seat's wait was hit by about 11 % of the discards of risk 0.6–1.
 DEAL_IN_PER_RISK = 0.12
+#: Wins on others' discards make the last step (ready → complete) this many times as likely
+#: per turn as self-draws alone, where discards can be won.
+DISCARD_WIN_BOOST = 2.0
 #: A claim that brings the hand closer to ready is refused only when the hand after it is
 #: worth less than this share of the hand that passes.
 CLAIM_FLOOR = 0.5
@@ -58,13 +61,25 @@ CLAIM_FLOOR = 0.5
 def outlook_of(state: GameState, seat: int) -> Outlook:
     """The :class:`~engine.ai.value.Outlook` of ``seat`` now."""
     h = state.hand
-    live = live_count(h, rules_of(state.variant, state.options).reserve)
+    rules = rules_of(state.variant, state.options)
+    live = live_count(h, rules.reserve)
+    tuning = variants.get(state.variant).ai
+    s = h.seats[seat]
+    melds = meld_kinds(s.melds)
+    boost = DISCARD_WIN_BOOST if rules.discard_win else 1.0
+    plain = boost
+    if tuning.open_plain_needs_extra and not (
+        s.flowers or any(kind != "pong" or kinds[0] >= 27 for kind, kinds in melds)
+    ):
+        plain = 1.0
     return Outlook(
         tuple(unseen_of(state, seat)),
         max(1, -(-live // 4)),
         h.wildcards,
-        meld_kinds(h.seats[seat].melds),
-        variants.get(state.variant).ai,
+        melds,
+        tuning,
+        boost,
+        plain,
     )
 
 

@@ -56,6 +56,11 @@ class Outlook:
     wild: frozenset[int]
     melds: tuple[tuple[str, tuple[int, ...]], ...]
     tuning: AiTuning
+    #: How much more often the last step comes, counting wins on others' discards (1: a
+    #: self-draw only game); ``plain_boost`` the same for an open plain (平胡) hand, which
+    #: some variants let win on a discard only with an extra (九江 二炮起胡).
+    last_boost: float = 1.0
+    plain_boost: float = 1.0
 
     @property
     def unseen_total(self) -> int:
@@ -99,11 +104,17 @@ TYPICAL_UKEIRE = {
 
 @lru_cache(maxsize=1 << 16)
 def reach_chance(
-    steps: int, ukeire: int, unseen: int, draws: int, route: str = "standard"
+    steps: int,
+    ukeire: int,
+    unseen: int,
+    draws: int,
+    route: str = "standard",
+    last_boost: float = 1.0,
 ) -> float:
     """Chance that a hand ``steps`` 向听 away (-1: complete) completes in ``draws`` draws,
     when ``ukeire`` of ``unseen`` tiles improve it now and later steps improve at the route's
-    typical rate (:data:`TYPICAL_UKEIRE`)."""
+    typical rate (:data:`TYPICAL_UKEIRE`); the last step (ready → complete) ``last_boost``
+    times as often (wins on others' discards)."""
     need = steps + 1
     if need <= 0:
         return 1.0
@@ -113,6 +124,7 @@ def reach_chance(
     rates = [min(0.9, ukeire / unseen)]
     for j in range(1, need):
         rates.append(min(0.9, typical[min(steps - j, len(typical) - 1)] / unseen))
+    rates[-1] = min(0.9, rates[-1] * last_boost)
     stage = [1.0] + [0.0] * need  # stage[j]: chance of having made j steps so far
     for _ in range(draws):
         for j in range(need - 1, -1, -1):
@@ -255,23 +267,31 @@ def hand_value(plain: list[int], w: int, o: Outlook) -> float:
     concealed = not open_melds
     values: list[float] = []
     sh, uk = _standard(plain, w, o)
-    values.append(reach_chance(sh, uk, total, o.draws) * (t.concealed_value if concealed else 1.0))
+    boost = o.last_boost if concealed else o.plain_boost
+    values.append(
+        reach_chance(sh, uk, total, o.draws, "standard", boost)
+        * (t.concealed_value if concealed else 1.0)
+    )
     if not o.melds and sum(plain) + w == 13:
         sh, uk = _pairs(plain, w, o)
-        values.append(reach_chance(sh, uk, total, o.draws, "pairs") * t.pairs_value)
+        values.append(reach_chance(sh, uk, total, o.draws, "pairs", o.last_boost) * t.pairs_value)
     if t.pongs_value > 1.0 and "chi" not in open_melds:
         sh, uk = _pongs(plain, w, o)
-        values.append(reach_chance(sh, uk, total, o.draws, "pongs") * t.pongs_value)
+        values.append(reach_chance(sh, uk, total, o.draws, "pongs", o.last_boost) * t.pongs_value)
     suit, held, honours = _main_suit(plain, o)
     if suit >= 0 and held + w >= FLUSH_MIN:
         bonus = t.concealed_value if concealed else 1.0
         if honours == 0 or t.half_flush_value <= 1.0:
             sh, uk = _within(plain, w, o, suit, False)
-            values.append(reach_chance(sh, uk, total, o.draws, "flush") * t.flush_value * bonus)
+            values.append(
+                reach_chance(sh, uk, total, o.draws, "flush", o.last_boost) * t.flush_value * bonus
+            )
         if t.half_flush_value > 1.0 and held + honours + w >= FLUSH_MIN + 2:
             sh, uk = _within(plain, w, o, suit, True)
             values.append(
-                reach_chance(sh, uk, total, o.draws, "flush") * t.half_flush_value * bonus
+                reach_chance(sh, uk, total, o.draws, "flush", o.last_boost)
+                * t.half_flush_value
+                * bonus
             )
     best = max(values)
     return best + OTHER_ROUTES * (sum(values) - best)

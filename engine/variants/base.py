@@ -90,6 +90,9 @@ class AiTuning:
     flush_value: float = 3.0
     half_flush_value: float = 1.0
     concealed_value: float = 1.0
+    #: An open plain (平胡) hand may win on a discard only with an extra (九江 二炮起胡: a
+    #: 发 laid open, a 中 / 白 set or a kong), else only by self-draw.
+    open_plain_needs_extra: bool = False
     #: A plain win's gain and a deal-in's (点炮) loss, in points of a plain win (defence).
     win_gain: float = 1.0
     deal_in_loss: float = 1.0

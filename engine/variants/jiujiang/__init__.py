@@ -33,6 +33,7 @@ VARIANT = Variant(
         concealed_value=1.3,
         win_gain=6.0,
         deal_in_loss=5.0,
+        open_plain_needs_extra=True,
     ),
     desk=DeskFields(
         others=True,

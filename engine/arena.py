@@ -13,8 +13,8 @@ in every seat, each seat's mean over the four rotations would be exactly 0, the 
 Reported (for ``a``; ``b_`` figures for the three ``b`` seats of the same plays, per seat):
 points per hand, win rate (和牌率), deal-in rate (点炮率), average hand value (mean points
 won on its wins), and the paired differences ``a − b`` with a 95 % interval (normal, over
-the deals). ``a``'s decision time per decision (p50 / p99, milliseconds) is measured too.
-The deals run in ``J`` processes (default: every core). The last line printed is one JSON
+the deals). The time of one decision (p50 / p99, milliseconds) is measured for ``a`` and,
+as its peer in the same run, for the ``b`` seats. The deals run in ``J`` processes (default: every core). The last line printed is one JSON
 object with every figure.
 """
 
@@ -53,6 +53,7 @@ class Play:
     winners: list[int]
     payer: int | None  # who dealt in (点炮), if a discard / robbed kong paid
     times: list[float] = field(default_factory=list)  # the challenger's decision seconds
+    others: list[float] = field(default_factory=list)  # the other seats' decision seconds
 
 
 def play_deal(
@@ -64,9 +65,10 @@ def play_deal(
 ) -> Play:
     """Play the first hand of the game from ``seed`` with ``seats[i]`` in seat ``i``.
 
-    ``timed``: the seat whose decisions are timed."""
+    ``timed``: the challenger's seat (its decisions timed apart from the others')."""
     step = new_game(variant, options, seed)
     times: list[float] = []
+    others: list[float] = []
     for _ in range(MAX_ACTIONS_PER_HAND):
         g = step.state
         if g.hand.phase == PHASE_OVER:
@@ -77,15 +79,13 @@ def play_deal(
                 [w["seat"] for w in r.get("winners") or []],
                 r.get("payer") if r.get("winners") else None,
                 times,
+                others,
             )
         seat = step.awaited[0]
         legal = step.legal_for(seat)
-        if seat == timed:
-            t0 = time.perf_counter()
-            action = seats[seat](g, seat, legal)
-            times.append(time.perf_counter() - t0)
-        else:
-            action = seats[seat](g, seat, legal)
+        t0 = time.perf_counter()
+        action = seats[seat](g, seat, legal)
+        (times if seat == timed else others).append(time.perf_counter() - t0)
         step = advance(step, seat, action)
     raise RuntimeError(f"hand of seed {seed} did not end")
 
@@ -159,11 +159,13 @@ def report(deals: Sequence[Sequence[Play]]) -> dict[str, Any]:
     b_value: list[int] = []
     b_points = 0
     times: list[float] = []
+    b_times: list[float] = []
     for deal in deals:
         pts = win = ins = 0.0
         for p in deal:
             plays += 1
             times += p.times
+            b_times += p.others
             pts += p.deltas[p.seat]
             others = [s for s in range(4) if s != p.seat]
             aw = p.seat in p.winners
@@ -185,6 +187,7 @@ def report(deals: Sequence[Sequence[Play]]) -> dict[str, Any]:
         diff_win.append(win / n)
         diff_deal_in.append(ins / n)
     ms = [1000 * t for t in times]
+    b_ms = [1000 * t for t in b_times]
     pts_i = interval(a_points)
     return {
         "deals": len(deals),
@@ -205,6 +208,8 @@ def report(deals: Sequence[Sequence[Play]]) -> dict[str, Any]:
         "a_ms_p50": round(percentile(ms, 0.5), 3),
         "a_ms_p99": round(percentile(ms, 0.99), 3),
         "a_ms_max": round(max(ms), 3) if ms else 0.0,
+        "b_ms_p50": round(percentile(b_ms, 0.5), 3),
+        "b_ms_p99": round(percentile(b_ms, 0.99), 3),
     }
 
 
@@ -261,7 +266,8 @@ def _table(r: dict[str, Any]) -> str:
             f"  deal-in rate a {r['a_deal_in_rate']:.3f}   b {r['b_deal_in_rate']:.3f}",
             f"  hand value   a {r['a_hand_value']:.2f}   b {r['b_hand_value']:.2f}",
             f"  a − b points/hand {d[0]:+.3f}  95 % [{d[1]:+.3f}, {d[2]:+.3f}]",
-            f"  a decision ms p50 {r['a_ms_p50']}  p99 {r['a_ms_p99']}  max {r['a_ms_max']}",
+            f"  a decision ms p50 {r['a_ms_p50']}  p99 {r['a_ms_p99']}  max {r['a_ms_max']}"
+            f"   (b p50 {r['b_ms_p50']}  p99 {r['b_ms_p99']})",
         ]
     )
 

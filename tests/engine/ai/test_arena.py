@@ -55,7 +55,7 @@ def test_report_counts_per_seat_figures() -> None:
     # Two deals, by hand: in the first, a (seat 0) wins 6 off seat 1; in the second seat 2
     # self-draws 3 from everyone while a sits in seat 3.
     deals = [
-        [Play(0, [6, -6, 0, 0], [0], 1, [0.001])],
+        [Play(0, [6, -6, 0, 0], [0], 1, [0.001], [0.0005, 0.001])],
         [Play(3, [-1, -1, 3, -1], [2], None, [0.002, 0.004])],
     ]
     r = report(deals)
@@ -70,6 +70,7 @@ def test_report_counts_per_seat_figures() -> None:
     assert r["diff_points"][0] == 2.5
     assert r["a_decisions"] == 3
     assert r["a_ms_p99"] == 4.0
+    assert r["b_ms_p99"] == 1.0 and r["b_ms_p50"] == 0.5
 
 
 def test_interval_and_percentile() -> None:

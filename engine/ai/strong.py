@@ -48,6 +48,7 @@ from engine.game.danger import THREAT_MIN, risks, sight_of, threats
 from engine.game.legal import legal_actions
 from engine.game.rules import live_count, rules_of, seat_counts, split_wilds
 from engine.game.state import PHASE_TURN, GameState
+from engine.shanten import shanten
 
 #: Chance of dealing in per unit of risk (:func:`engine.game.danger.risks`): in 九江
 #: self-play a ready seat's wait was hit by about 11 % of the discards of risk 0.6–1.
@@ -66,26 +67,39 @@ CLAIM_FLOOR = 0.5
 def outlook_of(state: GameState, seat: int) -> Outlook:
     """The :class:`~engine.ai.value.Outlook` of ``seat`` now."""
     h = state.hand
-    rules = rules_of(state.variant, state.options)
-    live = live_count(h, rules.reserve)
-    tuning = variants.get(state.variant).ai
-    s = h.seats[seat]
-    melds = meld_kinds(s.melds)
-    boost = DISCARD_WIN_BOOST if rules.discard_win else 1.0
-    plain = boost
-    if tuning.open_plain_needs_extra and not (
-        s.flowers or any(kind != "pong" or kinds[0] >= 27 for kind, kinds in melds)
-    ):
-        plain = 1.0
+    live = live_count(h, rules_of(state.variant, state.options).reserve)
+    melds = meld_kinds(h.seats[seat].melds)
     return Outlook(
         tuple(unseen_of(state, seat)),
         max(1, -(-live // 4)),
         h.wildcards,
         melds,
-        tuning,
-        boost,
-        plain,
+        variants.get(state.variant).ai,
+        *_boosts(state, seat, melds),
     )
+
+
+def _boosts(
+    state: GameState, seat: int, melds: tuple[tuple[str, tuple[int, ...]], ...]
+) -> tuple[float, float]:
+    """The last step's boost from discard wins: for a hand, and for an open plain hand with
+    ``melds`` (九江 二炮起胡: none without a 发, a 中 / 白 set or a kong)."""
+    boost = DISCARD_WIN_BOOST if rules_of(state.variant, state.options).discard_win else 1.0
+    plain = boost
+    if variants.get(state.variant).ai.open_plain_needs_extra and not (
+        state.hand.seats[seat].flowers
+        or any(kind != "pong" or kinds[0] >= 27 for kind, kinds in melds)
+    ):
+        plain = 1.0
+    return boost, plain
+
+
+def _with_meld(
+    state: GameState, seat: int, o: Outlook, meld: tuple[str, tuple[int, ...]]
+) -> Outlook:
+    """The outlook after claiming ``meld`` (the boosts of the hand it makes)."""
+    melds = (*o.melds, meld)
+    return Outlook(o.unseen, o.draws, o.wild, melds, o.tuning, *_boosts(state, seat, melds))
 
 
 def choose(
@@ -139,10 +153,10 @@ def best_discard(state: GameState, seat: int, kinds: Sequence[int], defend: bool
 
 def _shanten_after(plain: list[int], w: int, k: int, wild: frozenset[int]) -> int:
     if k in wild:
-        return today.shanten(plain, w - 1)
+        return shanten(plain, w - 1)
     plain[k] -= 1
     try:
-        return today.shanten(plain, w)
+        return shanten(plain, w)
     finally:
         plain[k] += 1
 
@@ -173,7 +187,7 @@ def _turn(g: GameState, seat: int, legal: list[Action], defend: bool) -> Action:
                 if sum(plain)
                 else 9
             )
-            if today.shanten(after, w) <= now:
+            if shanten(after, w) <= now:
                 return a
     ready = [a.tile for a in legal if isinstance(a, DeclareReady)]
     if ready:
@@ -197,26 +211,26 @@ def _claim(g: GameState, seat: int, legal: list[Action]) -> Action:
         if isinstance(a, Kong):
             after = list(plain)
             after[k] = 0
-            if today.shanten(after, w) <= today.shanten(plain, w):
+            if shanten(after, w) <= shanten(plain, w):
                 return a
     claims = [a for a in legal if isinstance(a, Pong | Chi)]
     if not claims:
         return Pass()
     o = outlook_of(g, seat)
     now = hand_value(plain, w, o)
-    sh_now = today.shanten(plain, w)
+    sh_now = shanten(plain, w)
     best: tuple[float, Action] = (now, Pass())
     for a in claims:
         after = list(plain)
         if isinstance(a, Pong):
             after[k] -= 2
-            meld = ("pong", (k, k, k))
+            meld: tuple[str, tuple[int, ...]] = ("pong", (k, k, k))
         else:
             for x in a.tiles:
                 if x != k:
                     after[x] -= 1
             meld = ("chi", tuple(a.tiles))
-        claimed = Outlook(o.unseen, o.draws, o.wild, (*o.melds, meld), o.tuning)
+        claimed = _with_meld(g, seat, o, meld)
         kinds = [x for x in range(34) if after[x]] or [next(iter(o.wild))]
         v = max(discard_values(after, w, kinds, claimed).values())
         # Measured in the arena: refusing a claim that brings the hand closer to ready, for

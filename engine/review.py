@@ -4,10 +4,12 @@
 ``seat`` took, with only what that seat could see at that moment (its own tiles, every
 river and meld, laid-open 发, the 宝 indicator — :class:`engine.game.danger.Sight`):
 
-- **discards** (打牌, also 报听 / 偷机 discards): 向听 (shanten) after each legal discard and
-  its 进张 (tiles that lower the 向听, counted as copies the seat could not see). A discard
-  that leaves a higher 向听 than the best one, or the same 向听 with at least
-  :data:`MIN_LOST` (and :data:`MIN_LOST_SHARE` of the best) fewer 进张, gets a line;
+- **discards** (打牌, also 报听 / 偷机 discards): the suggestion is the strong AI's discard
+  (:func:`engine.ai.strong.best_discard`, the evaluation 高级 plays by: least 向听, then the
+  hand's value over its winning routes). A discard that leaves a higher 向听 than it, or the
+  same 向听 with a hand worth at least :data:`MIN_VALUE_LOST` less (:mod:`engine.ai.value`;
+  by 进张 alone, at least :data:`MIN_LOST` fewer), gets a line showing 向听 and 进张 (tiles
+  that lower the 向听, counted as copies the seat could not see);
 - **missed wins**: a legal win (自摸, or on a discard / robbed kong) not declared (偷机, the
   上饶 choice to keep drawing, is a rule of its own and not listed);
 - **claims that lowered the hand** (碰 / 吃): the 向听 after the claim (and its best
@@ -33,6 +35,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import variants
+from engine.ai.strong import best_discard, outlook_of
+from engine.ai.value import discard_values
 from engine.decompose import wildcard_set
 from engine.game.actions import (
     Action,
@@ -59,6 +63,9 @@ from engine.tiles import en_name, zh_name
 MIN_LOST = 2
 #: ... and at least this share of the best discard's 进张 fewer.
 MIN_LOST_SHARE = 0.1
+#: A discard of the same 向听 as the strong AI's is listed when the hand it leaves is worth
+#: at least this share less (:mod:`engine.ai.value`).
+MIN_VALUE_LOST = 0.1
 
 RELATIVE = {
     1: ("下家", "the next seat"),
@@ -182,8 +189,21 @@ def _tile(k: int, lang: str) -> str:
     return tile_zh(k) if lang == "zh" else tile_en(k)
 
 
+def discard_value(state: GameState, seat: int, kinds: list[int]) -> dict[int, float]:
+    """The strong AI's value of the hand after each discard of ``kinds``
+    (:func:`engine.ai.value.discard_values`, in plain wins)."""
+    h = state.hand
+    plain, w = split_wilds(seat_counts(h.seats[seat]), h.wildcards)
+    return discard_values(list(plain), w, kinds, outlook_of(state, seat))
+
+
 def _discard_line(
-    step: int, action: Action, played: Option, best: Option, before: int
+    step: int,
+    action: Action,
+    played: Option,
+    best: Option,
+    before: int,
+    value: dict[int, float] | None = None,
 ) -> ReviewLine:
     def text(lang: str) -> str:
         zh = lang == "zh"
@@ -221,6 +241,14 @@ def _discard_line(
             "ukeire": played.ukeire,
             "best_shanten": best.shanten,
             "best_ukeire": best.ukeire,
+            **(
+                {}
+                if value is None
+                else {
+                    "value": round(value[played.tile], 4),
+                    "best_value": round(value[best.tile], 4),
+                }
+            ),
         },
     )
 
@@ -451,15 +479,18 @@ def review_states(
             played = options.get(action.tile)
             if played is None:
                 continue
-            best = _best(options)
+            best = options[best_discard(state, seat, kinds, defend=False)]
             before = min(o.shanten for o in options.values())
+            if best.tile == played.tile:
+                continue
             lost = best.ukeire - played.ukeire
+            value = discard_value(state, seat, [played.tile, best.tile])
             if played.shanten > best.shanten or (
                 played.shanten == best.shanten
-                and lost >= MIN_LOST
-                and lost >= MIN_LOST_SHARE * best.ukeire
+                and value[played.tile] < (1 - MIN_VALUE_LOST) * value[best.tile]
+                and (lost >= MIN_LOST or value[best.tile] > 0)
             ):
-                lines.append(_discard_line(step, action, played, best, before))
+                lines.append(_discard_line(step, action, played, best, before, value))
         elif h.phase in (PHASE_CLAIM, PHASE_ROB) and isinstance(action, Pong | Chi):
             line = _claim_line(step, state, seat, action, unseen_of(state, seat))
             if line is not None:

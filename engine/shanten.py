@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["clear_caches", "shanten", "shanten_chiitoi", "shanten_standard"]
+__all__ = ["clear_caches", "shanten", "shanten_chiitoi", "shanten_standard", "shanten_within"]
 
 #: Largest number of sets a hand of at most 14 tiles needs.
 MAX_SETS = 4
@@ -278,3 +278,29 @@ def shanten(counts: Sequence[int], wilds: int = 0) -> int:
             _hand_cache.clear()
         _hand_cache[key] = best
     return best
+
+
+def shanten_within(counts: Sequence[int], wilds: int, suits: Sequence[int], honours: bool) -> int:
+    """Shanten of the standard shape built from the tiles of ``suits`` (0 m, 1 p, 2 s) and,
+    if ``honours``, the honours only: the 清一色 / 混一色 route. Tiles outside are to be thrown
+    (the hand's size, and so its number of sets, is that of all its tiles).
+
+    >>> c = [1, 1, 1, 1, 1, 1, 0, 0, 0] + [0] * 9 + [1, 1, 1, 0, 0, 0, 0, 0, 0] + [2] + [0] * 6
+    >>> shanten(c)  # 123456m 123s 11z: complete
+    -1
+    >>> shanten_within(c, 0, (0,), False), shanten_within(c, 0, (0,), True)  # a set, a pair
+    (4, 2)
+    """
+    total = _size(counts, wilds)
+    sets = total // 3
+    raw = bytes(counts)
+    group: tuple[int, ...] = _EMPTY
+    for suit in (0, 1, 2):
+        part = _suit(raw[9 * suit : 9 * suit + 9]) if suit in suits else _EMPTY
+        group = _merged(group, part, sets)
+    h = _honours(raw[27:]) if honours else _EMPTY
+    best = _INF
+    for i in range(sets + 1):
+        j = 2 * (sets - i)
+        best = min(best, group[2 * i] + h[j + 1], group[2 * i + 1] + h[j])
+    return best - wilds - 1

@@ -62,15 +62,16 @@ def safe_key(engine: GameEngine, state: Any, seat: int, game_id: int) -> ActionK
 
 
 def robot_move(
-    engine: GameEngine, state: Any, seat: int, game_id: int
+    engine: GameEngine, state: Any, seat: int, game_id: int, level: str | None = None
 ) -> tuple[ActionKey, Any, list[GameEvent]]:
-    """The AI's move for ``seat`` applied to ``state``: ``(key, new state, events)``.
+    """The AI's move for ``seat`` applied to ``state``: ``(key, new state, events)``, played
+    at ``level`` (:data:`services.model.AI_LEVELS`; ``None``: the engine's default AI).
 
     When the AI raises, or chooses something the engine refuses, the seat plays
     :func:`safe_key` instead (logged with the game id). Raises only when even that fails.
     """
     try:
-        key = engine.choose_action(state, seat)
+        key = engine.choose_action(state, seat, level)
         new, events = engine.apply(state, seat, key)
         return key, new, list(events)
     except asyncio.CancelledError:
@@ -108,7 +109,7 @@ def run_robots(
             break
         seat = robots[0]
         try:
-            key, new, events = robot_move(engine, state, seat, game_id)
+            key, new, events = robot_move(engine, state, seat, game_id, seats[seat].play_level)
         except asyncio.CancelledError:
             raise
         except Exception:

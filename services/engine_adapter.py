@@ -60,8 +60,9 @@ class GameEngine(Protocol):
         """Apply a logged action (the engine's JSON, or an older log's button key); raises
         :class:`EngineIllegal` when not legal. ``events=False``: a replay, no events wanted."""
 
-    def choose_action(self, state: Any, seat: int) -> ActionKey:
-        """The AI's choice for ``seat`` (also used for 托管 auto-play)."""
+    def choose_action(self, state: Any, seat: int, level: str | None = None) -> ActionKey:
+        """The AI's choice for ``seat`` (also used for 托管 auto-play), at ``level`` (one of
+        :data:`services.model.AI_LEVELS`; ``None``: the engine's default AI)."""
 
     def timeout_action(self, state: Any, seat: int) -> ActionKey:
         """The safe default on a timeout: discard the drawn tile, or pass a claim."""

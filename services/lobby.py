@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from db.types import ChannelTaken, VersionConflict
 from engine.options import OptionError, make_options, options_to_dict
-from engine.refusal import reason_of
+from engine.refusal import Reason, reason_of
 from services.core import SEATS, STORE_DEFAULT_CLAIM, STORE_DEFAULT_TURN, GameCore
 from services.delivery import GameSummary
 from services.errors import (
@@ -26,7 +26,7 @@ from services.errors import (
     WrongPhase,
 )
 from services.gamelog import LiveGame
-from services.model import AI_NAMES, Seat
+from services.model import AI_LEVELS, AI_NAMES, Seat
 from services.session_state import BUILTIN_TIMEOUT, DEFAULT_LENGTH, apply_entry, parse_length
 
 log = logging.getLogger(__name__)
@@ -138,8 +138,19 @@ class LobbyMixin(GameCore):
                 return self._summary(live)
         return self._lobby_changed(live)
 
-    async def add_bot(self, game_id: int, user_id: int) -> GameSummary:
-        """The host fills one free seat with an AI player."""
+    async def add_bot(self, game_id: int, user_id: int, level: str | None = None) -> GameSummary:
+        """The host fills one free seat with an AI player of ``level`` (电脑难度, one of
+        :data:`~services.model.AI_LEVELS`; ``None``: :data:`~services.model.AI_DEFAULT_LEVEL`).
+        An unknown level is refused (:class:`BadOption`) and changes nothing."""
+        if level is not None and level not in AI_LEVELS:
+            raise BadOption(
+                Reason(
+                    "errors.option.unknown_level",
+                    "unknown AI level {level!r}: choose one of {known}",
+                    level=level,
+                    known=", ".join(AI_LEVELS),
+                )
+            )
         live = await self._get(game_id)
 
         async def seat_bot() -> None:
@@ -147,7 +158,7 @@ class LobbyMixin(GameCore):
             self._need_host(live, user_id)
             if len(live.seats) >= SEATS:
                 raise LobbyFull()
-            seats = [*live.seats, self._ai_seat(live.seats)]
+            seats = [*live.seats, self._ai_seat(live.seats, level)]
             await self._save_seats(live, seats, "bot")
 
         async with live.lock:
@@ -257,10 +268,10 @@ class LobbyMixin(GameCore):
             self._games.reindex(live)  # who sits here (look-ups by player)
 
     @staticmethod
-    def _ai_seat(seats: list[Seat]) -> Seat:
+    def _ai_seat(seats: list[Seat], level: str | None = None) -> Seat:
         taken = {s.name for s in seats}
         name = next(n for n in AI_NAMES if n not in taken)
-        return Seat(name=name, ai=True)
+        return Seat(name=name, ai=True, level=level)
 
     def _timeout(self, server_value: int, builtin: int, which: str) -> float:
         if server_value != builtin:

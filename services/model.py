@@ -18,6 +18,13 @@ from services.action_codec import ActionKey as ActionKey
 #: Button-level action kinds: 打 discard, 胡 win, 杠 kong, 碰 pong, 吃 chi, 过 pass,
 #: 偷机 keep drawing, 报听 declare ready.
 ACTION_KINDS = ("discard", "win", "kong", "pong", "chi", "pass", "touji", "ready")
+#: AI levels a host picks per AI seat (电脑难度: 初级, 中级, 高级), weakest first; the
+#: engine adapter maps each to a policy.
+AI_LEVELS = ("beginner", "intermediate", "advanced")
+#: An AI seat that names no level (every seat saved before levels) plays today's AI.
+AI_DEFAULT_LEVEL = "intermediate"
+#: 托管 (auto-play for a human away) plays at the strongest level.
+AI_AUTOPLAY_LEVEL = "advanced"
 
 Phase = Literal["turn", "claim", "hand_over", "game_over"]
 
@@ -162,20 +169,31 @@ AI_NAMES = ("电脑一", "电脑二", "电脑三", "电脑四")
 
 @dataclass
 class Seat:
-    """A seat of a game: a human (``user_id``) or an AI; ``auto`` = on 托管 (auto-play)."""
+    """A seat of a game: a human (``user_id``) or an AI; ``auto`` = on 托管 (auto-play);
+    ``level``: an AI seat's level (电脑难度: ``beginner`` 初级, ``intermediate`` 中级,
+    ``advanced`` 高级; ``None``: the default, :data:`AI_DEFAULT_LEVEL`)."""
 
     name: str
     user_id: int | None = None
     ai: bool = False
     auto: bool = False
+    level: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "user_id": self.user_id, "ai": self.ai, "auto": self.auto}
+        out: dict[str, Any] = {
+            "name": self.name,
+            "user_id": self.user_id,
+            "ai": self.ai,
+            "auto": self.auto,
+        }
+        if self.level is not None:  # seats saved before levels keep their exact JSON
+            out["level"] = self.level
+        return out
 
     def copy(self) -> Seat:
         """The seat as it is now (a summary's copy: ``dataclasses.replace`` costs several
         times more, and every press makes a few)."""
-        return Seat(self.name, self.user_id, self.ai, self.auto)
+        return Seat(self.name, self.user_id, self.ai, self.auto, self.level)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Seat:
@@ -184,6 +202,7 @@ class Seat:
             user_id=data.get("user_id"),
             ai=bool(data.get("ai", False)),
             auto=bool(data.get("auto", False)),
+            level=data.get("level") if data.get("level") in AI_LEVELS else None,
         )
 
     def shown_name(self, lang: str) -> str:
@@ -197,3 +216,11 @@ class Seat:
     def robot(self) -> bool:
         """True when the AI decides for this seat (an AI seat, or a human on 托管)."""
         return self.ai or self.auto
+
+    @property
+    def play_level(self) -> str:
+        """The level the AI plays this seat at: an AI seat's own, 托管 at
+        :data:`AI_AUTOPLAY_LEVEL`."""
+        if self.ai:
+            return self.level or AI_DEFAULT_LEVEL
+        return AI_AUTOPLAY_LEVEL

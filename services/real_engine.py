@@ -15,6 +15,7 @@ import logging
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from engine.ai.levels import choose_at
 from engine.game import (
     Discard,
     GameState,
@@ -302,9 +303,14 @@ class RealEngine:
             raise EngineIllegal(str(error)) from error
         return step.state, self._events(step.events)
 
-    def choose_action(self, state: GameState, seat: int) -> ActionKey:
+    def choose_action(self, state: GameState, seat: int, level: str | None = None) -> ActionKey:
         action = None
-        if self._ai is not None:
+        if level is not None:
+            try:
+                action = choose_at(state, seat, level, _legal(state, seat))
+            except Exception:
+                log.exception("engine AI (level %s) failed; using the plain choice", level)
+        elif self._ai is not None:
             try:
                 action = self._ai(state, seat, legal=_legal(state, seat))
             except Exception:

@@ -599,9 +599,21 @@ class Game(commands.Cog):
         name=locale_str("addbot"),
         description=locale_str("Fill a seat with an AI player"),
     )
-    async def addbot(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(
+        level=locale_str("Which AI: beginner, intermediate or advanced (default: intermediate)")
+    )
+    @app_commands.choices(
+        level=[
+            Choice(name=locale_str("beginner"), value="beginner"),
+            Choice(name=locale_str("intermediate"), value="intermediate"),
+            Choice(name=locale_str("advanced"), value="advanced"),
+        ]
+    )
+    async def addbot(self, interaction: discord.Interaction, level: str | None = None) -> None:
+        """Seat an AI player of ``level`` (初级 / 中级 / 高级)."""
+
         async def job() -> None:
-            await self.service.add_bot(self._game_here(interaction), interaction.user.id)
+            await self.service.add_bot(self._game_here(interaction), interaction.user.id, level)
             await answer(interaction, t("game.acted", lang_of(interaction.locale)))
 
         await self._run(interaction, job)

@@ -82,6 +82,20 @@ class AiTuning:
     threat_scale: float = 1.0  # weight of reading other seats' danger (0: never defend)
     #: Whether a winnable self-draw is worth declining for 偷机 (KeepDrawing) under options.
     keeps_drawing: Callable[[RuleOptions], bool] = field(default=lambda _o: False)
+    # What a hand is worth by route, as a multiple of a plain (平胡) win, for the value-based
+    # policy (engine/ai/value.py): 七对, 碰碰胡, 清一色, 混一色 (one suit with honours), and a
+    # concealed hand (门清) on the plain route.
+    pairs_value: float = 2.0
+    pongs_value: float = 2.0
+    flush_value: float = 3.0
+    half_flush_value: float = 1.0
+    concealed_value: float = 1.0
+    #: An open plain (平胡) hand may win on a discard only with an extra (九江 二炮起胡: a
+    #: 发 laid open, a 中 / 白 set or a kong), else only by self-draw.
+    open_plain_needs_extra: bool = False
+    #: A plain win's gain and a deal-in's (点炮) loss, in points of a plain win (defence).
+    win_gain: float = 1.0
+    deal_in_loss: float = 1.0
 
 
 @dataclass(frozen=True)

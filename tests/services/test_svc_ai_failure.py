@@ -26,12 +26,12 @@ class BrokenAI(RealEngine):
         self.failures = 0
         self.fail_on = fail_on
 
-    def choose_action(self, state: Any, seat: int) -> ActionKey:
+    def choose_action(self, state: Any, seat: int, level: str | None = None) -> ActionKey:
         self.calls += 1
         if self.fail_on is None or self.calls in self.fail_on:
             self.failures += 1
             raise RuntimeError("the AI exploded")
-        return super().choose_action(state, seat)
+        return super().choose_action(state, seat, level)
 
 
 def make(store: Store, engine: RealEngine, **kw: Any) -> GameService:

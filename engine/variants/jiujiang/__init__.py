@@ -24,7 +24,17 @@ VARIANT = Variant(
     loser_extras=eaten_extras,
     menqing=True,
     unit=Text("unit.pao", "炮", "炮", "pao"),
-    ai=AiTuning(pace=3),
+    ai=AiTuning(
+        pace=3,
+        pairs_value=2.5,
+        pongs_value=2.0,
+        flush_value=2.0,
+        half_flush_value=2.0,
+        concealed_value=1.3,
+        win_gain=6.0,
+        deal_in_loss=5.0,
+        open_plain_needs_extra=True,
+    ),
     desk=DeskFields(
         others=True,
         streak=True,

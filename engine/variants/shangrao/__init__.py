@@ -35,7 +35,14 @@ VARIANT = Variant(
     # 上饶 threat scale 0: a 宝吊头 hand wins on any tile and ready hands with a 宝 in use
     # are often no legal win (有宝平胡), so reading tiles saved no deal-ins in self-play
     # (``discard_win``: 20.4 % dealt in with or without defence) and only lost wins.
-    ai=AiTuning(pace=3, threat_scale=0.0, keeps_drawing=keeps_drawing),
+    ai=AiTuning(
+        pace=3,
+        threat_scale=0.0,
+        keeps_drawing=keeps_drawing,
+        pairs_value=3.5,
+        pongs_value=3.5,
+        flush_value=4.0,
+    ),
     desk=DeskFields(wildcard=True, feeder=True, others=False),
     items=ITEMS,
     help=HelpFacts(

@@ -24,7 +24,14 @@ VARIANT = Variant(
     maybe_special=maybe_special,
     menqing=True,
     # 新余 hands are slower: 16 tiles stay in the wall
-    ai=AiTuning(pace=5),
+    ai=AiTuning(
+        pace=5,
+        pairs_value=3.0,
+        pongs_value=1.2,
+        flush_value=2.0,
+        half_flush_value=1.5,
+        concealed_value=2.0,
+    ),
     desk=DeskFields(others=True, others_example=("对家 (5555p); 上家 [1111s]", "下家 [7777m]")),
     items=ITEMS,
     help=HelpFacts(

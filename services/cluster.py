@@ -283,8 +283,8 @@ class ClusterMixin(SessionMixin):
             if live.version < deadline.version or live.status != "active":
                 await self._reload(live)
             if taken_over and live.status == "active":
-                await self._queue_owed_results(live)
-                self._queue_ended_result(live)
+                await self.results.queue_owed(live)
+                self.results.queue_ended(live)
         if live.status != "active":
             await self._book.drop(deadline.game_id, deadline.kind, deadline.version)
             return

@@ -42,6 +42,7 @@ from services.held import HeldGames
 from services.hints import wait_hints
 from services.model import ActionKey, GameEvent, TableView
 from services.recording import hand_input
+from services.results_owed import ResultsOwed
 from services.store_adapter import GameStore
 
 log = logging.getLogger(__name__)
@@ -89,6 +90,16 @@ class GameCore:
         self._deadlines = Deadlines(lambda: self.clock(), self._on_timeout)
         #: True once this process shares the database with others (:mod:`services.cluster`)
         self.shared = False
+        #: the results still owed (结果补发): asked when a result is queued, a hand dealt, a
+        #: game resumed or taken over
+        self.results = ResultsOwed(
+            engine,
+            store,
+            lambda: self.delivery,
+            self._enqueue,
+            self._summary,
+            self._live_from_info,
+        )
 
     # ------------------------------------------------------------------ look-ups
 
@@ -413,20 +424,8 @@ class GameCore:
         ):
             result = self.engine.hand_result(live.state)
             if result is not None:
-                self._queue_result(live, summary, result, table)
+                self.results.queue(live, summary, result, table)
         return plan is not None
-
-    def _queue_result(
-        self, live: LiveGame, summary: GameSummary, result: Any, table: TableView
-    ) -> None:
-        """Queue the hand's result (摊牌, payments, the seed reveal) for delivery; the
-        session notes it owed until it went out (:meth:`services.session.SessionMixin.
-        _queue_result`)."""
-
-        async def deliver() -> None:
-            await self.delivery.hand_ended(summary, result, table)
-
-        self._enqueue(live, deliver)
 
     def _end_waited_episodes(self, live: LiveGame, actor: int | None) -> None:
         """A seat that was not asked when the last change was shown, and did not make this

@@ -109,7 +109,7 @@ class GameService(ClusterMixin):
                 self._enqueue(live, lambda: self.delivery.lobby_changed(summary))
                 return
             # results a deal at once left owed go first (the table is refreshed after them)
-            await self._queue_owed_results(live)
+            await self.results.queue_owed(live)
             table = self.engine.table_view(live.state)
             self._enqueue(live, lambda: self.delivery.refresh(summary, table))
             live.delivered.clear()
@@ -129,14 +129,14 @@ class GameService(ClusterMixin):
             return
         if any(e.kind in ("hand_ended", "won", "drawn_hand") for e in events):
             return  # _after_change queued it
-        if self._result_posted(live, live.hand_no):
+        if self.results.posted(live, live.hand_no):
             return  # it went out before (services.results_owed)
         result = self.engine.hand_result(live.state)
         if result is None:
             return
         summary = self._summary(live)
         table = self.engine.table_view(live.state)
-        self._queue_result(live, summary, result, table)
+        self.results.queue(live, summary, result, table)
 
     async def close(self) -> None:
         """Cancel timers and let queued deliveries finish (paced moments at once); sharing

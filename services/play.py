@@ -10,7 +10,6 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
-from typing import Any
 
 from db.types import VersionConflict
 from services.autoplay import safe_key
@@ -124,8 +123,9 @@ class PlayMixin(GameCore):
         seed = self.new_seed()
         state, events = self.engine.next_hand(live.state, seed)
         # the hand's fairness hash is written with the deal, in the same versioned write, and
-        # so are the deadline it leads to and the results still owed (_deal_notes)
-        entry = {"k": "next", "seed": seed, **self._deal_notes(live)}
+        # so are the deadline it leads to and the results still owed
+        # (:meth:`services.results_owed.ResultsOwed.deal_notes`)
+        entry = {"k": "next", "seed": seed, **self.results.deal_notes(live)}
         await self._commit(live, None, entry, after=state, **self._commitment(events))
         note_deal(live.session, entry)
         self._commitment(events, live)
@@ -136,11 +136,6 @@ class PlayMixin(GameCore):
         live.delivered.clear()
         events = list(events) + await self._advance(live)
         self._after_change(live, events)
-
-    def _deal_notes(self, live: LiveGame) -> dict[str, Any]:
-        """What the ``next`` entry notes beside its seed (the session's results still owed:
-        :meth:`services.session.SessionMixin._deal_notes`); nothing here."""
-        return {}
 
     async def set_autoplay(self, game_id: int, user_id: int, on: bool) -> GameSummary:
         """Turn 托管 (auto-play) on or off for the user's seat."""

@@ -16,7 +16,7 @@ the last hand whose result went out is kept with the game's remembered messages
 (``games.messages["result_posted"]``, the entry the Discord delivery sets when it posts one,
 :mod:`cogs.delivery.discord_delivery`; written here when the delivery did not): a later restart, or a process
 taking the game over, hands over again only the results after it — the owed note of the last
-deal, the hand the game stands at when it is over (:meth:`ResultsOwedMixin._result_posted`).
+deal, the hand the game stands at when it is over (:meth:`ResultsOwed.posted`).
 
 **Handed over again, never posted twice.** A result handed over again may already be out:
 the process was killed between the send and that note, the owner's send was still under way
@@ -33,16 +33,19 @@ between its send and the note) may still show twice.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from db.types import ActionRecord, GameInfo
-from services.delivery import GameSummary
+from services.delivery import Delivery, GameSummary
 from services.gamelog import LiveGame, replay_entry
 from services.model import HandResult, TableView
-from services.play import PlayMixin
 from services.recording import with_commitment
+
+if TYPE_CHECKING:
+    from services.engine_adapter import GameEngine
+    from services.store_adapter import GameStore
 
 log = logging.getLogger(__name__)
 
@@ -60,11 +63,30 @@ def result_posted(messages: Mapping[str, Any], hand: int) -> bool:
     return isinstance(posted, int) and not isinstance(posted, bool) and posted >= hand
 
 
-class ResultsOwedMixin(PlayMixin):
-    """Results noted owed with the deal, handed over again after a restart (see the module
-    docstring); part of :class:`services.session.SessionMixin`."""
+class ResultsOwed:
+    """The results owed of the games one service holds (see the module docstring): a plain
+    collaborator of the service, which asks it at its hook points — a result to queue, a
+    deal's notes, a resume or a takeover."""
 
-    def _queue_result(
+    def __init__(
+        self,
+        engine: GameEngine,
+        store: GameStore,
+        delivery: Callable[[], Delivery],
+        enqueue: Callable[[LiveGame, Callable[[], Awaitable[Any]]], None],
+        summary: Callable[[LiveGame], GameSummary],
+        live_from_info: Callable[[GameInfo], LiveGame],
+    ) -> None:
+        self.engine = engine
+        self.store = store
+        self._delivery = delivery
+        self._enqueue = enqueue
+        self._summary = summary
+        self._live_from_info = live_from_info
+        #: game → the owed results this process handed over again already
+        self._handed: dict[int, set[int]] = {}
+
+    def queue(
         self,
         live: LiveGame,
         summary: GameSummary,
@@ -75,12 +97,13 @@ class ResultsOwedMixin(PlayMixin):
     ) -> None:
         """Queue a hand's result; until its delivery returned the hand is owed
         (``live.results_unposted``), and a hand dealt meanwhile notes it in its ``next``
-        entry (:meth:`_deal_notes`). ``past``: the result of a hand before the one in play
+        entry (:meth:`deal_notes`). ``past``: the result of a hand before the one in play
         (the delivery's ``past_result`` when it has one: the table is not touched)."""
         hand = summary.hand_no
         live.results_unposted.add(hand)
-        send = getattr(self.delivery, "past_result", None) if past else None
-        send = send or self.delivery.hand_ended
+        delivery = self._delivery()
+        send = getattr(delivery, "past_result", None) if past else None
+        send = send or delivery.hand_ended
 
         async def deliver() -> None:
             noted = await send(summary, result, table)
@@ -88,21 +111,21 @@ class ResultsOwedMixin(PlayMixin):
             if noted is True:  # stored with the game's messages by the delivery itself
                 live.messages = {**live.messages, RESULT_POSTED: hand}
                 return
-            await self._note_result_posted(live, hand)
+            await self._note_posted(live, hand)
 
         self._enqueue(live, deliver)
 
-    def _result_posted(self, live: LiveGame, hand: int) -> bool:
+    def posted(self, live: LiveGame, hand: int) -> bool:
         """Whether the result of ``hand`` is known to have gone out (stored with the game's
         remembered messages: a restart does not hand it over again)."""
         return result_posted(live.messages, hand)
 
-    async def _note_result_posted(self, live: LiveGame, hand: int) -> None:
+    async def _note_posted(self, live: LiveGame, hand: int) -> None:
         """The result of ``hand`` went out: store it (unless its delivery said it stored it with
         the game's messages itself), merged over what is stored — the later hand stays
         (:mod:`db.message_refs`). A failure is logged: the result went out all the same, and
         a restart may hand it over once more (the delivery posts it once)."""
-        if self._result_posted(live, hand):
+        if self.posted(live, hand):
             return
         try:
             stored = await self.store.games.merge_messages(live.id, None, {RESULT_POSTED: hand})
@@ -112,28 +135,19 @@ class ResultsOwedMixin(PlayMixin):
         posted = stored.get(RESULT_POSTED)
         live.messages = {**live.messages, RESULT_POSTED: posted if posted is not None else hand}
 
-    def _owed_handed(self) -> dict[int, set[int]]:
-        """Game → the owed results this process handed over again already."""
-        handed = self.__dict__.get("_owed_handed_hands")
-        if handed is None:
-            handed = self.__dict__["_owed_handed_hands"] = {}
-        return handed
-
-    def _deal_notes(self, live: LiveGame) -> dict[str, Any]:
+    def deal_notes(self, live: LiveGame) -> dict[str, Any]:
         """The ``next`` entry notes the results not gone out yet (durable with the deal: a
-        restart hands them over again, :meth:`_queue_owed_results`)."""
+        restart hands them over again, :meth:`queue_owed`)."""
         owed = sorted(h for h in live.results_unposted if h <= live.hand_no)
         return {"owed": owed} if owed else {}
 
-    async def _queue_owed_results(self, live: LiveGame) -> None:
+    async def queue_owed(self, live: LiveGame) -> None:
         """After a restart (under the lock): the results of earlier hands the last deal
         noted owed are rebuilt from the stored log and handed over again, oldest first,
         before anything of the hand in play (the delivery posts each once)."""
-        handed = self._owed_handed().setdefault(live.id, set())
+        handed = self._handed.setdefault(live.id, set())
         noted = {h for h in live.session.results_owed if 0 < h < live.hand_no}
-        owed = sorted(
-            h for h in noted - handed - live.results_unposted if not self._result_posted(live, h)
-        )
+        owed = sorted(h for h in noted - handed - live.results_unposted if not self.posted(live, h))
         if not owed:
             return
         handed.update(owed)  # (a takeover, then the resume pass: handed over once)
@@ -142,10 +156,10 @@ class ResultsOwedMixin(PlayMixin):
             return
         info, records = stored
         for summary, result, table in self._past_results(info, records, owed):
-            self._queue_result(live, summary, result, table, past=True)
+            self.queue(live, summary, result, table, past=True)
         log.info("game %s: results of hands %s handed over again", live.id, owed)
 
-    def _queue_ended_result(self, live: LiveGame) -> None:
+    def queue_ended(self, live: LiveGame) -> None:
         """The hand the game stands at is over (under the lock, taking over a game another
         process held): its result is handed over again — that process may have died before
         posting it, and the next deal would leave it behind (the delivery posts it once)."""
@@ -155,9 +169,9 @@ class ResultsOwedMixin(PlayMixin):
         result = self.engine.hand_result(state)
         if result is None or live.hand_no in live.results_unposted:
             return
-        if self._result_posted(live, live.hand_no):
+        if self.posted(live, live.hand_no):
             return
-        self._queue_result(live, self._summary(live), result, self.engine.table_view(state))
+        self.queue(live, self._summary(live), result, self.engine.table_view(state))
 
     def _past_results(
         self, info: GameInfo, records: list[ActionRecord], hands: list[int]

@@ -51,8 +51,8 @@ from services.gamelog import LiveGame
 from services.lobby import LobbyMixin
 from services.logged import logged
 from services.model import GameEvent, HandResult
+from services.play import PlayMixin
 from services.recording import hand_input, with_commitment
-from services.results_owed import ResultsOwedMixin
 from services.session_state import (
     PROPOSE_COOLDOWN,
     SessionInfo,
@@ -103,7 +103,7 @@ class AlreadyRematch(ServiceError):
     key = "errors.already_rematch"
 
 
-class SessionMixin(LobbyMixin, ResultsOwedMixin):
+class SessionMixin(LobbyMixin, PlayMixin):
     """Length, 准备, 解散 and 再来一局 for :class:`services.game.GameService`.
 
     ``ready_timeout`` / ``vote_timeout`` (seconds) are the bot's defaults, used when the
@@ -472,11 +472,11 @@ class SessionMixin(LobbyMixin, ResultsOwedMixin):
         async with live.lock:
             self._endings_queued().add(live.id)
             status = live.status
-            await self._queue_owed_results(live)
+            await self.results.queue_owed(live)
             result: HandResult | None = None
             if live.state is not None and self._hand_over(live):
                 await self._record_if_over(live)
-                if not self._result_posted(live, live.hand_no):
+                if not self.results.posted(live, live.hand_no):
                     result = self.engine.hand_result(live.state)
             summary = self._summary(live)
             if result is not None:
@@ -485,7 +485,7 @@ class SessionMixin(LobbyMixin, ResultsOwedMixin):
                 # of a game it never refreshed does not know it)
                 reveal = with_commitment(result.seed_reveal, live.commitment)
                 done = replace(result, seed_reveal=reveal)
-                self._queue_result(live, summary, done, table)
+                self.results.queue(live, summary, done, table)
             self._enqueue(live, lambda: self._announce_ending(live, summary, status))
             self._games.finished(live)
             log.info("game %s: its ending is posted again after the restart", live.id)

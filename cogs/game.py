@@ -49,7 +49,7 @@ from cogs.views import (
     rules_text,
     seen_version,
 )
-from db.errors import StoreBusy
+from db.errors import StoreBusy, StoreUnwritable
 from db.group_commit import answering
 from engine import variants
 from engine.options import OptionError, make_options, options_to_dict
@@ -180,6 +180,8 @@ async def _handle_button(
         await answer(interaction, error_text(error, lang, button=True))
     except StoreBusy:  # a stalled commit outside a move (a seat, a new game): nothing written
         await answer(interaction, t("errors.table_busy", lang))
+    except StoreUnwritable:  # disk full, read-only: nothing written, pressing again won't help
+        await answer(interaction, t("errors.db_unwritable", lang))
     except Exception:
         ref = secrets.token_hex(3)
         log.exception("button %s:%s:%s by %s failed (ref %s)", game_id, kind, arg, user.id, ref)

@@ -39,6 +39,7 @@ import discord
 from cogs.preferences import Preferences
 from cogs.text import t, variant_name
 from cogs.views import lobby_message
+from db.errors import StoreUnwritable
 from services.delivery import GameSummary
 from services.game import GameService
 from services.single_flight import SingleFlight
@@ -184,6 +185,9 @@ class Places:
             return  # as stored (changed and changed back meanwhile), and nobody else writes
         try:
             stored = await self.service.save_messages(game_id, sent)
+        except StoreUnwritable as error:  # the operator was told once, loudly
+            log.warning("game %s: could not save its messages: %s", game_id, error)
+            return
         except Exception:
             log.exception("game %s: could not save its messages", game_id)
             return

@@ -43,7 +43,7 @@ from contextvars import ContextVar
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from db.errors import StoreBusy, WriteRolledBack, is_busy
+from db.errors import StoreBusy, WriteRolledBack, is_busy, outage, unwritable
 from db.sqlite_driver import driver_of
 from db.types import StoreError
 
@@ -342,6 +342,7 @@ class GroupCommit:
                     )
                 self.commits += 1
                 self.writes += batch.members
+                outage.written()
             ended = True
         except BaseException as error:
             failure = error
@@ -414,6 +415,9 @@ def _not_recorded(error: BaseException) -> StoreError:
         return error
     if is_busy(error):
         return StoreBusy(str(getattr(error, "orig", error)))
+    cannot = unwritable(error)
+    if cannot is not None:
+        return cannot
     why = str(error) if isinstance(error, _Abandoned) else repr(error)
     failed = WriteRolledBack(why)
     failed.__cause__ = error

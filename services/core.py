@@ -21,7 +21,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from db.errors import StoreBusy, WriteRolledBack
+from db.errors import StoreBusy, StoreUnwritable, WriteRolledBack
 from db.types import DuplicateHand, GameInfo, HandInput, LoadedGame
 from engine.refusal import reason_of
 from services import gamelog, outbox
@@ -35,6 +35,7 @@ from services.errors import (
     NotHost,
     NotInGame,
     TableBusy,
+    TableUnwritable,
     WrongPhase,
 )
 from services.gamelog import LiveGame
@@ -262,6 +263,9 @@ class GameCore:
             live.version = await self.store.games.append_action(
                 live.id, live.version, seat, entry, **extra
             )
+        except StoreUnwritable as error:  # not written, and pressing again will not help
+            log.warning("game %s: press not recorded: %s", live.id, error)
+            raise TableUnwritable(error.why) from error
         except (StoreBusy, WriteRolledBack) as error:  # not written: the player presses again
             log.warning("game %s: commit stalled (%s); press not recorded", live.id, error)
             raise TableBusy() from error

@@ -95,6 +95,18 @@ class TableBusy(ServiceError):
     key = "errors.table_busy"
 
 
+class TableUnwritable(ServiceError):
+    """The database cannot be written (disk full, read-only, the disk refusing writes:
+    `db.errors.StoreUnwritable`); the press was NOT recorded, and pressing again will not
+    help until the bot's operator fixes it (they are told in the log)."""
+
+    key = "errors.db_unwritable"
+
+    def __init__(self, why: str = "") -> None:
+        super().__init__(why)
+        self.why = why
+
+
 class EngineIllegal(Exception):
     """The engine refused an action; ``str(error)`` explains why (state unchanged).
 

@@ -1,0 +1,66 @@
+"""End-to-end: a database that cannot be written (here SQLite refusing every write, as a
+read-only file or mount does) is answered for what it is — not "the table is busy" — every
+press is answered, the operator reads it in the log once and loudly, and play goes on as
+before once the database is writable again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .fake_discord import FakeDiscord, FakeMessage, FakeUser
+from .game_driver import choose, game_env, hand_message, open_game, stored_version, wait_still
+
+pytestmark = [pytest.mark.e2e, pytest.mark.sqlite_only]
+
+LOUD = "THE DATABASE CANNOT BE WRITTEN"
+UNWRITABLE = ("cannot save anything", "无法保存")
+BUSY = ("table is busy", "牌桌正忙")
+
+
+def asked(fake: FakeDiscord, gid: int, users: list[FakeUser]) -> tuple[FakeUser, FakeMessage]:
+    """The player asked to act now and their hand DM as it is now."""
+    for user in users:
+        msg = hand_message(fake, user, gid)
+        if msg is not None and choose(fake.messages[msg.id]):
+            return user, fake.messages[msg.id]
+    raise AssertionError("nobody is asked to act")
+
+
+async def test_a_read_only_database_is_named_and_told_once(fake: FakeDiscord, bot_factory) -> None:
+    proc = bot_factory(env=game_env(EXTRA_EXTENSIONS="e2e_db_fault"))
+    await proc.start_ready()
+    alice, bob = fake.user("alice"), fake.user("bob")
+    gid, _lobby = await open_game(fake, alice, [bob])
+    before = await wait_still(fake, proc, [alice, bob], gid)
+    switch = Path(proc.workdir) / "db-read-only"
+    switch.touch()
+    answers = []
+    for _ in range(3):  # the same press, three times: each answered, nothing recorded
+        user, msg = asked(fake, gid, [alice, bob])
+        press = await fake.click(user, msg, choose(msg))
+        await press.wait_ack()
+        await fake.wait_for(
+            lambda p=press: any(
+                w in m.text() for m in [p.original, *p.followups] if m for w in UNWRITABLE
+            ),
+            10,
+            what="the answer",
+        )
+        text = " ".join(m.text() for m in [press.original, *press.followups] if m is not None)
+        answers.append(text)
+    for text in answers:
+        assert any(w in text for w in UNWRITABLE), text
+        assert not any(w in text for w in BUSY), text
+    assert stored_version(proc, gid) == before
+    await fake.wait_for(lambda: LOUD in proc.log, 10, what="the operator told")
+    assert proc.log.count(LOUD) == 1, proc.log
+    assert "read-only" in proc.log
+
+    # writable again: the next press is played, and the log says so
+    switch.unlink()
+    user, msg = asked(fake, gid, [alice, bob])
+    await (await fake.click(user, msg, choose(msg))).wait_ack()
+    await fake.wait_for(lambda: stored_version(proc, gid) > before, 10, what="the press played")
+    await fake.wait_for(lambda: "written again" in proc.log, 10, what="recovery logged")

@@ -487,6 +487,10 @@ class Game(commands.Cog):
     def _game_here(self, interaction: discord.Interaction) -> int:
         game_id = self.service.game_in_channel(interaction.channel_id or 0)
         if game_id is None:
+            # still resuming after a restart, or a game that could not be read: never "none"
+            self.service.resume_state.explain_miss(
+                interaction.channel_id or 0, interaction.guild_id, interaction.user.id
+            )
             raise NoSuchGame()
         return game_id
 

@@ -22,7 +22,7 @@ from functools import partial
 from typing import Any
 
 from db.errors import StoreBusy, StoreUnwritable, WriteRolledBack
-from db.types import DuplicateHand, GameInfo, HandInput, LoadedGame
+from db.types import DuplicateHand, GameInfo, GameNotFound, HandInput, LoadedGame
 from engine.refusal import reason_of
 from services import gamelog, outbox
 from services.autoplay import MAX_AUTO_STEPS, run_robots
@@ -30,6 +30,7 @@ from services.deadlines import Deadlines, awaited_timeout
 from services.delivery import Delivery, GameSummary, NullDelivery, PrivateUpdate
 from services.engine_adapter import EngineIllegal, GameEngine
 from services.errors import (
+    GameUnreadable,
     IllegalMove,
     NoSuchGame,
     NotHost,
@@ -43,6 +44,7 @@ from services.held import HeldGames
 from services.hints import wait_hints
 from services.model import ActionKey, GameEvent, TableView
 from services.recording import hand_input
+from services.resume_state import ResumeState
 from services.store_adapter import GameStore
 
 log = logging.getLogger(__name__)
@@ -86,6 +88,8 @@ class GameCore:
         self.ai_pace = max(0.0, ai_pace)
         self._stopping = asyncio.Event()
         self._games = HeldGames()  # indexed by channel and player; finished games leave
+        #: how far the resume after a restart got (a miss may be a game still loading)
+        self.resume_state = ResumeState()
         self._index_lock = asyncio.Lock()
         self._deadlines = Deadlines(lambda: self.clock(), self._on_timeout)
         #: True once this process shares the database with others (:mod:`services.cluster`)
@@ -592,10 +596,20 @@ class GameCore:
             return live
         try:
             loaded = await self.store.games.load(game_id)
-        except Exception as error:
+        except GameNotFound as error:
             raise NoSuchGame(game_id=game_id) from error
+        except StoreBusy as error:
+            raise TableBusy() from error
+        except Exception as error:  # there may well be a game: it could not be read
+            log.exception("game %s: could not be loaded", game_id)
+            raise GameUnreadable(game_id=game_id) from error
         live = self._live_from_info(loaded.game)
-        self._replay(live, loaded)
+        try:
+            self._replay(live, loaded)
+        except Exception as error:
+            log.exception("game %s: its log could not be replayed", game_id)
+            raise GameUnreadable(game_id=game_id) from error
+        self.resume_state.loaded(live.id)
         return self._games.setdefault(live.id, live)
 
     def _need(self, live: LiveGame, status: str) -> None:

@@ -107,6 +107,20 @@ class TableUnwritable(ServiceError):
         self.why = why
 
 
+class GamesResuming(ServiceError):
+    """The bot has just restarted and is still loading its games: the one asked about may
+    be among them (try again in a moment)."""
+
+    key = "errors.resuming"
+
+
+class GameUnreadable(ServiceError):
+    """The game asked about could not be loaded from the database (the operator has the
+    error in the log): it is not gone, and nothing of it was changed."""
+
+    key = "errors.game_unreadable"
+
+
 class EngineIllegal(Exception):
     """The engine refused an action; ``str(error)`` explains why (state unchanged).
 

@@ -26,3 +26,4 @@ async def setup(bot: MahjongBot) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA query_only = {1 if SWITCH.exists() else 0}")
         cursor.close()
+

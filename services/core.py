@@ -49,6 +49,12 @@ from services.store_adapter import GameStore
 
 log = logging.getLogger(__name__)
 
+#: Seconds a press waits for its commit before it is answered "not recorded": past the
+#: store's own bounds (a turn, then the COMMIT: `db.group_commit.WAIT_BOUND` each), for a
+#: statement that never returns. Should the commit land after all, the next press finds
+#: the game moved on (a version conflict) and reloads it: nothing is doubled.
+COMMIT_BOUND = 45.0
+
 SEATS = 4
 #: Built-in defaults of a server's timeouts; a server that kept them gets the process settings.
 STORE_DEFAULT_TURN = 60
@@ -264,9 +270,15 @@ class GameCore:
         if snapshot is not None:
             extra["snapshot"] = snapshot[1]
         try:
-            live.version = await self.store.games.append_action(
-                live.id, live.version, seat, entry, **extra
+            async with asyncio.timeout(COMMIT_BOUND):  # (a cancellation still cancels)
+                live.version = await self.store.games.append_action(
+                    live.id, live.version, seat, entry, **extra
+                )
+        except TimeoutError as error:  # a database that stopped answering: answer anyway
+            log.error(
+                "game %s: the commit did not finish in %.0f s: given up", live.id, COMMIT_BOUND
             )
+            raise TableBusy() from error
         except StoreUnwritable as error:  # not written, and pressing again will not help
             log.warning("game %s: press not recorded: %s", live.id, error)
             raise TableUnwritable(error.why) from error

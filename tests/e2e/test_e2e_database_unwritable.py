@@ -5,6 +5,7 @@ before once the database is writable again."""
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -81,3 +82,55 @@ async def test_a_read_only_database_is_named_and_told_once(fake: FakeDiscord, bo
     await (await fake.click(user, msg, choose(msg))).wait_ack()
     await fake.wait_for(lambda: stored_version(proc, gid) > before, 10, what="the press played")
     await fake.wait_for(lambda: "written again" in proc.log, 10, what="recovery logged")
+
+
+def _can_make_immutable(folder: Path) -> bool:
+    """Whether this machine lets the tests make a file immutable (``chattr +i``: root, and
+    a file system that has the flag)."""
+    probe = folder / "immutable-probe"
+    probe.touch()
+    try:
+        made = subprocess.run(["chattr", "+i", str(probe)], capture_output=True).returncode == 0
+    except FileNotFoundError:
+        return False
+    if made:
+        subprocess.run(["chattr", "-i", str(probe)], check=True)
+    return made
+
+
+async def test_files_made_immutable_mid_game(fake: FakeDiscord, bot_factory, tmp_path) -> None:
+    """The fault as an operator's mistake makes it: the database and its journal made
+    immutable under the running bot, then writable again."""
+    if not _can_make_immutable(tmp_path):
+        pytest.skip("making a file immutable needs root and chattr (the read-only test above)")
+    proc = bot_factory(env=game_env())
+    await proc.start_ready()
+    alice, bob = fake.user("alice"), fake.user("bob")
+    gid, _lobby = await open_game(fake, alice, [bob])
+    before = await wait_still(fake, proc, [alice, bob], gid)
+    db = Path(proc.database_url.partition(":///")[2])
+    files = [str(db), f"{db}-wal"]  # (the -shm file is mapped in memory: left as it is)
+    subprocess.run(["chattr", "+i", *files], check=True)
+    try:
+        answered = 0
+        for _ in range(10):
+            user, msg = asked(fake, gid, [alice, bob])
+            press = await fake.click(user, msg, choose(msg))
+            await press.wait_ack()
+            await fake.wait_for(
+                lambda p=press: any(w in words_of(p) for w in KNOWN), 10, what="an answer"
+            )
+            if any(note in words_of(press) for note in STALE_NOTES):
+                continue
+            assert any(w in words_of(press) for w in UNWRITABLE), words_of(press)
+            answered += 1
+            if answered == 3:
+                break
+        assert answered == 3
+        assert stored_version(proc, gid) == before
+    finally:
+        subprocess.run(["chattr", "-i", *files], check=True)
+    user, msg = asked(fake, gid, [alice, bob])
+    await (await fake.click(user, msg, choose(msg))).wait_ack()
+    await fake.wait_for(lambda: stored_version(proc, gid) > before, 10, what="the press played")
+    assert proc.log.count(LOUD) == 1

@@ -14,9 +14,11 @@ import pytest
 from .fake_discord import FakeDiscord, FakeMessage, FakeUser
 from .game_driver import (
     STALE_NOTES,
+    _game_row,
     choose,
     game_env,
     hand_message,
+    log_of,
     open_game,
     stored_version,
     wait_still,
@@ -34,6 +36,12 @@ KNOWN = (*UNWRITABLE, *BUSY, *STALE_NOTES)
 def words_of(press: Any) -> str:
     """What the presser reads: the answer and its follow-ups ("" before any)."""
     return " ".join(m.text() for m in [press.original, *press.followups] if m is not None)
+
+
+def entries_by(proc: Any, gid: int, user: FakeUser, after: int) -> list[int]:
+    """The log entries (seq) of ``user``'s seat after version ``after``."""
+    seat = [s["user_id"] for s in _game_row(proc, gid)[2]].index(user.id)
+    return [q for q, who, _e in log_of(proc, gid) if q > after and who == seat]
 
 
 def asked(fake: FakeDiscord, gid: int, users: list[FakeUser]) -> tuple[FakeUser, FakeMessage]:
@@ -81,6 +89,7 @@ async def test_a_read_only_database_is_named_and_told_once(fake: FakeDiscord, bo
     user, msg = asked(fake, gid, [alice, bob])
     await (await fake.click(user, msg, choose(msg))).wait_ack()
     await fake.wait_for(lambda: stored_version(proc, gid) > before, 10, what="the press played")
+    assert len(entries_by(proc, gid, user, before)) == 1  # played once, nothing doubled
     await fake.wait_for(lambda: "written again" in proc.log, 10, what="recovery logged")
 
 
@@ -133,4 +142,5 @@ async def test_files_made_immutable_mid_game(fake: FakeDiscord, bot_factory, tmp
     user, msg = asked(fake, gid, [alice, bob])
     await (await fake.click(user, msg, choose(msg))).wait_ack()
     await fake.wait_for(lambda: stored_version(proc, gid) > before, 10, what="the press played")
+    assert len(entries_by(proc, gid, user, before)) == 1  # played once, nothing doubled
     assert proc.log.count(LOUD) == 1

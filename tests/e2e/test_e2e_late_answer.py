@@ -12,8 +12,15 @@ from pathlib import Path
 import pytest
 
 from .fake_discord import FakeDiscord
-from .game_driver import choose, footer_version, game_env, open_game, stored_version, wait_still
-from .test_e2e_database_unwritable import asked
+from .game_driver import (
+    choose,
+    footer_version,
+    game_env,
+    open_game,
+    stored_version,
+    wait_still,
+)
+from .test_e2e_database_unwritable import asked, entries_by
 
 pytestmark = [pytest.mark.e2e, pytest.mark.sqlite_only]
 
@@ -59,3 +66,5 @@ async def test_a_press_waiting_on_the_lock_is_deferred_then_played(
         lambda: (footer_version(fake.messages[msg.id]) or 0) > before, 15, what="hand redrawn"
     )
     assert not fake.late_acks
+    # played once: one entry of the presser's seat after the version seen before
+    assert len(entries_by(proc, gid, user, before)) == 1

@@ -41,9 +41,10 @@ class ResumeState:
 
     def loaded(self, game_id: int) -> None:
         """Game ``game_id`` was read after all (a later attempt)."""
-        for index in (self.unreadable_channels, self.unreadable_players):
-            for key in [k for k, v in index.items() if v == game_id]:
-                del index[key]
+        self.unreadable_channels = {
+            k: v for k, v in self.unreadable_channels.items() if v != game_id
+        }
+        self.unreadable_players = {k: v for k, v in self.unreadable_players.items() if v != game_id}
 
     def explain_miss(self, channel_id: int, guild_id: int | None, user_id: int | None) -> None:
         """Raise the truthful refusal for a lookup that found no game in memory:

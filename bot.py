@@ -1,8 +1,8 @@
 """Start the Jiangxi mahjong Discord bot: ``python bot.py``.
 
 Settings come from the environment and ``.env`` (see ``.env.example``). Exit codes:
-0 after a clean stop, 1 on a start-up failure (rejected token, missing intents, …),
-2 when no token is configured.
+0 after a clean stop, 1 on a start-up failure (rejected token, missing intents, a damaged
+SQLite file, another bot process on it, …), 2 when no token is configured.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from botcore.event_loop import run
 from botcore.gc_tuning import tune_gc
 from botcore.logging import setup_logging
 from botcore.settings import TOKEN_HELP, TOKEN_WHERE, Settings, ensure_sqlite_dir
+from db.preflight import DatabaseRefused, preflight
 
 log = logging.getLogger("bot")
 
@@ -72,6 +73,12 @@ def main() -> int:
         return EXIT_NO_TOKEN
     setup_logging(settings.log_level, secrets=[token])
     ensure_sqlite_dir(settings.database_url)
+    try:
+        # held until the process ends: a second bot on this SQLite file is refused
+        db_lock = preflight(settings.database_url)
+    except DatabaseRefused as refused:
+        log.error("%s", refused)
+        return EXIT_FAILURE
     apply_discord_urls(settings.discord_api_base, settings.discord_gateway_url)
     if settings.gc_tuning:
         tune_gc()
@@ -79,6 +86,9 @@ def main() -> int:
         return run(run_bot(settings, token), use_uvloop=settings.uvloop)
     except KeyboardInterrupt:
         return 0
+    finally:
+        if db_lock is not None:
+            db_lock.close()
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from discord.ext import commands
 from cogs.game.text import lang_of
 from cogs.refusal_text import refusal_text
 from cogs.user_error import UserError
-from db.errors import StoreBusy
+from db.errors import StoreBusy, StoreUnwritable
 from engine.refusal import Refusal
 from i18n import t
 
@@ -44,6 +44,8 @@ def describe_error(interaction: discord.Interaction, error: Exception) -> str | 
     original = getattr(error, "original", error)
     if isinstance(original, StoreBusy):  # a stalled commit: nothing was written
         return t("errors.table_busy", lang)
+    if isinstance(original, StoreUnwritable):  # disk full, read-only: nothing was written
+        return t("errors.db_unwritable", lang)
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
         return t("errors.command_outdated", lang)
     if isinstance(error, app_commands.MissingPermissions):

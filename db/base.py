@@ -24,8 +24,18 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from db.connection import IMMEDIATE
-from db.errors import StoreBusy, is_busy
+from db.errors import StoreBusy, is_busy, outage, unwritable
 from db.group_commit import GroupCommit
+
+
+def _raise_store_error(error: DBAPIError) -> None:
+    """Raise the store's own error for a driver error that is one (a lock waited on past
+    the timeout: `StoreBusy`; a database that cannot be written: `StoreUnwritable`)."""
+    if is_busy(error):
+        raise StoreBusy(str(error.orig)) from error
+    cannot = unwritable(error)
+    if cannot is not None:
+        raise cannot from error
 
 
 class Database:
@@ -71,9 +81,9 @@ class Database:
             async with self.engine.connect() as conn, conn.begin():
                 yield conn
         except DBAPIError as error:
-            if is_busy(error):
-                raise StoreBusy(str(error.orig)) from error
+            _raise_store_error(error)
             raise
+        outage.written()
 
     @asynccontextmanager
     async def autocommit(self) -> AsyncIterator[AsyncConnection]:
@@ -87,8 +97,7 @@ class Database:
                 await conn.execution_options(isolation_level="AUTOCOMMIT")
                 yield conn
         except DBAPIError as error:
-            if is_busy(error):
-                raise StoreBusy(str(error.orig)) from error
+            _raise_store_error(error)
             raise
 
     async def _begin_immediate(self) -> AsyncConnection:
@@ -99,8 +108,8 @@ class Database:
             await conn.begin()
         except BaseException as error:
             await conn.close()
-            if isinstance(error, DBAPIError) and is_busy(error):
-                raise StoreBusy(str(error.orig)) from error
+            if isinstance(error, DBAPIError):
+                _raise_store_error(error)
             raise
         return conn
 
@@ -114,8 +123,7 @@ class Database:
                 async with conn.begin():
                     yield conn
         except DBAPIError as error:
-            if is_busy(error):
-                raise StoreBusy(str(error.orig)) from error
+            _raise_store_error(error)
             raise
 
     def insert(self, table: Table) -> Any:

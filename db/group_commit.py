@@ -43,7 +43,7 @@ from contextvars import ContextVar
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from db.errors import StoreBusy, WriteRolledBack, is_busy
+from db.errors import StoreBusy, WriteRolledBack, is_busy, outage, unwritable
 from db.sqlite_driver import driver_of
 from db.types import StoreError
 
@@ -62,6 +62,12 @@ _holding: ContextVar[tuple[GroupCommit, AsyncConnection] | None] = ContextVar(
 FAIR_SHARE = 2
 #: seconds a batch stays open for writers queued behind it before it is committed anyway
 MAX_OPEN = 0.05
+#: Seconds a writer waits for its turn, and a batch for its COMMIT (or ROLLBACK), before it
+#: gives up with `StoreBusy` (nothing of the write recorded, as far as it knows). A database
+#: that stops answering — a disk that hangs, a file made immutable — must never leave a
+#: press waiting for ever: every writer behind a stuck one is answered after this, and the
+#: turn moves on to a fresh connection once the stuck commit is abandoned.
+WAIT_BOUND = 20.0
 
 
 class _Answering:
@@ -124,7 +130,8 @@ class _TurnLock:
     def locked(self) -> bool:
         return self.held
 
-    async def acquire(self, answering: bool = False) -> None:
+    async def acquire(self, answering: bool = False, bound: float | None = None) -> None:
+        """Wait for the turn (``bound``: at most that many seconds, then `TimeoutError`)."""
         if not self.held:
             self.held = True
             return
@@ -132,7 +139,9 @@ class _TurnLock:
         queue = self.answering if answering else self.others
         queue.append(turn)
         try:
-            await turn
+            # (in this task: a cancellation of the writer is never swallowed by a timer)
+            async with asyncio.timeout(bound):
+                await turn
         except BaseException:
             if turn.done() and not turn.cancelled():
                 self.release()  # handed the turn as it gave up: pass it on
@@ -180,12 +189,14 @@ class GroupCommit:
         *,
         batch_limit: int = 64,
         max_open: float = MAX_OPEN,
+        wait_bound: float = WAIT_BOUND,
     ) -> None:
         if batch_limit < 1:
             raise ValueError("batch_limit must be at least 1")
         self._begin = begin
         self.batch_limit = batch_limit
         self.max_open = max_open
+        self.wait_bound = wait_bound
         self._turns: _Turns | None = None
         self._finishing: set[asyncio.Task[None]] = set()
         self._active = 0  # writes begun and not yet returned
@@ -227,10 +238,13 @@ class GroupCommit:
         began = time.perf_counter() if timing else 0.0
         turns.waiting += 1
         try:
-            await turns.lock.acquire(urgent)
-        except BaseException:
+            await turns.lock.acquire(urgent, self.wait_bound)
+        except BaseException as error:
             turns.waiting -= 1
             self._rescue(turns)
+            if isinstance(error, TimeoutError):
+                log.error("a write waited %.0f s for its turn: given up", self.wait_bound)
+                raise StoreBusy(f"no turn to write within {self.wait_bound:.0f} s") from None
             raise
         turns.waiting -= 1
         turn = time.perf_counter() if timing else 0.0
@@ -291,7 +305,7 @@ class GroupCommit:
             raise refused
         if joined and batch is not None:
             written = time.perf_counter() if timing else 0.0
-            await asyncio.shield(batch.committed)
+            await asyncio.shield(batch.committed)  # bounded: _finish gives up after wait_bound
             if timing:
                 log.debug(
                     "write%s: turn=%.1f block=%.1f commit=%.1f ms (batch of %d)",
@@ -331,24 +345,25 @@ class GroupCommit:
         ended = False
         try:
             if batch.broken is not None or batch.members == 0:
-                await batch.conn.rollback()
+                await self._bounded(batch.conn.rollback(), "ROLLBACK")
                 failure = batch.broken
             else:
                 began = time.perf_counter()
-                await batch.conn.commit()
+                await self._bounded(batch.conn.commit(), "COMMIT")
                 if log.isEnabledFor(logging.DEBUG):
                     log.debug(
                         "commit of %d: %.1f ms", batch.members, (time.perf_counter() - began) * 1000
                     )
                 self.commits += 1
                 self.writes += batch.members
+                outage.written()
             ended = True
         except BaseException as error:
             failure = error
         finally:
             if not ended:  # (it may still hold the write lock)
                 with contextlib.suppress(Exception):
-                    await batch.conn.close()
+                    await self._bounded(batch.conn.close(), "closing a failed batch")
             turns.lock.release()
         if batch.members:
             if failure is None:
@@ -358,6 +373,21 @@ class GroupCommit:
         if ended:
             with contextlib.suppress(Exception):
                 await batch.conn.close()
+
+    async def _bounded(self, step: Awaitable[None], what: str) -> None:
+        """``step`` of a batch's ending, given up after :attr:`wait_bound` (`StoreBusy`):
+        the connection is left to its thread, and the writers and the next batch go on."""
+        try:
+            async with asyncio.timeout(self.wait_bound):
+                await step
+        except TimeoutError:
+            log.error(
+                "the database did not finish a %s within %.0f s: given up (the writers are "
+                "told their writes were not recorded); is its disk hanging?",
+                what,
+                self.wait_bound,
+            )
+            raise StoreBusy(f"{what} did not finish within {self.wait_bound:.0f} s") from None
 
     async def settle(self, grace: float = 10.0) -> None:
         """Wait (at most ``grace`` seconds) for the writes under way to return and their
@@ -414,6 +444,9 @@ def _not_recorded(error: BaseException) -> StoreError:
         return error
     if is_busy(error):
         return StoreBusy(str(getattr(error, "orig", error)))
+    cannot = unwritable(error)
+    if cannot is not None:
+        return cannot
     why = str(error) if isinstance(error, _Abandoned) else repr(error)
     failed = WriteRolledBack(why)
     failed.__cause__ = error

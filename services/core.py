@@ -21,8 +21,8 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from db.errors import StoreBusy, WriteRolledBack
-from db.types import DuplicateHand, GameInfo, HandInput, LoadedGame
+from db.errors import StoreBusy, StoreUnwritable, WriteRolledBack
+from db.types import DuplicateHand, GameInfo, GameNotFound, HandInput, LoadedGame
 from engine.refusal import reason_of
 from services import gamelog, outbox
 from services.autoplay import MAX_AUTO_STEPS, run_robots
@@ -30,11 +30,13 @@ from services.deadlines import Deadlines, awaited_timeout
 from services.delivery import Delivery, GameSummary, NullDelivery, PrivateUpdate
 from services.engine_adapter import EngineIllegal, GameEngine
 from services.errors import (
+    GameUnreadable,
     IllegalMove,
     NoSuchGame,
     NotHost,
     NotInGame,
     TableBusy,
+    TableUnwritable,
     WrongPhase,
 )
 from services.gamelog import LiveGame
@@ -43,9 +45,16 @@ from services.hints import wait_hints
 from services.model import ActionKey, GameEvent, TableView
 from services.recording import hand_input
 from services.results_owed import ResultsOwed
+from services.resume_state import ResumeState
 from services.store_adapter import GameStore
 
 log = logging.getLogger(__name__)
+
+#: Seconds a press waits for its commit before it is answered "not recorded": past the
+#: store's own bounds (a turn, then the COMMIT: `db.group_commit.WAIT_BOUND` each), for a
+#: statement that never returns. Should the commit land after all, the next press finds
+#: the game moved on (a version conflict) and reloads it: nothing is doubled.
+COMMIT_BOUND = 45.0
 
 SEATS = 4
 #: Built-in defaults of a server's timeouts; a server that kept them gets the process settings.
@@ -86,6 +95,8 @@ class GameCore:
         self.ai_pace = max(0.0, ai_pace)
         self._stopping = asyncio.Event()
         self._games = HeldGames()  # indexed by channel and player; finished games leave
+        #: how far the resume after a restart got (a miss may be a game still loading)
+        self.resume_state = ResumeState()
         self._index_lock = asyncio.Lock()
         self._deadlines = Deadlines(lambda: self.clock(), self._on_timeout)
         #: True once this process shares the database with others (:mod:`services.cluster`)
@@ -270,9 +281,18 @@ class GameCore:
         if snapshot is not None:
             extra["snapshot"] = snapshot[1]
         try:
-            live.version = await self.store.games.append_action(
-                live.id, live.version, seat, entry, **extra
+            async with asyncio.timeout(COMMIT_BOUND):  # (a cancellation still cancels)
+                live.version = await self.store.games.append_action(
+                    live.id, live.version, seat, entry, **extra
+                )
+        except TimeoutError as error:  # a database that stopped answering: answer anyway
+            log.error(
+                "game %s: the commit did not finish in %.0f s: given up", live.id, COMMIT_BOUND
             )
+            raise TableBusy() from error
+        except StoreUnwritable as error:  # not written, and pressing again will not help
+            log.warning("game %s: press not recorded: %s", live.id, error)
+            raise TableUnwritable(error.why) from error
         except (StoreBusy, WriteRolledBack) as error:  # not written: the player presses again
             log.warning("game %s: commit stalled (%s); press not recorded", live.id, error)
             raise TableBusy() from error
@@ -591,10 +611,20 @@ class GameCore:
             return live
         try:
             loaded = await self.store.games.load(game_id)
-        except Exception as error:
+        except GameNotFound as error:
             raise NoSuchGame(game_id=game_id) from error
+        except StoreBusy as error:
+            raise TableBusy() from error
+        except Exception as error:  # there may well be a game: it could not be read
+            log.exception("game %s: could not be loaded", game_id)
+            raise GameUnreadable(game_id=game_id) from error
         live = self._live_from_info(loaded.game)
-        self._replay(live, loaded)
+        try:
+            self._replay(live, loaded)
+        except Exception as error:
+            log.exception("game %s: its log could not be replayed", game_id)
+            raise GameUnreadable(game_id=game_id) from error
+        self.resume_state.loaded(live.id)
         return self._games.setdefault(live.id, live)
 
     def _need(self, live: LiveGame, status: str) -> None:

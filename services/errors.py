@@ -95,6 +95,32 @@ class TableBusy(ServiceError):
     key = "errors.table_busy"
 
 
+class TableUnwritable(ServiceError):
+    """The database cannot be written (disk full, read-only, the disk refusing writes:
+    `db.errors.StoreUnwritable`); the press was NOT recorded, and pressing again will not
+    help until the bot's operator fixes it (they are told in the log)."""
+
+    key = "errors.db_unwritable"
+
+    def __init__(self, why: str = "") -> None:
+        super().__init__(why)
+        self.why = why
+
+
+class GamesResuming(ServiceError):
+    """The bot has just restarted and is still loading its games: the one asked about may
+    be among them (try again in a moment)."""
+
+    key = "errors.resuming"
+
+
+class GameUnreadable(ServiceError):
+    """The game asked about could not be loaded from the database (the operator has the
+    error in the log): it is not gone, and nothing of it was changed."""
+
+    key = "errors.game_unreadable"
+
+
 class EngineIllegal(Exception):
     """The engine refused an action; ``str(error)`` explains why (state unchanged).
 

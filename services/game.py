@@ -72,7 +72,17 @@ class GameService(ClusterMixin):
         ``serves_guild``: only the games of the servers for which it says True (a process
         running some of the bot's shards resumes its own servers' games; the others'
         processes resume theirs)."""
-        loaded_games = await self.store.games.load_unfinished()
+        try:
+            return await self._resume_all(serves_guild)
+        finally:
+            self.resume_state.done = True  # whatever happened, a miss now is a miss
+
+    async def _resume_all(self, serves_guild: Callable[[int], bool] | None) -> list[GameSummary]:
+        try:
+            loaded_games = await self.store.games.load_unfinished()
+        except Exception:
+            self.resume_state.listing_failed = True  # no game may be called gone now
+            raise
         out = []
         for loaded in loaded_games:
             if serves_guild is not None and not serves_guild(loaded.game.guild_id):
@@ -94,6 +104,13 @@ class GameService(ClusterMixin):
                 out.append(self._summary(live))
             except Exception:
                 log.exception("could not resume game %s", loaded.game.id)
+                info = loaded.game
+                self.resume_state.could_not_read(
+                    info.id,
+                    info.guild_id,
+                    [info.channel_id, info.thread_id or 0],
+                    [s["user_id"] for s in info.seats if isinstance(s, dict) and s.get("user_id")],
+                )
         # games that ended right before the restart: their ending still goes out
         await self.resume_endings(serves_guild)
         return out

@@ -16,6 +16,8 @@ import logging
 from collections.abc import Awaitable, Callable, Hashable
 from typing import Generic, TypeVar
 
+from db.errors import StoreUnwritable
+
 log = logging.getLogger(__name__)
 
 K = TypeVar("K", bound=Hashable)
@@ -90,6 +92,8 @@ class SingleFlight(Generic[K]):
                 self.runs += 1
                 try:
                     await self._work(key)
+                except StoreUnwritable as error:  # the operator was told once, loudly
+                    log.warning("%s %s: not saved: %s", self._what, key, error)
                 except Exception:
                     log.exception("%s %s: not saved", self._what, key)
                 if not done.done():

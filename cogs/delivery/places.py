@@ -41,6 +41,7 @@ from cogs.delivery.preferences import Preferences
 from cogs.game.text import t, variant_name
 from cogs.game.views import lobby_message
 from cogs.replay.buttons import result_view
+from db.errors import StoreUnwritable
 from services.delivery import GameSummary
 from services.game import GameService
 from services.single_flight import SingleFlight
@@ -192,6 +193,9 @@ class Places:
             return  # as stored (changed and changed back meanwhile), and nobody else writes
         try:
             stored = await self.ids.save_messages(game_id, sent)
+        except StoreUnwritable as error:  # the operator was told once, loudly
+            log.warning("game %s: could not save its messages: %s", game_id, error)
+            return
         except Exception:
             log.exception("game %s: could not save its messages", game_id)
             return

@@ -34,6 +34,7 @@ from cogs.components import component_ids, custom_id_of
 from cogs.delivery import pictures
 from cogs.delivery.discord_delivery import DiscordDelivery
 from cogs.delivery.shown_pictures import ShownPictures
+from cogs.game.late_answer import acknowledge, deferred_when_late, edit_pressed
 from cogs.game.press_timing import PressClock
 from cogs.game.session import LENGTH_CHOICES, SESSION_KINDS, handle_session_button
 from cogs.game.text import lang_of, punct, t, table_lines, variant_name
@@ -49,7 +50,7 @@ from cogs.game.views import (
 from cogs.group import admin, bind_cog_commands, mahjong
 from cogs.refusal_text import refusal_text
 from cogs.variant_choices import variant_choices
-from db.errors import StoreBusy
+from db.errors import StoreBusy, StoreUnwritable
 from db.group_commit import answering
 from engine import variants
 from engine.options import OptionError, make_options, options_to_dict
@@ -182,6 +183,8 @@ async def _handle_button(
         await answer(interaction, error_text(error, lang, button=kind in HAND_KINDS))
     except StoreBusy:  # a stalled commit outside a move (a seat, a new game): nothing written
         await answer(interaction, t("errors.table_busy", lang))
+    except StoreUnwritable:  # disk full, read-only: nothing written, pressing again won't help
+        await answer(interaction, t("errors.db_unwritable", lang))
     except Exception:
         ref = secrets.token_hex(3)
         log.exception("button %s:%s:%s by %s failed (ref %s)", game_id, kind, arg, user.id, ref)
@@ -210,7 +213,10 @@ async def _hand_button(
     is_hand_message = seen is not None
     clock = PressClock(interaction, kind)
     try:
-        result = await svc.act(game_id, user.id, ActionKey(kind, arg), seen_version=seen)
+        # a press waiting on the database (a lock held by another writer) is deferred before
+        # Discord's deadline and answered after
+        async with deferred_when_late(interaction):
+            result = await svc.act(game_id, user.id, ActionKey(kind, arg), seen_version=seen)
         clock.mark("act")
     except StaleButton:
         if not is_hand_message:
@@ -234,9 +240,9 @@ async def _hand_button(
         if live:
             _renew_ephemeral(interaction, game_id)
     elif message is not None and message.flags.ephemeral:
-        await interaction.response.edit_message(content=t("game.acted", lang), view=None)
+        await edit_pressed(interaction, content=t("game.acted", lang), view=None)
     else:
-        await interaction.response.defer()
+        await acknowledge(interaction)
     clock.mark("answer")
     clock.done()
 
@@ -275,18 +281,18 @@ async def _redraw_hand(
     picture already (a pass: the tiles did not change) keeps it, with no second edit."""
     message = interaction.message
     if message is None or not message.attachments:
-        await interaction.response.edit_message(embed=embed, view=view)
+        await edit_pressed(interaction, embed=embed, view=view)
         return
     shown = shown or ShownPictures()  # (nothing known: the picture is drawn again)
     if not pictures.ENABLED:
         with shown.changing(message.id, None):
-            await interaction.response.edit_message(embed=embed, view=view, attachments=[])
+            await edit_pressed(interaction, embed=embed, view=view, attachments=[])
         return
     lang = lang_of(interaction.locale)  # the presser's language (the picture's words)
     model = pictures.hand_model(hand, lang)
     embed.set_image(url=f"attachment://{message.attachments[0].filename}")  # kept for now
     if shown.shows(message.id, model):
-        await interaction.response.edit_message(embed=embed, view=view)
+        await edit_pressed(interaction, embed=embed, view=view)
         return
     picture = asyncio.ensure_future(pictures.hand_png(hand, urgent=True, budget=None, lang=lang))
     try:
@@ -295,14 +301,14 @@ async def _redraw_hand(
             # a newer hand reached the message while the answer waited (its edit is sent or
             # on its way): acknowledged without drawing this older one over it
             picture.cancel()
-            await interaction.response.defer()
+            await acknowledge(interaction)
             return
         if ready:
             files = _with_picture(embed, _png_of(picture))
             with shown.changing(message.id, model if files else None):
-                await interaction.response.edit_message(embed=embed, view=view, attachments=files)
+                await edit_pressed(interaction, embed=embed, view=view, attachments=files)
             return
-        await interaction.response.edit_message(embed=embed, view=view)
+        await edit_pressed(interaction, embed=embed, view=view)
     except BaseException:
         picture.cancel()
         raise
@@ -490,6 +496,10 @@ class Game(commands.Cog):
     def _game_here(self, interaction: discord.Interaction) -> int:
         game_id = self.service.game_in_channel(interaction.channel_id or 0)
         if game_id is None:
+            # still resuming after a restart, or a game that could not be read: never "none"
+            self.service.resume_state.explain_miss(
+                interaction.channel_id or 0, interaction.guild_id, interaction.user.id
+            )
             raise NoSuchGame()
         return game_id
 

@@ -33,11 +33,15 @@ BotFactory = Callable[..., BotProcess]
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Run each test that makes a bot on every backend; a test marked ``postgres`` (one
-    that needs PostgreSQL's own features, like the shards) on PostgreSQL only."""
+    that needs PostgreSQL's own features, like the shards) on PostgreSQL only, and one marked
+    ``sqlite_only`` (about the SQLite file itself) on SQLite only."""
     if "e2e_backend" not in metafunc.fixturenames:
         return
     only_postgres = metafunc.definition.get_closest_marker("postgres") is not None
     params = [p for p in BACKENDS if p.values[0] == "postgres"] if only_postgres else BACKENDS
+    if metafunc.definition.get_closest_marker("sqlite_only") is not None:
+        # a test of the SQLite file itself (its damage, its lock)
+        params = [p for p in BACKENDS if p.values[0] == "sqlite"]
     metafunc.parametrize("e2e_backend", params, indirect=True, scope="function")
 
 

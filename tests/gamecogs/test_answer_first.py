@@ -30,11 +30,17 @@ GENEROUS = 1.5
 class FakeResponse:
     def __init__(self, calls: list[tuple[str, dict[str, Any]]]) -> None:
         self.calls = calls
+        self.answered = False
+
+    def is_done(self) -> bool:
+        return self.answered
 
     async def edit_message(self, **kwargs: Any) -> None:
+        self.answered = True
         self.calls.append(("answer", kwargs))
 
     async def defer(self, **kwargs: Any) -> None:
+        self.answered = True
         self.calls.append(("defer", kwargs))
 
 

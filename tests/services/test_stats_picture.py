@@ -7,12 +7,14 @@ from __future__ import annotations
 import io
 import random
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from PIL import Image
 
 from db.store import Store
 from db.types import HandInput, HandPlayer, Leaderboard, LeaderboardEntry
+from i18n import _PLURALS
 from i18n.catalog import read_domain
 from render.fonts import covered
 from render.leaderboard import layout
@@ -140,16 +142,21 @@ def test_the_pictures_own_words_are_all_drawable(lang: str, by: str, variant: st
         assert all(drawable(w) for w in words), [w for w in words if not drawable(w)]
 
 
+def fill(text: str, params: dict[str, Any]) -> str:
+    """Format a catalogue sentence as :func:`i18n.t` does (``{n:hand|hands}`` plurals)."""
+    return _PLURALS.vformat(text, (), params)
+
+
 def test_say_falls_back_to_english_only_for_words_the_font_lacks() -> None:
     have = covered()
     for key, (zh, en) in STRINGS.items():
         params = {"n": 1, "pct": "1%", "r": "1", "min": 1, "more": 1, "hands": 1, "name": "x",
                   "season": 2, "page": 1, "pages": 2, "total": 3, "scope": "s"}  # fmt: skip
         try:
-            zh_text, en_text = zh.format(**params), en.format(**params)
+            zh_text, en_text = fill(zh, params), fill(en, params)
         except KeyError:
             continue
-        other = ZH[f"stats.picture.{key}"].format(**params) if key in PICTURE_WORDS else ""
+        other = fill(ZH[f"stats.picture.{key}"], params) if key in PICTURE_WORDS else ""
         expected = en_text
         if all(c in have or c.isspace() for c in zh_text):
             expected = zh_text

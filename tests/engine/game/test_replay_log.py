@@ -137,6 +137,9 @@ def _tampered(log: GameLog, change) -> GameLog:
         (lambda h: h["wall"].__setitem__(slice(0, 2), h["wall"][1::-1]), "revealed wall"),
         (lambda h: h.__setitem__("seed", "0" * 64), "commitment"),
         (lambda h: h.__setitem__("commitment", "f" * 64), "commitment"),
+        # a blanked commitment is no commitment: it must fail, never be skipped
+        (lambda h: h.__setitem__("commitment", ""), "commitment"),
+        (lambda h: h.__setitem__("commitment", " "), "commitment"),
         (lambda h: h["result"].__setitem__("deltas", [9, -9, 0, 0]), "result"),
         (lambda h: h.__setitem__("scores_before", [5, -5, 0, 0]), "scores"),
     ],
@@ -147,6 +150,18 @@ def test_verify_fails_on_a_tampered_log(runs, change, why):
     bad = [line for line in lines if not line["ok"]]
     assert [line["hand"] for line in bad] == [2]
     assert any(why in p for p in bad[0]["problems"]), bad[0]["problems"]
+
+
+def test_verify_refuses_a_log_without_a_commitment(runs, tmp_path, capsys):
+    """A hand whose commitment was removed cannot be checked: the log is refused (exit 2),
+    never reported fair."""
+    _stats, log = runs["shangrao"]
+    data = copy.deepcopy(first_game(log).to_json())
+    del data["games"][0]["hands"][0]["commitment"]
+    path = tmp_path / "no-commitment.json"
+    path.write_text(json.dumps(data))
+    assert verify_main([str(path)]) == 2
+    assert "commitment" in capsys.readouterr().err
 
 
 def test_a_changed_action_does_not_replay(runs):

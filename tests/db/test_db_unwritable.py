@@ -1,0 +1,76 @@
+"""A database that cannot be written is told apart from a busy one: `StoreUnwritable`
+(disk full, read-only, the disk refusing writes), the operator told once per outage."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+from sqlalchemy import event, text
+
+from db.errors import FULL, IO, READ_ONLY, StoreBusy, StoreUnwritable, outage, unwritable
+from db.store import Store
+
+
+class _PgError(Exception):
+    def __init__(self, sqlstate: str) -> None:
+        super().__init__(f"server said {sqlstate}")
+        self.sqlstate = sqlstate
+
+
+@pytest.mark.parametrize(
+    ("error", "why"),
+    [
+        (Exception("database or disk is full"), FULL),
+        (Exception("attempt to write a readonly database"), READ_ONLY),
+        (Exception("disk I/O error"), IO),
+        (_PgError("53100"), FULL),
+        (_PgError("25006"), READ_ONLY),
+        (_PgError("58030"), IO),
+    ],
+)
+def test_why_a_database_cannot_be_written(error: Exception, why: str) -> None:
+    found = unwritable(error)
+    assert isinstance(found, StoreUnwritable) and found.why == why
+    outage.written()
+
+
+@pytest.mark.parametrize(
+    "error", [Exception("database is locked"), _PgError("55P03"), Exception("no such table: x")]
+)
+def test_a_busy_or_other_error_is_not_unwritable(error: Exception) -> None:
+    assert unwritable(error) is None
+
+
+async def test_a_read_only_sqlite_file_refuses_writes_as_unwritable(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'm.db'}")
+    read_only = {"on": False}
+
+    @event.listens_for(store.db.engine.sync_engine, "checkout")
+    def _switch(dbapi_connection, _record, _proxy) -> None:  # type: ignore[no-untyped-def]
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA query_only = {int(read_only['on'])}")
+        cursor.close()
+
+    try:
+        await store.guilds.update_settings(1, hints=False)
+        read_only["on"] = True
+        caplog.set_level(logging.WARNING, logger="db.errors")
+        for _ in range(3):
+            with pytest.raises(StoreUnwritable) as refused:
+                await store.guilds.update_settings(2, hints=False)
+            assert not isinstance(refused.value, StoreBusy)
+            assert refused.value.why == READ_ONLY
+        loud = [r for r in caplog.records if r.levelno == logging.CRITICAL]
+        assert len(loud) == 1 and "CANNOT BE WRITTEN" in loud[0].getMessage()
+        read_only["on"] = False
+        await store.guilds.update_settings(2, hints=False)
+        assert any("written again" in r.getMessage() for r in caplog.records)
+        async with store.db.read() as conn:
+            ids = (await conn.execute(text("SELECT id FROM guilds ORDER BY id"))).scalars().all()
+        assert list(ids) == [1, 2]
+    finally:
+        await store.close()

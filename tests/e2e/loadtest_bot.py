@@ -177,7 +177,9 @@ def table_shown(version: dict[str, Any]) -> TableShown | None:
             continue
         if line in HAND_OVER:
             over = True
-        label, colon, rest = line.partition("：")
+        label, colon, rest = line.partition("：")  # Chinese; English writes ": "
+        if not colon:
+            label, colon, rest = line.partition(": ")
         if not colon or not seats:
             continue
         if label in RIVER_WORDS:

@@ -4,7 +4,7 @@ and 托管 survives a restart.
 Four people at one table (one with closed DMs): while a discard waits for claims the table,
 its picture's words, ``/mahjong status`` and the channel show the same neutral wait whoever
 may claim; a claim that times out passes quietly (no line, no 托管); the claim prompt names
-the discarder privately, in the player's language.
+the discarder privately, in the language the player chose (``/mahjong-language``).
 """
 
 from __future__ import annotations
@@ -76,6 +76,9 @@ async def test_claim_windows_stay_secret(fake: FakeDiscord, bot_factory) -> None
     players = [fake.user(n) for n in ("alice", "bob", "carol", "dave")]
     alice, bob = players[0], players[1]
     fake.close_dms(bob)
+    for user in players:  # a Chinese server; the players read their own texts in English
+        ix = await fake.slash(user, "mahjong-language", {"language": "en"})
+        assert (await ix.wait_reply()).ephemeral
     gid, _lobby = await open_game(fake, alice, players[1:], variant="shangrao")
     ix = await fake.slash(bob, "mahjong hand")  # bob plays from his ephemeral hand
     assert (await ix.wait_reply()).ephemeral
@@ -128,7 +131,7 @@ async def test_claim_windows_stay_secret(fake: FakeDiscord, bot_factory) -> None
     assert statuses and all(any(w in r.text() for w in CLAIM_WAIT) for r in statuses)
     assert not [r for r in statuses if "▶" in r.text()]
 
-    # the claim prompt names the discarder and where they sit, in the player's language
+    # the claim prompt names the discarder and where they sit, in the language the player chose
     private = [
         text
         for u in players

@@ -33,6 +33,8 @@ class (``kind``)            who      what
 ``Won`` (``won``)           public   胡: how, who paid, the winners and their items
 ``DrawnHand``               public   荒庄 (no winner)
 (``drawn_hand``)
+``HandSettled``             public   the variant's hand-end settlement per seat (南昌 精)
+(``hand_settled``)
 ``HandEnded``               public   result, deltas, totals, next dealer; seed and wall
 (``hand_ended``)                     revealed
 ==========================  =======  =====================================================
@@ -164,7 +166,10 @@ class Indicator(Event):
 
     indicator: int
     wildcards: list[int]
+    #: 南昌 正精: the indicator's own kind when it is itself wild (the others are 副精)
+    primary: int | None = None
     kind: ClassVar[str] = "indicator"
+    optional: ClassVar[frozenset[str]] = frozenset({"primary"})
 
     @classmethod
     def from_data(cls, visible_to: int | None, data: dict[str, Any]) -> Event:
@@ -321,6 +326,16 @@ class DrawnHand(Event):
 
 
 @dataclass(frozen=True)
+class HandSettled(Event):
+    """The variant's hand-end settlement (南昌 精 settlement, kong points, 抄庄), one JSON line
+    per seat (its 精 count, amount, what it paid and received); public, as the hands are
+    revealed at the end of the hand."""
+
+    seats: list[dict[str, Any]]
+    kind: ClassVar[str] = "hand_settled"
+
+
+@dataclass(frozen=True)
 class HandEnded(Event):
     """The hand is over: its ``result`` (deltas, next dealer …), the totals, and the seed and
     wall revealed (so anyone can check the ``commitment`` published at its start)."""
@@ -372,6 +387,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         Claimed,
         Won,
         DrawnHand,
+        HandSettled,
         HandEnded,
     )
 }

@@ -92,6 +92,8 @@ def _turn_actions(g: GameState, seat: int) -> list[Action]:
         out.append(Discard(dk))
         return out
     if live > 0:
+        if rules.wild_melds:  # 南昌: a 精 kind is konged like any other (杠精)
+            wild = frozenset()
         out.extend(ConcealedKong(k) for k in range(34) if counts[k] == 4 and k not in wild)
         out.extend(AddedKong(k) for k in sorted(pong_kinds) if counts[k] and k not in wild)
     if (
@@ -144,7 +146,11 @@ def explain_illegal(g: GameState, seat: int, action: Action, legal: list[Action]
                 "errors.illegal.the_discard", "the discard {tile}", tile=tile_str(c.tile >> 2)
             )
         )
-        if isinstance(action, Pong | Kong | Chi) and c.tile >> 2 in h.wildcards:
+        if (
+            isinstance(action, Pong | Kong | Chi)
+            and c.tile >> 2 in h.wildcards
+            and not rules_of(g.variant, g.options).wild_melds
+        ):
             return _why(
                 "wildcard_claim",
                 "a discarded 宝 cannot be ponged, konged or chowed (only 接宝 takes it)",

@@ -7,11 +7,12 @@ non-winning hands never reach the scorer.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from engine import variants
-from engine.agari import is_complete, winning_tiles
+from engine._tables import suit_needs
+from engine.agari import is_complete, is_seven_pairs, winning_tiles
 from engine.decompose import wildcard_set
 from engine.game.state import GameState, HandState, MeldRec, SeatState
 from engine.game.variants import TableRules, table_rules
@@ -27,8 +28,15 @@ def rules_of(variant: str, options: RuleOptions) -> TableRules:
 
 
 def live_count(h: HandState, reserve: int) -> int:
-    """Tiles that may still be drawn (live wall; replacements come off the same stock)."""
-    return max(0, h.tail - h.head + 1 - reserve)
+    """Tiles that may still be drawn (live wall; replacements come off the same stock).
+
+    A face-up indicator left in the wall (南昌) is one of the ``reserve`` never drawn; once
+    the replacements have passed it, it still counts among them (the kept block moves
+    forward)."""
+    n = h.tail - h.head + 1 - reserve
+    if h.indicator_pos is not None and h.indicator_pos > h.tail:
+        n += 1
+    return max(0, n)
 
 
 def seat_counts(s: SeatState) -> list[int]:
@@ -119,6 +127,7 @@ def evaluate_win(
     """
     h = g.hand
     s = h.seats[seat]
+    rules = rules_of(g.variant, g.options)
     kinds = [t >> 2 for t in s.hand]
     if tile is not None:
         kinds.append(tile >> 2)
@@ -130,8 +139,19 @@ def evaluate_win(
         counts = [0] * 34
         for k in kinds:
             counts[k] += 1
+        if tile is not None and rules.wild_melds:
+            counts[tile >> 2] -= 1  # a claimed wildcard (南昌 精) is only its face value
         plain, wilds = split_wilds(counts, h.wildcards)
-        if not is_complete(plain, wilds) and not _maybe_special(g.variant, plain, wilds, s.melds):
+        if tile is not None and rules.wild_melds:
+            plain = list(plain)
+            plain[tile >> 2] += 1
+        if (
+            not is_complete(plain, wilds)
+            and not (
+                rules.honour_sequences and complete_with_runs(plain, wilds, rules.honour_sequences)
+            )
+            and not _maybe_special(g.variant, plain, wilds, s.melds)
+        ):
             return None
     hand = Hand(tuple(sorted(kinds)), tuple(to_meld(m) for m in s.melds), winning)
     ctx = WinContext(
@@ -168,3 +188,83 @@ def waits_of(counts13: list[int], wildcards: int | Iterable[int] | None = None) 
     """Sorted winning kinds of a 3n+1 concealed hand (standard shape and 七对)."""
     plain, wilds = split_wilds(counts13, wildcards)
     return tuple(sorted(winning_tiles(plain, wilds)))
+
+
+Runs = tuple[tuple[int, int, int], ...]
+_HONOUR_NEEDS: dict[tuple[Runs, tuple[int, ...]], tuple[int, int]] = {}
+_SUIT_NEEDS: dict[tuple[int, ...], tuple[int, int]] = {}
+
+
+def _honour_needs(counts: tuple[int, ...], runs: Runs) -> tuple[int, int]:
+    """``(S, P)`` of the 7 honour counts when the honour triples ``runs`` are sequences: the
+    fewest wildcards making every honour part of a set (S), and of sets and one pair (P)."""
+    key = (runs, counts)
+    found = _HONOUR_NEEDS.get(key)
+    if found is not None:
+        return found
+    i = next((j for j in range(7) if counts[j]), None)
+    if i is None:
+        out = (0, 2)
+    else:
+        best_s = best_p = 99
+        c = counts[i]
+        rest = list(counts)
+        # the lowest honour present in a triplet …
+        used = min(c, 3)
+        rest[i] -= used
+        s, p = _honour_needs(tuple(rest), runs)
+        best_s, best_p = min(best_s, 3 - used + s), min(best_p, 3 - used + p)
+        rest[i] += used
+        # … or the pair …
+        used = min(c, 2)
+        rest[i] -= used
+        s, _p = _honour_needs(tuple(rest), runs)
+        best_p = min(best_p, 2 - used + s)
+        rest[i] += used
+        # … or in a sequence (its missing kinds are wildcards)
+        for run in runs:
+            if 27 + i not in run:
+                continue
+            take = [k - 27 for k in run if counts[k - 27]]
+            after = list(counts)
+            for j in take:
+                after[j] -= 1
+            s, p = _honour_needs(tuple(after), runs)
+            missing = 3 - len(take)
+            best_s, best_p = min(best_s, missing + s), min(best_p, missing + p)
+        out = (best_s, best_p)
+    _HONOUR_NEEDS[key] = out
+    return out
+
+
+def complete_with_runs(counts: Sequence[int], wilds: int, runs: Runs) -> bool:
+    """Whether ``counts`` plus ``wilds`` wildcards is complete (standard shape or 七对) when the
+    honour triples ``runs`` are sequences too (南昌 中发白, three different winds)."""
+    groups = [suit_needs(counts[i : i + 9], _SUIT_NEEDS) for i in (0, 9, 18)]
+    groups.append(_honour_needs(tuple(counts[27:]), runs))
+    total_s = sum(g[0] for g in groups)
+    need = total_s + min(p - s for s, p in groups)
+    if need <= wilds and (wilds - need) % 3 == 0:
+        return True
+    return is_seven_pairs(counts, wilds)
+
+
+def sets_only(counts: Sequence[int], wilds: int, runs: Runs = ()) -> bool:
+    """Whether ``counts`` plus ``wilds`` wildcards make sets only (no pair)."""
+    total_s = sum(suit_needs(counts[i : i + 9], _SUIT_NEEDS)[0] for i in (0, 9, 18))
+    total_s += _honour_needs(tuple(counts[27:]), runs)[0]
+    return total_s <= wilds and (wilds - total_s) % 3 == 0
+
+
+def is_wildcard_wait(
+    counts13: Sequence[int], wildcards: Iterable[int] | None, runs: Runs = ()
+) -> bool:
+    """精钓: without one wildcard, the concealed 3n+1 tiles are complete but for one single
+    tile, so any tile wins with that wildcard as its pair: the rest makes sets only
+    (standard shape, 大七对), or six pairs (小七对)."""
+    plain, wilds = split_wilds(list(counts13), wildcards)
+    if wilds == 0:
+        return False
+    if sets_only(plain, wilds - 1, runs):
+        return True
+    return sum(plain) + wilds == 13 and sum(c & 1 for c in plain) <= wilds - 1

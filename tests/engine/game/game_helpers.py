@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine import variants
 from engine.game.machine import _open_turn
 from engine.game.rules import rules_of
 from engine.game.state import GameState, HandState, MeldRec, SeatState
@@ -62,15 +63,29 @@ def rig(
         gone, middle = middle[: len(middle) - left], middle[len(middle) - left :]
         for i, t in enumerate(gone):
             seats[i % 4].river.append(t)
-    wall = dealt + head + middle + list(reversed(tail))
-    if ind is not None:
+    wall = dealt + head + middle
+    in_wall = ind is not None and rules.indicator_in_wall
+    if in_wall:  # 南昌: face up in its place, just before the tail replacements
+        wall.append(ind)
+    wall += list(reversed(tail))
+    if ind is not None and not in_wall:
         wall.append(ind)
     h = HandState(
-        0, seed, tuple(wall), len(dealt), len(wall) - 1 - (ind is not None), dealer, seats, dealer
+        0,
+        seed,
+        tuple(wall),
+        len(dealt),
+        len(wall) - 1 - (ind is not None and not in_wall),
+        dealer,
+        seats,
+        dealer,
     )
     if ind is not None:
         h.indicator = ind
-        h.wildcards = frozenset({successor(ind >> 2)})
+        if in_wall:
+            h.indicator_pos = len(wall) - 1 - len(tail)
+        pick = variants.get(variant).wildcards_of
+        h.wildcards = pick(ind >> 2) if pick is not None else frozenset({successor(ind >> 2)})
         for s in seats:
             s.bao_drawn = sum(1 for t in s.hand if t >> 2 in h.wildcards)
     seats[dealer].drawn = seats[dealer].hand[-1]
@@ -88,7 +103,11 @@ def all_places(g: GameState) -> list[int]:
         for m in s.melds:
             out += list(m.ids)
     if h.indicator is not None:
-        out.append(h.indicator)
+        # 南昌: the face-up indicator may still lie in the wall, or be in a hand (``take``)
+        in_wall = h.indicator_pos is not None and h.head <= h.indicator_pos <= h.tail
+        taken = h.indicator_pos is None and rules_of(g.variant, g.options).indicator_in_wall
+        if not in_wall and not taken:
+            out.append(h.indicator)
     if h.claim is not None and h.claim.kind == "rob":
         out.append(h.claim.tile)
     return out

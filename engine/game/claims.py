@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine import variants
 from engine.agari import is_complete
 from engine.game.actions import Action, Chi, Kong, Pong, Win, action_from_json
 from engine.game.rules import (
@@ -167,7 +168,9 @@ def wins_plain(g: GameState, seat: int, t: int, rules: TableRules) -> bool:
     return (
         is_complete(counts)
         or complete_with_runs(counts, 0, rules.honour_sequences)
-        or (not s.melds and max(counts) <= 1)  # a 十三烂 candidate: the scorer decides
+        or variants.get(g.variant).maybe_special(
+            counts, 0, [t >> 2 for m in s.melds for t in m.ids]
+        )
     )
 
 

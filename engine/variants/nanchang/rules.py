@@ -4,6 +4,7 @@ the 精 an indicator makes, and the shape-free hands (十三烂) the standard te
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 
 from engine.tiles import N_KINDS, successor
 from engine.variants.base import TableRules
@@ -74,6 +75,13 @@ def wildcards_of(indicator: int) -> frozenset[int]:
 
 
 def maybe_special(counts: Sequence[int], wilds: int, meld_kinds: Sequence[int]) -> bool:
-    """十三烂 / 七星十三烂 candidates (14 concealed tiles, no kind twice) the standard test
-    misses; the scorer decides."""
-    return not meld_kinds and max(counts) <= 1
+    """十三烂 / 七星十三烂 candidates the standard test misses: no meld, no kind twice, and in
+    each suit any two tiles 3 or more apart (the wildcards may fill any gap); with no
+    wildcard and 14 tiles, exactly 十三烂. The scorer decides."""
+    if meld_kinds or max(counts) > 1:
+        return False
+    for base in (0, 9, 18):
+        ranks = [r for r in range(9) if counts[base + r]]
+        if any(b - a < 3 for a, b in pairwise(ranks)):
+            return False
+    return True

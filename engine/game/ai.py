@@ -56,9 +56,10 @@ from engine.game.actions import (
     Pong,
     Win,
 )
+from engine.game.claims import wins_plain
 from engine.game.danger import THREAT_MIN, VERY_DANGEROUS, Sight, risks, sight_of, threats
 from engine.game.legal import legal_actions
-from engine.game.rules import live_count, rules_of, seat_counts
+from engine.game.rules import is_wildcard_wait, live_count, rules_of, seat_counts
 from engine.game.state import PHASE_TURN, GameState
 from engine.shanten import shanten
 
@@ -140,6 +141,8 @@ def _turn(g: GameState, seat: int, legal: list[Action], defend: bool) -> Action:
         if isinstance(a, AddedKong | IndicatorKong):
             return a
         if isinstance(a, ConcealedKong):
+            if a.kind in wild:
+                return a  # 杠精 (南昌): 10 from each other player, its 精 still count
             plain, w = _split(counts, wild)
             after = list(plain)
             after[a.kind] = 0
@@ -205,7 +208,9 @@ def _best_discard(g: GameState, seat: int, kinds: list[int]) -> int:
     counts = seat_counts(h.seats[seat])
     wild = h.wildcards
     plain, w = _split(counts, wild)
-    cands = [k for k in kinds if k not in wild] or list(kinds)  # keep the 宝
+    cands = [k for k in kinds if k not in wild]  # keep the 宝 / 精
+    if not cands:
+        return _least_feeding(g, seat, kinds)
     if len(cands) == 1:
         return cands[0]
     whole = shanten(plain, w)
@@ -219,6 +224,14 @@ def _best_discard(g: GameState, seat: int, kinds: list[int]) -> int:
     tied = [k for sc, k in scored if sc == best]
     if len(tied) == 1:
         return tied[0]
+    if len(tied) > 1 and wild and rules_of(g.variant, g.options).wild_melds:
+        # 德国 (南昌): of equal shapes keep the one nearer a hand needing no 精 as a wildcard
+        # (×2 and +5 from each payer), reading every held 精 as its own face
+        face = {k: _sh_after_discard(counts, 0, k) for k in tied}
+        least = min(face.values())
+        tied = [k for k in tied if face[k] == least]
+        if len(tied) == 1:
+            return tied[0]
     if best == 0:
         unseen = _unseen(g, seat)
 
@@ -266,33 +279,68 @@ def _unseen(g: GameState, seat: int) -> list[int]:
     return [max(0, 4 - x) for x in seen]
 
 
+def _least_feeding(g: GameState, seat: int, kinds: list[int]) -> int:
+    """The discard when only wildcards (精) are left to throw: the kind least likely to feed
+    another seat's pong, kong or 冲关 — fewest copies unseen, then the lesser (副精) before the
+    indicator's own kind (正精), which counts double in the 精 settlement."""
+    unseen = _unseen(g, seat)
+    h = g.hand
+    primary = h.indicator >> 2 if h.indicator is not None else -1
+    return min(kinds, key=lambda k: (unseen[k], k == primary, k))
+
+
+#: 精钓 (南昌 ``jingdiao_discard = no_bonus``): pass a discard win that drops the ×2 while the
+#: live wall still holds this many tiles, to win it by self-draw.
+JINGDIAO_MIN_WALL = 12
+
+
+def _waits_for_self_draw(g: GameState, seat: int) -> bool:
+    """A 精钓 hand offered a discard win that is no 德国: worth passing, to self-draw it
+    (each of the three pays ×2, and 精钓 counts) while the wall is long enough."""
+    h = g.hand
+    rules = rules_of(g.variant, g.options)
+    c = h.claim
+    if not rules.wild_melds or c is None or c.kind != "discard":
+        return False
+    if live_count(h, rules.reserve) < JINGDIAO_MIN_WALL:
+        return False
+    counts = seat_counts(h.seats[seat])
+    if not is_wildcard_wait(counts, h.wildcards, rules.honour_sequences):
+        return False
+    return not wins_plain(g, seat, c.tile, rules)
+
+
 def _claim(g: GameState, seat: int, legal: list[Action], defend: bool) -> Action:
     if any(isinstance(a, Win) for a in legal):
+        if Pass() in legal and _waits_for_self_draw(g, seat):
+            return Pass()
         return Win()
     h = g.hand
     c = h.claim
     assert c is not None
     k = c.tile >> 2
     counts = seat_counts(h.seats[seat])
-    plain, w = _split(counts, h.wildcards)
+    wild = h.wildcards
+    plain, w = _split(counts, wild)
     now = shanten(plain, w)
     best: tuple[int, Action] = (now, Pass())
     folding = any(isinstance(a, Pong | Chi) for a in legal) and _threat(g, seat, defend) is not None
     for a in legal:
         if isinstance(a, Kong):
+            if k in wild:
+                return a  # 杠精 (南昌): 10 from each other player
             after = list(plain)
             after[k] = 0
             sh = shanten(after, w)
             if sh <= now:  # a kong on a discard never hurts a hand that keeps its shanten
                 return a
         elif isinstance(a, Pong | Chi):
+            used = [k, k] if isinstance(a, Pong) else [x for x in a.tiles if x != k]
+            if not wild.isdisjoint(used):
+                continue  # a held 精 would freeze into the meld as its face value: keep it wild
             after = list(plain)
-            if isinstance(a, Pong):
-                after[k] -= 2
-            else:
-                for x in a.tiles:
-                    if x != k:
-                        after[x] -= 1
+            for x in used:
+                after[x] -= 1
             sh = (
                 min(_sh_after_discard(after, w, x) for x in range(34) if after[x])
                 if sum(after)

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from engine import variants
 from engine.game.machine import _open_turn
 from engine.game.rules import rules_of
@@ -9,7 +13,10 @@ from engine.game.state import GameState, HandState, MeldRec, SeatState
 from engine.game.wall import tile_ids
 from engine.notation import parse_tiles
 from engine.options import make_options
+from engine.payments import Payment
+from engine.scoring.types import ScoreResult, WinContext
 from engine.tiles import successor
+from engine.variants.base import HandEnd, HandSettlement, PayRequest
 
 
 def rig(
@@ -118,3 +125,38 @@ def check_conservation(g: GameState) -> None:
     places = all_places(g)
     expect = sorted(tile_ids(rules_of(g.variant, g.options).kinds))
     assert sorted(places) == expect, "tiles lost or duplicated"
+
+
+def _score_any_complete(ctx: WinContext) -> ScoreResult:
+    """A stand-in scorer: the engine's shape test passed, so any hand of 14 tiles wins 1."""
+    full = len(ctx.hand.concealed) + 3 * len(ctx.hand.melds) == 14
+    return ScoreResult(full, 1 if full else 0, ())
+
+
+def _pay_one(r: PayRequest) -> list[Payment]:
+    payers = [r.payer] if r.payer is not None else [s for s in range(4) if s != r.winner]
+    return [Payment(p, r.winner, 1, "win") for p in payers]
+
+
+@contextmanager
+def stand_in_nanchang() -> Iterator[list[HandEnd]]:
+    """南昌 with a stand-in scorer (any complete hand wins 1 from the payer or each other
+    seat) and a hand-end hook that records what it was given and pays nothing, so that a
+    test checks the table flow alone; yields the recorded hand ends."""
+    real = variants.get("nanchang")
+    seen: list[HandEnd] = []
+
+    def settle_hand(end: HandEnd) -> HandSettlement:
+        seen.append(end)
+        return HandSettlement((), tuple({"seat": i} for i in range(4)))
+
+    fake = dataclasses.replace(
+        real, score=_score_any_complete, pay_win=_pay_one, settle_hand=settle_hand, _rules={}
+    )
+    variants.register(fake, replace=True)
+    rules_of.cache_clear()
+    try:
+        yield seen
+    finally:
+        variants.register(real, replace=True)
+        rules_of.cache_clear()

@@ -8,13 +8,11 @@ that each test checks the table flow alone; the real 南昌 scorer has its own t
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 
 import pytest
-from game_helpers import check_conservation, rig
+from game_helpers import check_conservation, rig, stand_in_nanchang
 
-from engine import variants
 from engine.game import (
     AddedKong,
     Chi,
@@ -31,12 +29,10 @@ from engine.game import (
 )
 from engine.game import events as ev
 from engine.game.legal import waiting_for
-from engine.game.rules import is_wildcard_wait, live_count, rules_of, seat_counts
+from engine.game.rules import is_wildcard_wait, live_count, seat_counts
 from engine.notation import parse_tiles
-from engine.payments import Payment
-from engine.scoring.types import ScoreResult, WinContext
 from engine.tiles import successor
-from engine.variants.base import HandEnd, HandSettlement, PayRequest
+from engine.variants.base import HandEnd
 
 RESERVE = 34
 
@@ -57,42 +53,11 @@ def do_events(g, seat, action):
     return step.state, step.events
 
 
-def _pay_one(r: PayRequest) -> list[Payment]:
-    payers = [r.payer] if r.payer is not None else [s for s in range(4) if s != r.winner]
-    return [Payment(p, r.winner, 1, "win") for p in payers]
-
-
-def _score_any_complete(ctx: WinContext) -> ScoreResult:
-    """A stand-in scorer: the engine's shape test passed, so any hand of 14 tiles wins 1."""
-    full = len(ctx.hand.concealed) + 3 * len(ctx.hand.melds) == 14
-    return ScoreResult(full, 1 if full else 0, ())
-
-
 @pytest.fixture
 def table_only() -> Iterator[list[HandEnd]]:
-    """南昌 with a stand-in scorer (any complete hand wins 1 from the payer or each other
-    seat) and a hand-end hook that records what it was given and pays nothing."""
-    real = variants.get("nanchang")
-    seen: list[HandEnd] = []
-
-    def settle_hand(end: HandEnd) -> HandSettlement:
-        seen.append(end)
-        return HandSettlement((), tuple({"seat": i} for i in range(4)))
-
-    fake = dataclasses.replace(
-        real,
-        score=_score_any_complete,
-        pay_win=_pay_one,
-        settle_hand=settle_hand,
-        _rules={},
-    )
-    variants.register(fake, replace=True)
-    rules_of.cache_clear()
-    try:
+    """南昌 with a stand-in scorer and a hand-end hook recording what it was given."""
+    with stand_in_nanchang() as seen:
         yield seen
-    finally:
-        variants.register(real, replace=True)
-        rules_of.cache_clear()
 
 
 def quiet_play(g):

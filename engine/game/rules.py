@@ -20,6 +20,9 @@ from engine.notation import Hand, Meld, MeldKind
 from engine.options import RuleOptions
 from engine.scoring import ScoreResult, WinContext, WinKind, score
 
+#: honour triples that are sequences (南昌 中发白, three different winds)
+Runs = tuple[tuple[int, int, int], ...]
+
 
 @lru_cache(maxsize=64)
 def rules_of(variant: str, options: RuleOptions) -> TableRules:
@@ -184,13 +187,24 @@ def is_baodiao(counts13: list[int], wildcards: int | Iterable[int] | None) -> bo
     return is_complete(plain, wilds - 1)
 
 
-def waits_of(counts13: list[int], wildcards: int | Iterable[int] | None = None) -> tuple[int, ...]:
-    """Sorted winning kinds of a 3n+1 concealed hand (standard shape and 七对)."""
+def waits_of(
+    counts13: list[int], wildcards: int | Iterable[int] | None = None, runs: Runs = ()
+) -> tuple[int, ...]:
+    """Sorted winning kinds of a 3n+1 concealed hand (standard shape and 七对; ``runs``: the
+    honour triples that are sequences too, 南昌)."""
     plain, wilds = split_wilds(counts13, wildcards)
-    return tuple(sorted(winning_tiles(plain, wilds)))
+    found = winning_tiles(plain, wilds)
+    if runs:
+        for k in range(34):
+            if k not in found and plain[k] < 4:
+                plain = list(plain)
+                plain[k] += 1
+                if complete_with_runs(plain, wilds, runs):
+                    found.add(k)
+                plain[k] -= 1
+    return tuple(sorted(found))
 
 
-Runs = tuple[tuple[int, int, int], ...]
 _HONOUR_NEEDS: dict[tuple[Runs, tuple[int, ...]], tuple[int, int]] = {}
 _SUIT_NEEDS: dict[tuple[int, ...], tuple[int, int]] = {}
 

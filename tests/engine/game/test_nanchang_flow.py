@@ -8,6 +8,7 @@ that each test checks the table flow alone; the real 南昌 scorer has its own t
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import pytest
@@ -30,6 +31,7 @@ from engine.game import (
 from engine.game import events as ev
 from engine.game.legal import waiting_for
 from engine.game.rules import is_wildcard_wait, live_count, seat_counts
+from engine.game.view import public_view, seat_view
 from engine.notation import parse_tiles
 from engine.tiles import successor
 from engine.variants.base import HandEnd
@@ -446,3 +448,26 @@ def test_a_claimed_jing_is_reported_with_its_supplier(table_only) -> None:
     end = table_only[-1]
     assert end.claimed[2] == ((K("6p"), 0),)
     assert K("6p") in end.discarded[0]
+
+
+# --- what the bot shows ---------------------------------------------------------------
+
+
+def test_views_show_the_jing_and_keep_a_seats_barred_kinds_to_itself(table_only) -> None:
+    g = rig("nanchang", [DEALER_3M, "3m 1s 2s 3s 4s", "", HAND_36], draws="8s", indicator="7z")
+    public = public_view(g)
+    assert (public["indicator"], public["primary"]) == (K("7z"), K("7z"))
+    assert set(public["wildcards"]) == {K("7z"), K("5z")}  # 白 → 中: the 副精 wraps round
+    g = do(g, 0, Discard(K("3m")))
+    g = do(g, 3, Pass())
+    assert seat_view(g, 3)["own"]["missed_kinds"] == [K("3m")]
+    assert seat_view(g, 1)["own"]["missed_kinds"] == []
+    assert "missed" not in json.dumps(public_view(g))  # who passed stays secret
+    assert "primary" not in public_view(new_game("xinyu", None, "v").state)
+
+
+def test_a_seat_view_counts_honour_sequence_waits(table_only) -> None:
+    hand = "123456789m 1z 1z 5z 6z"  # 中发 waits on 白 only as a sequence
+    dealer = "3m 2z 2z 2z 3z 3z 3z 4z 4z 4z 5s 5s 5s 6s"
+    g = rig("nanchang", [dealer, "", "", hand], indicator="9p")
+    assert seat_view(g, 3)["own"]["tenpai"] == [K("7z")]

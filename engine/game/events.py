@@ -16,6 +16,8 @@ class (``kind``)            who      what
                                      ``values`` (or ``rolls`` per seat for the dealer)
 ``Dealt`` (``dealt``)       seat     the seat's dealt tiles
 ``Indicator``               public   上饶 跌宝牌 and the 宝 (wildcard) kinds
+``IndicatorTaken``          public   南昌: a replacement took the face-up indicator
+(``indicator_taken``)
 ``Flower`` (``flower``)     public   九江: a 发 laid open
 ``Drawn`` (``drawn``)       seat     the tile drawn (``from_tail`` for a replacement)
 ``Drew`` (``drew``)         public   the same draw without the tile, and the wall left
@@ -179,6 +181,15 @@ class Indicator(Event):
         if data.get("wildcards") is None:
             data["wildcards"] = [] if bao is None else [bao]
         return super().from_data(visible_to, data)
+
+
+@dataclass(frozen=True)
+class IndicatorTaken(Event):
+    """南昌 ``indicator_reached = take``: a kong replacement reached the face-up indicator and
+    ``seat`` took it into its hand (everyone sees it leave the table)."""
+
+    seat: int
+    kind: ClassVar[str] = "indicator_taken"
 
 
 @dataclass(frozen=True)
@@ -372,6 +383,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         Dice,
         Dealt,
         Indicator,
+        IndicatorTaken,
         Flower,
         Drawn,
         Drew,

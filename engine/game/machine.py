@@ -458,6 +458,7 @@ def _draw(g: GameState, seat: int, events: list[Event], *, from_tail: bool = Fal
             if h.tail == h.indicator_pos:
                 if rules.take_indicator:
                     h.indicator_pos = None  # the replacement takes the face-up indicator
+                    events.append(ev.IndicatorTaken(seat))
                 else:
                     h.tail -= 1  # it is skipped and stays face up, among the undrawn
             t = h.wall[h.tail]

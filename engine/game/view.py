@@ -58,6 +58,8 @@ def public_view(state: GameState) -> dict[str, Any]:
     }
     if h.indicator is not None and h.indicator >> 2 in h.wildcards:
         out["primary"] = h.indicator >> 2  # 南昌 正精 (the other wildcard kind is 副精)
+    if rules.indicator_in_wall and h.indicator is not None and h.indicator_pos is None:
+        out["indicator_taken"] = True  # a replacement took it: no longer face up
     if h.phase == PHASE_OVER:
         out["result"] = h.result
         out["seed"] = h.seed

@@ -142,8 +142,12 @@ def test_with_indicator_reached_take_a_replacement_takes_the_indicator() -> None
     )
     ind = g.hand.indicator
     before = live_count(g.hand, RESERVE)
-    g = do(g, 0, ConcealedKong(K("1m")))
+    assert "indicator_taken" not in public_view(g)
+    g, events = do_events(g, 0, ConcealedKong(K("1m")))
     assert g.hand.seats[0].drawn == ind and ind in g.hand.seats[0].hand
+    taken = [e for e in events if isinstance(e, ev.IndicatorTaken)]
+    assert [(e.seat, e.visible_to) for e in taken] == [(0, None)]
+    assert public_view(g)["indicator_taken"] is True
     assert g.hand.indicator_pos is None
     assert live_count(g.hand, RESERVE) == before - 1
 

@@ -110,11 +110,25 @@ def win_flags(
         f.add("earth")  # 九江: a non-dealer self-draws on its own first draw, no claim before
     if how == "self" and h.last_tile:
         f.add("last_tile")
+    if h.wildcards and not _wildcards_elsewhere(h, seat):
+        f.add("no_jing_elsewhere")  # 南昌 德中德: no other seat holds a 精 (hand or melds)
     if s.touji:
         f.add("touji")
     if s.ready:
         f.add("ready_declared")
     return frozenset(f & variants.get(g.variant).flags)
+
+
+def _wildcards_elsewhere(h: HandState, seat: int) -> bool:
+    """Whether a seat other than ``seat`` holds a wildcard-kind tile, concealed or melded."""
+    for i, other in enumerate(h.seats):
+        if i == seat:
+            continue
+        if any(t >> 2 in h.wildcards for t in other.hand):
+            return True
+        if any(t >> 2 in h.wildcards for m in other.melds for t in m.ids):
+            return True
+    return False
 
 
 def evaluate_win(

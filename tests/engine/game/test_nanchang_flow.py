@@ -475,3 +475,15 @@ def test_a_seat_view_counts_honour_sequence_waits(table_only) -> None:
     dealer = "3m 2z 2z 2z 3z 3z 3z 4z 4z 4z 5s 5s 5s 6s"
     g = rig("nanchang", [dealer, "", "", hand], indicator="9p")
     assert seat_view(g, 3)["own"]["tenpai"] == [K("7z")]
+
+
+def test_a_win_is_flagged_no_jing_elsewhere_only_when_no_other_seat_holds_a_jing(
+    table_only,
+) -> None:
+    hand = "1m 2m 3m 456p 789p 123s 99s"  # indicator 7z: 精 白 and 中, none held here
+    g = rig("nanchang", [hand, "1z 2z 3z", "", ""], indicator="7z")
+    g = do(g, 0, Win())
+    assert "no_jing_elsewhere" in g.hand.result["winners"][0]["flags"]  # 德中德 possible
+    g = rig("nanchang", [hand, "1z 2z 5z", "", ""], indicator="7z")  # seat 1 holds a 中
+    g = do(g, 0, Win())
+    assert "no_jing_elsewhere" not in g.hand.result["winners"][0]["flags"]

@@ -281,12 +281,20 @@ def _unseen(g: GameState, seat: int) -> list[int]:
 
 def _least_feeding(g: GameState, seat: int, kinds: list[int]) -> int:
     """The discard when only wildcards (精) are left to throw: the kind least likely to feed
-    another seat's pong, kong or 冲关 — fewest copies unseen, then the lesser (副精) before the
-    indicator's own kind (正精), which counts double in the 精 settlement."""
+    another seat's kong (杠精) or 冲关 — never the fourth of another seat's exposed pong if
+    avoidable, then fewest copies unseen (they could be ponged), then the lesser (副精) before
+    the indicator's own kind (正精), which counts double in the 精 settlement."""
     unseen = _unseen(g, seat)
     h = g.hand
     primary = h.indicator >> 2 if h.indicator is not None else -1
-    return min(kinds, key=lambda k: (unseen[k], k == primary, k))
+    ponged = {
+        m.ids[0] >> 2
+        for i, other in enumerate(h.seats)
+        if i != seat
+        for m in other.melds
+        if m.kind == "pong"
+    }
+    return min(kinds, key=lambda k: (k in ponged, unseen[k], k == primary, k))
 
 
 #: 精钓 (南昌 ``jingdiao_discard = no_bonus``): pass a discard win that drops the ×2 while the

@@ -61,6 +61,14 @@ def test_a_forced_jing_discard_feeds_the_least(table_only) -> None:
     assert _least_feeding(g, 0, [K("5p"), K("6p")]) == K("5p")
     g.hand.seats[2].river += [t for t in g.hand.wall[g.hand.head :] if t >> 2 == K("6p")][:2]
     assert _least_feeding(g, 0, [K("5p"), K("6p")]) == K("6p")  # now 6p: one left unseen
+    # never the fourth tile of another seat's exposed pong of a 精 (it would kong it: 杠精)
+    g = rig(
+        "nanchang",
+        ["5p 6p 1m 4m 7m 2s 5s 8s 1z 2z 3z 4z 5z 9m", "1s 2s 3s 4s 5s 6s 7s 8s 9s 1z", "", ""],
+        indicator="5p",
+        melds={1: ["666p"]},
+    )
+    assert _least_feeding(g, 0, [K("5p"), K("6p")]) == K("5p")
     # equally unseen: the 副精 goes before the 正精, which counts double
     g = rig("nanchang", ["5p 6p 6p 1m 4m 7m 2s 5s 8s 1z 2z 3z 4z 9m", "", "", ""], indicator="5p")
     assert _least_feeding(g, 0, [K("5p"), K("6p")]) == K("6p")

@@ -1,7 +1,9 @@
 """The claim window (RULES §2): who may claim a discard or rob a kong, and who gets it.
 
-Priority: win > kong = pong > chi. Several win claims: 上饶 and 九江 the first in play order
-from the discarder; 新余 with ``discard_win`` every claimer wins (一炮多响).
+Priority: win > kong = pong > chi. Several win claims: 上饶, 九江 and 南昌 the first in play
+order from the discarder; 新余 with ``discard_win`` every claimer wins (一炮多响). Chi goes to
+the discarder's 下家 (the claimer's 上家 discarded), also of honour sequences where the variant
+has them (南昌 中发白, winds).
 """
 
 from __future__ import annotations
@@ -92,9 +94,11 @@ def claim_options(g: GameState, discarder: int, t: int) -> list[list[dict[str, A
 
     Win where the variant allows it (上饶: 地胡 on the dealer's first discard, 接宝 on a 宝,
     or any discard with ``discard_win``; 新余: ``discard_win``; 九江: always, unless the seat
-    missed a win since its last draw), kong (3 in hand) and pong (2 in hand) while a
-    replacement / next draw exists, chi for the 下家 where the variant has chi. A 宝 is never
-    ponged, konged or chowed, and a locked (报听) hand only wins.
+    missed a win since its last draw; 南昌: always, except a kind the seat passed since its
+    draw, any discard after a pass in a 精钓 wait, and a 精钓 hand's non-德国 win), kong (3 in
+    hand) and pong (2 in hand) while a replacement / next draw exists, chi for the 下家 where
+    the variant has chi. A 宝 is never ponged, konged or chowed (a 南昌 精 is, at face value),
+    and a locked (报听) hand only wins.
     """
     h = g.hand
     rules = rules_of(g.variant, g.options)
@@ -169,7 +173,7 @@ def wins_plain(g: GameState, seat: int, t: int, rules: TableRules) -> bool:
         is_complete(counts)
         or complete_with_runs(counts, 0, rules.honour_sequences)
         or variants.get(g.variant).maybe_special(
-            counts, 0, [t >> 2 for m in s.melds for t in m.ids]
+            counts, 0, [x >> 2 for m in s.melds for x in m.ids]
         )
     )
 

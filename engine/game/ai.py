@@ -59,7 +59,7 @@ from engine.game.actions import (
 from engine.game.claims import wins_plain
 from engine.game.danger import THREAT_MIN, VERY_DANGEROUS, Sight, risks, sight_of, threats
 from engine.game.legal import legal_actions
-from engine.game.rules import is_wildcard_wait, live_count, rules_of, seat_counts
+from engine.game.rules import Runs, is_wildcard_wait, live_count, rules_of, seat_counts
 from engine.game.state import PHASE_TURN, GameState
 from engine.shanten import shanten
 
@@ -170,24 +170,26 @@ def _defend(g: GameState, seat: int, kinds: list[int], sight: Sight, threat: lis
     """The discard under a clear threat: fold when far, else the safer of equal shapes, and
     no very dangerous tile when close (see the module docstring)."""
     h = g.hand
+    runs = rules_of(g.variant, g.options).honour_sequences
     plain, w = _split(seat_counts(h.seats[seat]), h.wildcards)
     cands = [k for k in kinds if k not in h.wildcards] or list(kinds)  # keep the 宝
     sh = {k: _sh_after_discard(plain, w, k) for k in cands}
     risk = risks(sight, cands, threat)
     best = min(sh.values())
     if best >= FOLD_SHANTEN and max(threat) >= FOLD_THREAT:  # 弃和: the safest tile
-        return min(cands, key=lambda k: (risk[k], sh[k], _keep_value(plain, k), -k))
+        return min(cands, key=lambda k: (risk[k], sh[k], _keep_value(plain, k, runs), -k))
     pick = _best_discard(g, seat, kinds)
     if risk[pick] > VERY_DANGEROUS:  # 避铳: a safer tile, keeping the shape if possible
         safer = [k for k in cands if risk[k] <= VERY_DANGEROUS]
         if safer:
-            return min(safer, key=lambda k: (sh[k], risk[k], _keep_value(plain, k), -k))
+            return min(safer, key=lambda k: (sh[k], risk[k], _keep_value(plain, k, runs), -k))
         if best > 0:  # 一向听 and every tile very dangerous: fold; ready: push
-            return min(cands, key=lambda k: (risk[k], sh[k], _keep_value(plain, k), -k))
+            return min(cands, key=lambda k: (risk[k], sh[k], _keep_value(plain, k, runs), -k))
         return pick
     if best > 0:  # 安全牌优先: an equally good tile that is clearly safer
         same = min(
-            (k for k in cands if sh[k] == best), key=lambda k: (risk[k], _keep_value(plain, k), -k)
+            (k for k in cands if sh[k] == best),
+            key=lambda k: (risk[k], _keep_value(plain, k, runs), -k),
         )
         if risk[same] + SAFER_BY <= risk[pick]:
             return same
@@ -205,6 +207,7 @@ def _sh_after_discard(plain: list[int], w: int, k: int) -> int:
 def _best_discard(g: GameState, seat: int, kinds: list[int]) -> int:
     """The discard (among ``kinds``) leaving the lowest shanten; ties by waits or shape."""
     h = g.hand
+    runs = rules_of(g.variant, g.options).honour_sequences
     counts = seat_counts(h.seats[seat])
     wild = h.wildcards
     plain, w = _split(counts, wild)
@@ -216,7 +219,7 @@ def _best_discard(g: GameState, seat: int, kinds: list[int]) -> int:
     whole = shanten(plain, w)
     if whole > 0:
         # Some discard keeps the 14-tile shanten; the least connected such tile goes first.
-        for k in sorted(cands, key=lambda k: (_keep_value(plain, k), -k)):
+        for k in sorted(cands, key=lambda k: (_keep_value(plain, k, runs), -k)):
             if _sh_after_discard(plain, w, k) == whole:
                 return k
     scored = [(_sh_after_discard(plain, w, k), k) for k in cands]
@@ -241,15 +244,17 @@ def _best_discard(g: GameState, seat: int, kinds: list[int]) -> int:
             plain[k] += 1
             return n
 
-        return max(tied, key=lambda k: (live_waits(k), -_keep_value(plain, k), k))
-    return min(tied, key=lambda k: (_keep_value(plain, k), -k))
+        return max(tied, key=lambda k: (live_waits(k), -_keep_value(plain, k, runs), k))
+    return min(tied, key=lambda k: (_keep_value(plain, k, runs), -k))
 
 
-def _keep_value(c: list[int], k: int) -> int:
-    """How well ``k`` connects to the rest of the hand (lower = discard first)."""
+def _keep_value(c: list[int], k: int, runs: Runs = ()) -> int:
+    """How well ``k`` connects to the rest of the hand (lower = discard first); an honour
+    connects to the partners it holds of its honour sequences ``runs`` (南昌 中发白, winds)."""
     n = c[k]
     if k >= 27:
-        return 3 * (n - 1)
+        partners = {x for run in runs if k in run for x in run if x != k and c[x]}
+        return 3 * (n - 1) + len(partners)
     r = k % 9
     v = 3 * (n - 1)
     for d, weight in ((1, 2), (2, 1)):

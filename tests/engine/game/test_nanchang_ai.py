@@ -122,3 +122,12 @@ def test_simulate_each_option_plays_every_set_zero_sum_and_replay_identical() ->
     assert [p["options"] for p in r["per_option"]] == sets
     assert all(p["hands"] == 2 for p in r["per_option"])
     assert r["errors"] == r["zero_sum_violations"] == r["replay_mismatches"] == 0
+
+
+def test_the_ai_keeps_honours_that_make_a_sequence(table_only) -> None:
+    # 123m 456p 789s 77m and 西 中 发: 中发 wait for 白 as a sequence, 西 is alone
+    hand = "123m 456p 789s 7m 7m 3z 5z 6z"
+    g = rig("nanchang", [hand, "", "", ""], indicator="4z")
+    assert choose_action(g, 0) == Discard(K("3z"))
+    g = rig("xinyu", [hand, "", "", ""])
+    assert choose_action(g, 0) == Discard(K("6z"))  # no honour sequences: the highest goes

@@ -131,3 +131,11 @@ def test_the_ai_keeps_honours_that_make_a_sequence(table_only) -> None:
     assert choose_action(g, 0) == Discard(K("3z"))
     g = rig("xinyu", [hand, "", "", ""])
     assert choose_action(g, 0) == Discard(K("6z"))  # no honour sequences: the highest goes
+
+
+def test_of_equal_shapes_the_ai_keeps_the_one_nearer_deguo(table_only) -> None:
+    # 精 9s and 1s. Throwing 3p or 7s both leave the hand ready; after 3p it is ready with
+    # both 精 as their own faces (123s 345s 678s 33m, 7s9s waits on 8s: 德国 ×2 +5), after
+    # 7s only with a 精 as a wildcard (more waits, no 德国)
+    g = rig("nanchang", ["3m 3m 3p 1s 2s 3s 3s 4s 5s 6s 7s 7s 8s 9s", "", "", ""], indicator="9s")
+    assert choose_action(g, 0) == Discard(K("3p"))

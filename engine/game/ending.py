@@ -156,18 +156,18 @@ def _settle_hand(
         melds=tuple(tuple(to_meld(m) for m in s.melds) for s in h.seats),
         discarded=tuple(tuple(d) for d in discarded),
         claimed=tuple(tuple(c) for c in claimed),
-        winning_tile=(
-            tile >> 2
-            if tile is not None
-            else (
-                h.seats[winner].drawn >> 2
-                if winner is not None and h.seats[winner].drawn is not None
-                else None
-            )
-        ),
+        winning_tile=_winning_tile(h, winner, tile),
         followed=chaozhuang(g),
     )
     return hook(end)
+
+
+def _winning_tile(h: HandState, winner: int | None, tile: int | None) -> int | None:
+    """The winning tile's kind: the claimed tile, else the winner's drawn one."""
+    if tile is not None:
+        return tile >> 2
+    drawn = h.seats[winner].drawn if winner is not None else None
+    return drawn >> 2 if drawn is not None else None
 
 
 def chaozhuang(g: GameState) -> bool:

@@ -110,13 +110,14 @@ def win_flags(
         f.add("earth")  # 九江: a non-dealer self-draws on its own first draw, no claim before
     if how == "self" and h.last_tile:
         f.add("last_tile")
-    if h.wildcards and not _wildcards_elsewhere(h, seat):
+    reads = variants.get(g.variant).flags
+    if "no_jing_elsewhere" in reads and h.wildcards and not _wildcards_elsewhere(h, seat):
         f.add("no_jing_elsewhere")  # 南昌 德中德: no other seat holds a 精 (hand or melds)
     if s.touji:
         f.add("touji")
     if s.ready:
         f.add("ready_declared")
-    return frozenset(f & variants.get(g.variant).flags)
+    return frozenset(f & reads)
 
 
 def _wildcards_elsewhere(h: HandState, seat: int) -> bool:

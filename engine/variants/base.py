@@ -13,7 +13,7 @@ re-exports :class:`Text`, :class:`OptionError`, :class:`OptionInfo` and :class:`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -253,6 +253,7 @@ class Variant:
       :meth:`extras_of`;
     - ``settle_hand(end)``: payments of every seat at every hand end, drawn hands too
       (南昌 精 settlement); ``None`` adds nothing;
+    - ``line_kinds``: the other kinds of request line it answers (南昌 ``jing_settlement``);
     - ``wildcard``: its word for a wildcard kind (宝 / 精) in the three locales;
     - ``ai``, ``desk``, ``help``: AI tuning, desk fields, help facts;
     - ``items``: the scoring items it scores (:mod:`engine.variants.catalogue`).
@@ -274,6 +275,11 @@ class Variant:
     #: payments of every seat at the end of every hand, won or drawn (南昌 精 settlement,
     #: kong points, 抄庄); ``None`` (the default): the win's payments are all
     settle_hand: Callable[[HandEnd], HandSettlement] | None = None
+    #: answers to scoring-request lines of another ``kind`` (RULES §8.7 ``jing_settlement``):
+    #: kind → ``answer(line, options)``, a JSON-ready dict (``python -m engine.score``)
+    line_kinds: Mapping[str, Callable[[dict[str, Any], RuleOptions], dict[str, Any]]] = field(
+        default_factory=dict, hash=False
+    )
     needs_wildcards: bool = False  # a scoring request must name the wildcard (宝)
     indicator_kongs: bool = False  # the 3-tile indicator kong (XXX) exists
     menqing: bool = False  # its scoring has 门清: a claim gives it up (review hints)

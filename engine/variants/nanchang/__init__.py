@@ -7,7 +7,7 @@ from engine.variants.base import AiTuning, DeskFields, Text, Variant
 from engine.variants.nanchang.options import NanchangOptions
 from engine.variants.nanchang.rules import maybe_special, table_rules, wildcards_of
 from engine.variants.nanchang.scoring import score_nanchang
-from engine.variants.nanchang.settle import pay_win
+from engine.variants.nanchang.settle import jing_settlement_line, pay_win, settle_hand
 
 #: RULES §6 / §8.7 flags the 南昌 scorer reads.
 FLAGS = frozenset({"heaven", "earth", "dealer", "no_jing_elsewhere"})
@@ -28,6 +28,8 @@ VARIANT = Variant(
     flags=FLAGS,
     score=score_nanchang,
     pay_win=pay_win,
+    settle_hand=settle_hand,
+    line_kinds={"jing_settlement": jing_settlement_line},
     maybe_special=maybe_special,
     wildcards_of=wildcards_of,
     needs_wildcards=True,

@@ -59,8 +59,9 @@ from engine.game.actions import (
 from engine.game.claims import wins_plain
 from engine.game.danger import THREAT_MIN, VERY_DANGEROUS, Sight, risks, sight_of, threats
 from engine.game.legal import legal_actions
-from engine.game.rules import Runs, is_wildcard_wait, live_count, rules_of, seat_counts
+from engine.game.rules import is_wildcard_wait, live_count, rules_of, seat_counts
 from engine.game.state import PHASE_TURN, GameState
+from engine.honour_sequences import Runs
 from engine.shanten import shanten
 
 #: 偷机 only while more than this many tiles are left in the live wall.

@@ -15,8 +15,8 @@ from engine import variants
 from engine.agari import is_complete
 from engine.game.actions import Action, Chi, Kong, Pong, Win, action_from_json
 from engine.game.rules import (
-    complete_with_runs,
     evaluate_win,
+    honours_of,
     is_wildcard_wait,
     live_count,
     rules_of,
@@ -169,13 +169,9 @@ def wins_plain(g: GameState, seat: int, t: int, rules: TableRules) -> bool:
     if not is_wildcard_wait(counts, g.hand.wildcards, rules.honour_sequences):
         return True
     counts[t >> 2] += 1
-    return (
-        is_complete(counts)
-        or complete_with_runs(counts, 0, rules.honour_sequences)
-        or variants.get(g.variant).maybe_special(
-            counts, 0, [x >> 2 for m in s.melds for x in m.ids]
-        )
-    )
+    return is_complete(counts, 0, honours_of(rules.honour_sequences)) or variants.get(
+        g.variant
+    ).maybe_special(counts, 0, [x >> 2 for m in s.melds for x in m.ids])
 
 
 def rob_options(g: GameState, konger: int, t: int) -> list[list[dict[str, Any]] | None]:

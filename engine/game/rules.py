@@ -11,17 +11,14 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from engine import variants
-from engine._tables import suit_needs
-from engine.agari import is_complete, is_seven_pairs, winning_tiles
+from engine.agari import is_complete, is_sets, winning_tiles
 from engine.decompose import wildcard_set
 from engine.game.state import GameState, HandState, MeldRec, SeatState
 from engine.game.variants import TableRules, table_rules
+from engine.honour_sequences import Runs, honour_table
 from engine.notation import Hand, Meld, MeldKind
 from engine.options import RuleOptions
 from engine.scoring import ScoreResult, WinContext, WinKind, score
-
-#: honour triples that are sequences (南昌 中发白, three different winds)
-Runs = tuple[tuple[int, int, int], ...]
 
 
 @lru_cache(maxsize=64)
@@ -163,12 +160,8 @@ def evaluate_win(
         if tile is not None and rules.wild_melds:
             plain = list(plain)
             plain[tile >> 2] += 1
-        if (
-            not is_complete(plain, wilds)
-            and not (
-                rules.honour_sequences and complete_with_runs(plain, wilds, rules.honour_sequences)
-            )
-            and not _maybe_special(g.variant, plain, wilds, s.melds)
+        if not is_complete(plain, wilds, honours_of(rules.honour_sequences)) and not _maybe_special(
+            g.variant, plain, wilds, s.melds
         ):
             return None
     hand = Hand(tuple(sorted(kinds)), tuple(to_meld(m) for m in s.melds), winning)
@@ -208,81 +201,13 @@ def waits_of(
     """Sorted winning kinds of a 3n+1 concealed hand (standard shape and 七对; ``runs``: the
     honour triples that are sequences too, 南昌)."""
     plain, wilds = split_wilds(counts13, wildcards)
-    found = winning_tiles(plain, wilds)
-    if runs:
-        for k in range(34):
-            if k not in found and plain[k] < 4:
-                plain = list(plain)
-                plain[k] += 1
-                if complete_with_runs(plain, wilds, runs):
-                    found.add(k)
-                plain[k] -= 1
-    return tuple(sorted(found))
+    return tuple(sorted(winning_tiles(plain, wilds, honours_of(runs))))
 
 
-_HONOUR_NEEDS: dict[tuple[Runs, tuple[int, ...]], tuple[int, int]] = {}
-_SUIT_NEEDS: dict[tuple[int, ...], tuple[int, int]] = {}
-
-
-def _honour_needs(counts: tuple[int, ...], runs: Runs) -> tuple[int, int]:
-    """``(S, P)`` of the 7 honour counts when the honour triples ``runs`` are sequences: the
-    fewest wildcards making every honour part of a set (S), and of sets and one pair (P)."""
-    key = (runs, counts)
-    found = _HONOUR_NEEDS.get(key)
-    if found is not None:
-        return found
-    i = next((j for j in range(7) if counts[j]), None)
-    if i is None:
-        out = (0, 2)
-    else:
-        best_s = best_p = 99
-        c = counts[i]
-        rest = list(counts)
-        # the lowest honour present in a triplet …
-        used = min(c, 3)
-        rest[i] -= used
-        s, p = _honour_needs(tuple(rest), runs)
-        best_s, best_p = min(best_s, 3 - used + s), min(best_p, 3 - used + p)
-        rest[i] += used
-        # … or the pair …
-        used = min(c, 2)
-        rest[i] -= used
-        s, _p = _honour_needs(tuple(rest), runs)
-        best_p = min(best_p, 2 - used + s)
-        rest[i] += used
-        # … or in a sequence (its missing kinds are wildcards)
-        for run in runs:
-            if 27 + i not in run:
-                continue
-            take = [k - 27 for k in run if counts[k - 27]]
-            after = list(counts)
-            for j in take:
-                after[j] -= 1
-            s, p = _honour_needs(tuple(after), runs)
-            missing = 3 - len(take)
-            best_s, best_p = min(best_s, missing + s), min(best_p, missing + p)
-        out = (best_s, best_p)
-    _HONOUR_NEEDS[key] = out
-    return out
-
-
-def complete_with_runs(counts: Sequence[int], wilds: int, runs: Runs) -> bool:
-    """Whether ``counts`` plus ``wilds`` wildcards is complete (standard shape or 七对) when the
-    honour triples ``runs`` are sequences too (南昌 中发白, three different winds)."""
-    groups = [suit_needs(counts[i : i + 9], _SUIT_NEEDS) for i in (0, 9, 18)]
-    groups.append(_honour_needs(tuple(counts[27:]), runs))
-    total_s = sum(g[0] for g in groups)
-    need = total_s + min(p - s for s, p in groups)
-    if need <= wilds and (wilds - need) % 3 == 0:
-        return True
-    return is_seven_pairs(counts, wilds)
-
-
-def sets_only(counts: Sequence[int], wilds: int, runs: Runs = ()) -> bool:
-    """Whether ``counts`` plus ``wilds`` wildcards make sets only (no pair)."""
-    total_s = sum(suit_needs(counts[i : i + 9], _SUIT_NEEDS)[0] for i in (0, 9, 18))
-    total_s += _honour_needs(tuple(counts[27:]), runs)[0]
-    return total_s <= wilds and (wilds - total_s) % 3 == 0
+def honours_of(runs: Runs) -> bytes | None:
+    """The honour table of :mod:`engine.agari` when the honour triples ``runs`` are sequences
+    (南昌); ``None`` (honours in triplets only) when there are none."""
+    return honour_table(runs) if runs else None
 
 
 def is_wildcard_wait(
@@ -294,6 +219,6 @@ def is_wildcard_wait(
     plain, wilds = split_wilds(list(counts13), wildcards)
     if wilds == 0:
         return False
-    if sets_only(plain, wilds - 1, runs):
+    if is_sets(plain, wilds - 1, honours_of(runs)):
         return True
     return sum(plain) + wilds == 13 and sum(c & 1 for c in plain) <= wilds - 1

@@ -2,9 +2,10 @@
 (calls per second of CPU time, so other work on the machine does not skew it).
 
 Hands are random complete hands (standard with 0–2 exposed melds, some seven pairs), made
-once from a fixed seed; Shangrao hands hold 宝 standing in for tiles about as often as real
-deals do (:data:`REAL_BAO`); the last pools have every hand hold 1–3 宝, then 1–4 宝 (the worst
-cases; not warmed first, so their per-suit caches start empty). Every call scores a different
+once from a fixed seed; the hands of a variant with wildcards (上饶 宝, 南昌 正精 and 副精)
+hold them standing in for tiles about as often as real deals do (:data:`REAL_BAO`); the last
+pools have every hand hold 1–3, then 1–4 wildcards (the worst cases; not warmed first, so
+their per-suit caches start empty). Every call scores a different
 hand from a pool of 2,000, so no cache sees the same hand twice in a row.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from engine import variants
@@ -19,7 +21,7 @@ from engine.notation import Hand, Meld, MeldKind
 from engine.options import make_options
 from engine.scoring.entry import score
 from engine.scoring.types import WinContext, WinKind
-from engine.tiles import DRAGONS
+from engine.tiles import DRAGONS, successor
 
 POOL = 2000
 
@@ -79,19 +81,26 @@ HEAVY_BAO = (0, 20, 40, 40)
 HEAVIEST_BAO = (0, 15, 30, 30, 25)
 
 
-def _with_bao(rng: random.Random, hand: Hand, weights: tuple[int, ...]) -> tuple[Hand, int]:
-    """Pick a 宝 kind the hand does not hold and turn 0–3 concealed tiles (never the winning
-    one) into 宝, as often as ``weights`` says."""
+def _with_bao(
+    rng: random.Random,
+    hand: Hand,
+    weights: tuple[int, ...],
+    pick: Callable[[int], frozenset[int]] = lambda k: frozenset((successor(k),)),
+) -> tuple[Hand, frozenset[int]]:
+    """Pick an indicator whose wildcard kinds (``pick``: 上饶 one 宝, 南昌 two 精) the hand does
+    not hold, and turn 0–4 concealed tiles (never the winning one) into wildcards, as often
+    as ``weights`` says."""
     held = set(hand.all_tiles())
-    bao = rng.choice([k for k in range(34) if k not in held])
+    wild = pick(rng.choice([k for k in range(34) if held.isdisjoint(pick(k))]))
+    kinds = sorted(wild)
     tiles = list(hand.concealed)
     n = rng.choices(range(len(weights)), weights)[0]
     for _ in range(n):
-        spots = [i for i, k in enumerate(tiles) if k not in (bao, hand.winning)]
+        spots = [i for i, k in enumerate(tiles) if k not in wild and k != hand.winning]
         if not spots:
             break
-        tiles[rng.choice(spots)] = bao
-    return Hand(tuple(sorted(tiles)), hand.melds, hand.winning), bao
+        tiles[rng.choice(spots)] = rng.choice(kinds)
+    return Hand(tuple(sorted(tiles)), hand.melds, hand.winning), wild
 
 
 def contexts(
@@ -108,8 +117,10 @@ def contexts(
         hand = random_hand(rng, kinds)
         wildcards: frozenset[int] = frozenset()
         if v.needs_wildcards:
-            hand, bao = _with_bao(rng, hand, bao_weights)
-            wildcards = frozenset((bao,))
+            if v.wildcards_of is None:
+                hand, wildcards = _with_bao(rng, hand, bao_weights)
+            else:
+                hand, wildcards = _with_bao(rng, hand, bao_weights, v.wildcards_of)
         win: WinKind = "self" if not rules.discard_win or rng.random() < 0.5 else "discard"
         flowers = rng.randrange(3) if rules.flowers else 0
         out.append(WinContext(variant, opts, hand, win, wildcards=wildcards, flowers=flowers))
@@ -159,10 +170,11 @@ def bench_scoring(seconds: float = 1.0, wild_heavy: bool = True) -> list[tuple[s
             if not v.needs_wildcards:
                 continue
             options = presets(v.name)[0][1]
+            word = v.wildcard.zh
             heavy = contexts(v.name, options, bao_weights=HEAVY_BAO)
-            out.append((f"score {v.name}, 1-3 宝 in hand", _rate(heavy, seconds)))
+            out.append((f"score {v.name}, 1-3 {word} in hand", _rate(heavy, seconds)))
             heaviest = contexts(v.name, options, bao_weights=HEAVIEST_BAO)
-            out.append((f"score {v.name}, 1-4 宝 in hand", _rate(heaviest, seconds)))
+            out.append((f"score {v.name}, 1-4 {word} in hand", _rate(heaviest, seconds)))
     return out
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 from pathlib import Path
 
 import pytest
+from test_vectors import vectors_dir
 
 from engine import variants
 from engine.options import OptionError, make_options
@@ -17,8 +17,9 @@ from engine.variants.catalogue import NAMES, split_item_name
 
 
 def _vector_files() -> list[Path]:
-    where = Path(os.environ.get("MAHJONG_VECTORS_DIR", "/work/shared/vectors"))
-    return sorted(where.glob("*.jsonl"))
+    """The shared vector files, and those of a variant not yet played (``next/``)."""
+    where = vectors_dir()
+    return sorted(where.glob("*.jsonl")) + sorted(where.glob("next/*.jsonl"))
 
 
 def test_the_three_built_in_variants_in_choice_order() -> None:
@@ -67,7 +68,7 @@ def _emitted(variant: str) -> set[str]:
     return names
 
 
-@pytest.mark.parametrize("variant", ["shangrao", "xinyu", "jiujiang"])
+@pytest.mark.parametrize("variant", ["shangrao", "xinyu", "jiujiang", "nanchang"])
 def test_every_scored_item_is_in_its_variants_catalogue(variant: str) -> None:
     listed = {i.name.zh for i in variants.get(variant).items}
     emitted = _emitted(variant)

@@ -3,7 +3,9 @@ sequences, hand points × payer factors, 德国 +5, and the 精 settlement every
 
 from __future__ import annotations
 
-from engine.variants.base import AiTuning, DeskFields, Text, Variant
+from engine.variants.base import AiTuning, DeskFields, HelpFacts, Text, Variant
+from engine.variants.nanchang.help import PAGES as HELP_PAGES
+from engine.variants.nanchang.items import ITEMS
 from engine.variants.nanchang.options import NanchangOptions
 from engine.variants.nanchang.rules import maybe_special, table_rules, wildcards_of
 from engine.variants.nanchang.scoring import score_nanchang
@@ -35,6 +37,17 @@ VARIANT = Variant(
     needs_wildcards=True,
     ai=AiTuning(pace=3),
     desk=DeskFields(wildcard=True, others=True),
+    items=ITEMS,
+    help=HelpFacts(
+        title=Text("help.nanchang.title", "南昌麻将规则", "南昌麻將規則", "Nanchang rules"),
+        summary=Text(
+            "help.nanchang.summary",
+            "正精副精、精钓、德国、冲关、霸王精、规则选项",
+            "正精副精、精釣、德國、衝關、霸王精、規則選項",
+            "two 精 wildcards, 精钓, 德国, 冲关, 霸王精, options",
+        ),
+        pages=HELP_PAGES,
+    ),
 )
 
 __all__ = ["FLAGS", "JING", "VARIANT", "NanchangOptions", "table_rules", "wildcards_of"]

@@ -63,9 +63,9 @@ class NanchangOptions(RuleOptions):
         ),
         "win_on_discarded_jing": OptionInfo(
             ("face", "no"),
-            "打出的精按本身牌面：face 可以胡，no 不能胡",
+            "打出的精只当本身：face 可以胡这张，no 不能胡",
             "A discarded 精 counts at face value: face (it may be won on) or no (never won on)",
-            zh_TW="打出的精按本身牌面：face 可以胡，no 不能胡",
+            zh_TW="打出的精只當本身：face 可以胡這張，no 不能胡",
         ),
         "jingdiao_discard": OptionInfo(
             ("forbid", "no_bonus"),
@@ -75,9 +75,9 @@ class NanchangOptions(RuleOptions):
         ),
         "missed_pong_lock": OptionInfo(
             (False, True),
-            "弃先胡后时同一圈内也不能碰放过的牌",
-            "After passing a win, a passed tile may not be ponged in the same go-round either",
-            zh_TW="棄先胡後時同一圈內也不能碰放過的牌",
+            "弃先胡后时同一圈内也不能碰放过的牌（默认可以碰）",
+            "After passing a win, a passed tile may not be ponged in the same go-round either (default: it may)",
+            zh_TW="棄先胡後時同一圈內也不能碰放過的牌（預設可以碰）",
         ),
         "big_pairs": OptionInfo(
             (2, 4),
@@ -99,21 +99,21 @@ class NanchangOptions(RuleOptions):
         ),
         "bawang": OptionInfo(
             ("double", "plus10"),
-            "霸王精（只有一家有精）：double 精分翻倍，plus10 加 10",
+            "霸王精（只有一家有精时）：double 精分翻倍，plus10 加 10",
             "霸王精 (one player alone holds 精): double the amount, or plus10",
-            zh_TW="霸王精（只有一家有精）：double 精分翻倍，plus10 加 10",
+            zh_TW="霸王精（只有一家有精時）：double 精分翻倍，plus10 加 10",
         ),
         "count_discarded_jing": OptionInfo(
             (False, True),
-            "打出的精也算精分",
+            "打出去的精也计入精分",
             "Discarded 精 also count in the 精 settlement",
-            zh_TW="打出的精也算精分",
+            zh_TW="打出去的精也計入精分",
         ),
         "chongguan_liability": OptionInfo(
             (True, False),
             "冲关包赔：靠别人打出的精冲关时，由打出者包赔",
             "冲关 liability: a 冲关 reached thanks to another's discarded 精 is paid by that player",
-            zh_TW="沖關包賠：靠別人打出的精沖關時，由打出者包賠",
+            zh_TW="衝關包賠：靠別人打出的精衝關時，由打出者包賠",
         ),
         "jing_on_draw": OptionInfo(
             (True, False),
@@ -141,9 +141,9 @@ class NanchangOptions(RuleOptions):
         ),
         "draw_penalty": OptionInfo(
             (False, True),
-            "荒庄时庄家赔每家 5",
-            "On a drawn hand the dealer pays 5 to each other player",
-            zh_TW="荒莊時莊家賠每家 5",
+            "荒庄时庄家赔每家 5（默认不赔）",
+            "On a drawn hand the dealer pays 5 to each other player (default: no)",
+            zh_TW="荒莊時莊家賠每家 5（預設不賠）",
         ),
     }
 

@@ -32,18 +32,15 @@ from engine.scoring.common import NOT_COMPLETE, result, times
 from engine.scoring.types import ScoreItem, ScoreResult, WinContext, illegal
 from engine.special import shisanlan
 from engine.tiles import HONORS
+from engine.variants.catalogue import NAMES
 from engine.variants.nanchang.options import NanchangOptions
 from engine.variants.nanchang.rules import honour_sequences
 
 PINGHU, XIAO_QIDUI, DA_QIDUI = "平胡", "小七对", "大七对"
 SHISANLAN, QIXING = "十三烂", "七星十三烂"
-EN = {
-    PINGHU: "Basic win",
-    XIAO_QIDUI: "Seven pairs",
-    DA_QIDUI: "All triplets (大七对)",
-    SHISANLAN: "Thirteen misfits (十三烂)",
-    QIXING: "Seven-star 十三烂",
-}
+JINGDIAO, DEGUO, DEZHONGDE, GANGKAI = "精钓", "德国", "德中德", "杠开"
+HEAVEN, EARTH = "天胡", "地胡"
+
 #: The flat bonus of 德国 / 德中德 each payer adds (§8.4), never multiplied.
 DEGUO_BONUS = 5
 #: 天胡 / 地胡: flat from each of the three; doubled by 精钓.
@@ -185,11 +182,11 @@ def score_nanchang(ctx: WinContext) -> ScoreResult:
     diao = jingdiao(counts, jing, winning, len(hand.melds), opts)
     heaven, earth = "heaven" in flags, "earth" in flags
     if heaven or earth:
-        name, en = ("天胡", "Heavenly win") if heaven else ("地胡", "Earthly win")
-        items = [ScoreItem(name, en, f"{HEAVEN_POINTS}分")]
+        name = HEAVEN if heaven else EARTH
+        items = [_item(name, f"{HEAVEN_POINTS}分")]
         points = HEAVEN_POINTS
         if diao:
-            items.append(ScoreItem("精钓", "精 pairs the winning tile", times(2)))
+            items.append(_item(JINGDIAO, times(2)))
             points *= 2
         return ScoreResult(True, points, tuple(items), flat=True)
     diao_counts = diao
@@ -216,15 +213,17 @@ def score_nanchang(ctx: WinContext) -> ScoreResult:
             best = key
     assert best is not None
     _, h, shape, is_deguo = best
-    items = [ScoreItem(shape, EN[shape], times(shape_factor(shape, opts)))]
+    items = [_item(shape, times(shape_factor(shape, opts)))]
     if diao_counts:
-        items.append(ScoreItem("精钓", "精 pairs the winning tile", times(2)))
+        items.append(_item(JINGDIAO, times(2)))
     if is_deguo:
-        if deguo == 4:
-            items.append(ScoreItem("德中德", "No 精 used, none held by others", times(4)))
-        else:
-            items.append(ScoreItem("德国", "No 精 used as a wildcard", times(2)))
-        items.append(ScoreItem("德国+5", "Flat bonus from each payer", f"+{DEGUO_BONUS}"))
+        name = DEZHONGDE if deguo == 4 else DEGUO
+        items.append(_item(name, f"{times(deguo)} +{DEGUO_BONUS}"))
     if gangkai:
-        items.append(ScoreItem("杠开", "Win on a kong replacement", times(2)))
+        items.append(_item(GANGKAI, times(2)))
     return ScoreResult(True, h, tuple(items), bonus=DEGUO_BONUS if is_deguo else 0)
+
+
+def _item(name: str, value: str) -> ScoreItem:
+    """A scored line named by the catalogue (its English too)."""
+    return ScoreItem(name, NAMES[name].en, value)

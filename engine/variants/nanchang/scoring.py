@@ -22,7 +22,6 @@ completes a 德国 reading, and 精钓 then does not count (``jingdiao_discard =
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import cast
 
 from engine.agari import is_sets, is_standard
@@ -105,17 +104,6 @@ def shapes(
     """The shapes (§8.3) ``counts`` (the real concealed tiles, winning tile included) make with
     ``wilds`` 精 free to stand for anything, beside the ``melds`` on the table; ``jing``: the
     kind of each free 精 (one may be read as itself in 十三烂)."""
-    return _shapes(tuple(counts), wilds, tuple(melds), options, tuple(sorted(jing)))
-
-
-@lru_cache(maxsize=4096)
-def _shapes(
-    counts: tuple[int, ...],
-    wilds: int,
-    melds: tuple[MeldKind, ...],
-    options: NanchangOptions,
-    jing: tuple[int, ...],
-) -> frozenset[str]:
     out = set()
     honours = honour_table(honour_sequences(options))
     if is_standard(counts, wilds, honours):

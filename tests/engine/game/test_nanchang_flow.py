@@ -487,3 +487,52 @@ def test_a_win_is_flagged_no_jing_elsewhere_only_when_no_other_seat_holds_a_jing
     g = rig("nanchang", [hand, "1z 2z 5z", "", ""], indicator="7z")  # seat 1 holds a 中
     g = do(g, 0, Win())
     assert "no_jing_elsewhere" not in g.hand.result["winners"][0]["flags"]
+
+
+# --- with the real 南昌 settlement ------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", ["draw-a", "draw-b"])
+def test_a_drawn_hand_is_settled_by_the_variant_zero_sum(seed: str) -> None:
+    g = new_game("nanchang", None, seed).state
+    events: list = []
+    for _ in range(500):
+        if g.hand.phase == "over":
+            break
+        seat = waiting_for(g)[0]
+        legal = legal_actions(g, seat)
+        s = g.hand.seats[seat]
+        if Pass() in legal:
+            action = Pass()
+        elif s.drawn is not None and Discard(s.drawn >> 2) in legal:
+            action = Discard(s.drawn >> 2)
+        else:
+            action = next(a for a in legal if isinstance(a, Discard))
+        g, evs = do_events(g, seat, action)
+        events += evs
+    r = g.hand.result
+    assert r["how"] == "draw" and sum(r["deltas"]) == 0
+    assert len(r["settlement"]) == 4  # every seat's 精 line, drawn hand too
+    settled = [e for e in events if isinstance(e, ev.HandSettled)]
+    assert len(settled) == 1 and settled[0].seats == r["settlement"]
+    held = [
+        sum(
+            2 if t >> 2 == g.hand.indicator >> 2 else 1
+            for t in [*s.hand, *(x for m in s.melds for x in m.ids)]
+            if t >> 2 in g.hand.wildcards
+        )
+        for s in g.hand.seats
+    ]
+    assert [line["jing"] for line in r["settlement"]] == held  # 2 per 正精, 1 per 副精
+
+
+def test_chaozhuang_costs_the_dealer_5_to_each_and_nothing_else_changes() -> None:
+    ends = {}
+    for on in (True, False):
+        g = _chaozhuang_table({"chaozhuang": on})
+        for seat in range(4):
+            g = do(g, seat, Discard(K("1z")))
+            g = quiet_to(g, -1)
+        ends[on] = g.hand.result["deltas"]
+    diff = [a - b for a, b in zip(ends[True], ends[False], strict=True)]
+    assert diff == [-15, 5, 5, 5]

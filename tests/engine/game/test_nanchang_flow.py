@@ -19,6 +19,7 @@ from engine.game import (
     Chi,
     ConcealedKong,
     Discard,
+    IllegalAction,
     Pass,
     Pong,
     Win,
@@ -288,10 +289,13 @@ def later(g):
 
 
 def test_a_jingdiao_hand_may_not_win_on_a_discard_unless_deguo(table_only) -> None:
-    g = later(rig("nanchang", [DEALER, "", "", JINGDIAO], indicator="5p"))
+    g = later(rig("nanchang", [DEALER, "", "1z 1z", JINGDIAO], indicator="5p"))
     assert is_wildcard_wait(seat_counts(g.hand.seats[3]), g.hand.wildcards)
-    g = do(g, 0, Discard(K("1z")))
+    g = do(g, 0, Discard(K("1z")))  # seat 2 may pong it: the window stays open
     assert Win() not in legal_actions(g, 3)  # complete only with the 精 as a wildcard
+    with pytest.raises(IllegalAction) as refused:
+        apply(g, 3, Win())
+    assert refused.value.reason.key == "errors.illegal.jingdiao_discard"
     g = later(rig("nanchang", [DEALER, "", "", JINGDIAO], indicator="5p"))
     g = do(g, 0, Discard(K("5p")))  # a discarded 正精 at face value pairs the held 5p: 德国
     assert Win() in legal_actions(g, 3)
@@ -324,14 +328,22 @@ DEALER_3M = "3m 1z 1z 1z 2z 2z 2z 4z 4z 4z 5s 5s 5s 6s"
 
 def test_a_passed_win_bars_that_kind_until_the_next_draw(table_only) -> None:
     g = rig(
-        "nanchang", [DEALER_3M, "3m 1s 2s 3s 4s", "", HAND_36], draws="8s 8s 8s", indicator="7z"
+        "nanchang",
+        [DEALER_3M, "3m 1s 2s 3s 4s", "3m 3m", HAND_36],
+        draws="8s 8s 8s",
+        indicator="7z",
     )
     g = do(g, 0, Discard(K("3m")))
     assert Win() in legal_actions(g, 3)
     g = do(g, 3, Pass())
+    g = do(g, 2, Pass())  # seat 2 could pong it
     assert g.hand.seats[3].missed_kinds == (K("3m"),) and not g.hand.seats[3].missed_win
     g = do(g, 1, Discard(K("3m")))  # the same kind: barred until seat 3 draws
     assert Win() not in legal_actions(g, 3)
+    with pytest.raises(IllegalAction) as refused:
+        apply(g, 3, Win())  # the window is open (seat 2 may pong): seat 3 is told why
+    assert refused.value.reason.key == "errors.illegal.missed_win_kind"
+    g = do(g, 2, Pass())
     g = do(g, 2, Discard(K("8s")))
     assert g.hand.turn == 3 and g.hand.seats[3].missed_kinds == ()  # its draw lifts the lock
 
@@ -345,13 +357,25 @@ def test_another_waiting_kind_may_still_be_won_after_a_pass(table_only) -> None:
 
 
 def test_a_passed_win_in_a_jingdiao_wait_bars_every_discard(table_only) -> None:
-    g = later(rig("nanchang", [DEALER, "8s 1s 2s 6z 7z", "", JINGDIAO], draws="5p", indicator="5p"))
+    # under no_bonus a 精钓 hand may win any discard, so only the lock keeps it from 8s
+    g = later(
+        rig(
+            "nanchang",
+            [DEALER, "8s 1s 2s 6z 7z", "8s 8s", JINGDIAO],
+            draws="5p",
+            indicator="5p",
+            options={"jingdiao_discard": "no_bonus"},
+        )
+    )
     g = do(g, 0, Discard(K("5p")))
-    assert Win() in legal_actions(g, 3)  # 德国 on the discarded 5p
+    assert Win() in legal_actions(g, 3)
     g = do(g, 3, Pass())
     assert g.hand.seats[3].missed_win  # in a 精钓 wait: every discard is barred
-    g = do(g, 1, Discard(K("5p")))  # would be 德国 again, yet barred until seat 3's draw
+    g = do(g, 1, Discard(K("8s")))  # seat 2 may pong it: the window is open
     assert Win() not in legal_actions(g, 3)
+    with pytest.raises(IllegalAction) as refused:
+        apply(g, 3, Win())
+    assert refused.value.reason.key == "errors.illegal.missed_win_all"
 
 
 def test_missed_pong_lock_bars_ponging_the_passed_kind(table_only) -> None:

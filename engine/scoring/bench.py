@@ -21,7 +21,7 @@ from engine.notation import Hand, Meld, MeldKind
 from engine.options import make_options
 from engine.scoring.entry import score
 from engine.scoring.types import WinContext, WinKind
-from engine.tiles import DRAGONS, successor
+from engine.tiles import DRAGONS
 
 POOL = 2000
 
@@ -81,15 +81,30 @@ HEAVY_BAO = (0, 20, 40, 40)
 HEAVIEST_BAO = (0, 15, 30, 30, 25)
 
 
-def _with_bao(
+def _with_bao(rng: random.Random, hand: Hand, weights: tuple[int, ...]) -> tuple[Hand, int]:
+    """Pick a 宝 kind the hand does not hold and turn 0–3 concealed tiles (never the winning
+    one) into 宝, as often as ``weights`` says."""
+    held = set(hand.all_tiles())
+    bao = rng.choice([k for k in range(34) if k not in held])
+    tiles = list(hand.concealed)
+    n = rng.choices(range(len(weights)), weights)[0]
+    for _ in range(n):
+        spots = [i for i, k in enumerate(tiles) if k not in (bao, hand.winning)]
+        if not spots:
+            break
+        tiles[rng.choice(spots)] = bao
+    return Hand(tuple(sorted(tiles)), hand.melds, hand.winning), bao
+
+
+def _with_wildcards(
     rng: random.Random,
     hand: Hand,
     weights: tuple[int, ...],
-    pick: Callable[[int], frozenset[int]] = lambda k: frozenset((successor(k),)),
+    pick: Callable[[int], frozenset[int]],
 ) -> tuple[Hand, frozenset[int]]:
-    """Pick an indicator whose wildcard kinds (``pick``: 上饶 one 宝, 南昌 two 精) the hand does
-    not hold, and turn 0–4 concealed tiles (never the winning one) into wildcards, as often
-    as ``weights`` says."""
+    """:func:`_with_bao` for a variant whose indicator makes several wildcard kinds (``pick``:
+    南昌 正精 and 副精): an indicator whose kinds the hand does not hold, and 0–4 concealed
+    tiles (never the winning one) turned into one of them."""
     held = set(hand.all_tiles())
     wild = pick(rng.choice([k for k in range(34) if held.isdisjoint(pick(k))]))
     kinds = sorted(wild)
@@ -117,10 +132,12 @@ def contexts(
         hand = random_hand(rng, kinds)
         wildcards: frozenset[int] = frozenset()
         if v.needs_wildcards:
-            if v.wildcards_of is None:
-                hand, wildcards = _with_bao(rng, hand, bao_weights)
+            pick = v.wildcards_of
+            if pick is None or len(pick(0)) == 1:  # one 宝 kind (上饶)
+                hand, bao = _with_bao(rng, hand, bao_weights)
+                wildcards = frozenset((bao,))
             else:
-                hand, wildcards = _with_bao(rng, hand, bao_weights, v.wildcards_of)
+                hand, wildcards = _with_wildcards(rng, hand, bao_weights, pick)
         win: WinKind = "self" if not rules.discard_win or rng.random() < 0.5 else "discard"
         flowers = rng.randrange(3) if rules.flowers else 0
         out.append(WinContext(variant, opts, hand, win, wildcards=wildcards, flowers=flowers))

@@ -223,24 +223,26 @@ def section_shanten(b: Bench) -> None:
             )
 
 
-def _wild_win_check(counts: Counts, wild: frozenset[int], honours: bytes | None) -> bool:
-    """The game's win check: the wildcard tiles (every kind of ``wild``) set apart, then
-    :func:`is_complete` with the variant's honour table."""
+def _set_apart(counts: Counts, wild: frozenset[int]) -> tuple[Counts, int]:
+    """The counts without the wildcard tiles (every kind of ``wild``), and how many there are."""
     plain = counts[:]
     w = 0
     for k in wild:
         w += plain[k]
         plain[k] = 0
+    return plain, w
+
+
+def _wild_win_check(counts: Counts, wild: frozenset[int], honours: bytes | None) -> bool:
+    """The game's win check: the wildcards set apart, then :func:`is_complete` with the
+    variant's honour table."""
+    plain, w = _set_apart(counts, wild)
     return is_complete(plain, w, honours)
 
 
 def _wild_waits(counts: Counts, wild: frozenset[int], honours: bytes | None) -> set[int]:
     """The game's waits: :func:`winning_tiles` of a 13-tile hand, wildcards set apart."""
-    plain = counts[:]
-    w = 0
-    for k in wild:
-        w += plain[k]
-        plain[k] = 0
+    plain, w = _set_apart(counts, wild)
     return winning_tiles(plain, w, honours)
 
 

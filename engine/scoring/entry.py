@@ -118,7 +118,8 @@ def context_from_dict(obj: dict[str, Any]) -> WinContext:
 def wildcards_from_dict(obj: dict[str, Any], variant: Variant) -> frozenset[int]:
     """The wildcard kinds of a request: field ``bao`` (the wildcard kinds themselves), or
     ``jing`` (RULES §8.7: the indicator's kind first, then the other kinds it makes — checked
-    against the variant's ``wildcards_of``)."""
+    against the variant's ``wildcards_of``; one tile alone names the indicator's kind, e.g.
+    ``"jing": "5p"`` for 正精 5p and 副精 6p)."""
     if obj.get("bao") is not None and obj.get("jing") is not None:
         raise ValueError("give the wildcards once: field 'bao' or field 'jing', not both")
     if obj.get("jing") is None:
@@ -127,6 +128,8 @@ def wildcards_from_dict(obj: dict[str, Any], variant: Variant) -> frozenset[int]
     kinds = _wildcards_field(raw, "jing")
     first = kind_of(raw[0] if isinstance(raw, list) and raw else raw)
     pick = variant.wildcards_of
+    if pick is not None and len(kinds) == 1 and first in pick(first):
+        return pick(first)
     if pick is None or pick(first) != kinds:
         made = "、".join(tile_str(k) for k in sorted(pick(first))) if pick else "—"
         raise ValueError(

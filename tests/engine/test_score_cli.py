@@ -108,6 +108,7 @@ def test_nanchang_lines_in_a_fresh_process_give_pay_and_jing_settlements() -> No
         dict(NANCHANG, id="dzd", flags=["no_jing_elsewhere"]),
         dict(NANCHANG, id="self", win="self", seat=0, flags=["dealer"], **{"from": None}),
         dict(NANCHANG, id="one", options={"discard_pay": "one"}),
+        dict(NANCHANG, id="indicator", jing="5p"),  # the indicator alone names both 精
         JING_SETTLEMENT,
         dict(
             JING_SETTLEMENT,
@@ -133,6 +134,7 @@ def test_nanchang_lines_in_a_fresh_process_give_pay_and_jing_settlements() -> No
     # the dealer self-draws: each pays 2 × 2 × 2 + 5
     assert answers["self"]["pay"] == [0, 13, 13, 13]
     assert answers["one"]["pay"] == [0, 0, 0, 9]
+    assert answers["indicator"]["pay"] == answers["nc"]["pay"]
     js = answers["js"]
     assert js["kind"] == "jing_settlement"
     assert (js["amount"], js["gang_jing"], js["net"]) == (

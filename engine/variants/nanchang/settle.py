@@ -5,7 +5,8 @@
   the payer or the winner is the dealer), then + the flat bonus (德国 / 德中德 +5: every payer
   of a self-draw or 抢杠, only the discarder of a discard win). 天胡 / 地胡: a flat amount from
   each of the three. Options ``discard_pay`` and ``rob_kong_pay``.
-- :func:`jing_points` ``(holding, options) -> int`` — s = 2 × 正精 + 1 × 副精.
+- :class:`JingHolding` ``(zheng, fu, kongs=0, supplied=())`` — one seat's 精; ``.points()`` is
+  s = 2 × 正精 + 1 × 副精. :func:`holdings_of` ``(end: HandEnd)`` reads the four from a hand end.
 - :func:`settle_jing` ``(holdings: Sequence[JingHolding], options) -> JingSettlement`` — 精
   settlement (§8.5): 冲关 s × (s − 3) from s = 5, 霸王精, each seat's amount from each other
   seat, 杠精 10 from each, 冲关 liability (包) on a supplied 精.
@@ -122,11 +123,6 @@ def chongguan(s: int) -> int:
     [0, 4, 10, 18, 70]
     """
     return s * (s - 3) if s >= CHONGGUAN_FROM else s
-
-
-def jing_points(holding: JingHolding, options: object = None) -> int:
-    """s of one seat (§8.5): 2 per 正精, 1 per 副精."""
-    return holding.points()
 
 
 def _liable(holding: JingHolding, seat: int) -> int | None:

@@ -142,6 +142,10 @@ class HandResult:
     #: 九江: what raised this hand's value (``黄庄`` / ``跟庄``), oldest first
     raised_by: tuple[str, ...] = ()
     wildcards: frozenset[int] = frozenset()  # 上饶: the 宝 (wildcard) kinds of this hand
+    #: the variant's hand-end settlement, one JSON line per seat (南昌 精: ``zheng``, ``fu``,
+    #: ``jing``, ``amount``, ``chongguan``, ``bawang``, ``gang_jing``, ``liable``,
+    #: ``kong_points``, ``net``); its payments are already in ``payments`` and ``deltas``
+    settlement: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -60,7 +60,12 @@ def hand_image(view: HandPicture) -> Image.Image:
     y += rise
     x = PAD
     for k in concealed:
-        d.paste(img, tiles.tile(k, SIZE, bao=k in view.wildcards), x, y)
+        d.paste(
+            img,
+            tiles.tile(k, SIZE, bao=d.wild_mark(k, view.wildcards, view.primary_wildcard)),
+            x,
+            y,
+        )
         if view.labels:
             d.text(
                 draw,
@@ -74,7 +79,14 @@ def hand_image(view: HandPicture) -> Image.Image:
     x -= d.TILE_GAP
     if view.drawn is not None:
         x += DRAWN_GAP
-        d.paste(img, tiles.tile(view.drawn, SIZE, bao=view.drawn in view.wildcards), x, y)
+        d.paste(
+            img,
+            tiles.tile(
+                view.drawn, SIZE, bao=d.wild_mark(view.drawn, view.wildcards, view.primary_wildcard)
+            ),
+            x,
+            y,
+        )
         if view.labels:
             d.text(
                 draw,
@@ -87,7 +99,7 @@ def hand_image(view: HandPicture) -> Image.Image:
         x += SIZE.w
     if view.melds:
         x += GROUP_GAP
-        x = d.draw_melds(img, view.melds, x, y, SIZE, view.wildcards)
+        x = d.draw_melds(img, view.melds, x, y, SIZE, view.wildcards, primary=view.primary_wildcard)
     if view.flowers:
         x += GROUP_GAP
         fy = y + SIZE.h - FLOWER_SIZE.h

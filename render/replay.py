@@ -52,6 +52,7 @@ def frame_image(frame: ReplayFrame) -> Image.Image:
             drawn=hand.drawn,
             melds=(),  # the melds are on the table already
             wildcards=hand.wildcards,
+            primary_wildcard=hand.primary_wildcard,
             flowers=0,
             title=label,
         )

@@ -69,6 +69,8 @@ class TableView:
     #: claim a discard is secret, so in a claim window this is empty.
     waiting_on: tuple[int, ...] = ()
     commitment: str | None = None  # fairness hash of this hand
+    #: 南昌: the 正精 kind (the indicator's); the other wildcard kind is 副精
+    primary_wildcard: int | None = None
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,8 @@ class HandView:
     claim_tile: int | None = None  # the discard a claim window is about
     claim_from: int | None = None  # the seat that discarded it (or added the kong to rob)
     claim_rob: bool = False  # the window is about robbing an added kong (抢杠)
+    #: 南昌: the 正精 kind (the indicator's); the other wildcard kind is 副精
+    primary_wildcard: int | None = None
 
 
 @dataclass(frozen=True)
@@ -146,6 +150,8 @@ class HandResult:
     #: ``jing``, ``amount``, ``chongguan``, ``bawang``, ``gang_jing``, ``liable``,
     #: ``kong_points``, ``net``); its payments are already in ``payments`` and ``deltas``
     settlement: tuple[dict[str, Any], ...] = ()
+    #: 南昌: the 正精 kind (the indicator's); the other wildcard kind is 副精
+    primary_wildcard: int | None = None
 
 
 @dataclass(frozen=True)

@@ -166,6 +166,7 @@ def showdown_picture(game: GameSummary, result: HandResult, lang: str = PICTURE_
         items=tuple(ScoreItem(i.name, i.value) for i in result.items),
         total=str(result.points) if result.winners else "",
         wildcards=result_wildcards(result),
+        primary_wildcard=result.primary_wildcard,
         payments=payments,
         title=t("session.picture.showdown_title", lang, hand=result.hand_no),
         notes=notes,

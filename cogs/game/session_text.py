@@ -293,7 +293,7 @@ def showdown_lines(
                 "session.showdown_bao",
                 lang,
                 word=wildcard_word(game.variant, lang),
-                tile=wildcard_names(wildcards, lang),
+                tile=wildcard_names(wildcards, lang, result.primary_wildcard),
             )
         )
     if result.hands:

@@ -142,3 +142,61 @@ def test_the_recorded_deltas_are_the_win_payments_and_the_settlement() -> None:
     )
     recorded = hand_input(live, result)
     assert [p.delta for p in recorded.players] == expected
+
+
+def test_every_settlement_item_has_its_own_line_in_every_language() -> None:
+    """霸王精 with 包 (seat 2 supplied the 精: it pays for all three), 杠精, 杠分 and 抄庄, as the
+    engine words their payments, each shown as what it is; the lines add up to the deltas."""
+    payments = (
+        (2, 1, 60, "冲关 · 精 over the bar · 霸王精 · 包 (supplied the 精)"),
+        (0, 1, 10, "杠精 · kong of a 精"),
+        (2, 1, 10, "杠精 · kong of a 精"),
+        (3, 1, 10, "杠精 · kong of a 精"),
+        (1, 3, 2, "暗杠 · concealed kong"),
+        (0, 3, 2, "暗杠 · concealed kong"),
+        (2, 3, 2, "暗杠 · concealed kong"),
+        (0, 1, 5, "抄庄 · followed"),
+        (0, 2, 5, "抄庄 · followed"),
+        (0, 3, 5, "抄庄 · followed"),
+    )
+    settlement = (
+        {"zheng": 0, "fu": 0, "jing": 0, "amount": 0, "chongguan": False, "bawang": False,
+         "gang_jing": 0, "liable": None, "kong_points": -2, "net": -27},
+        {"zheng": 3, "fu": 1, "jing": 7, "amount": 20, "chongguan": True, "bawang": True,
+         "gang_jing": 10, "liable": 2, "kong_points": -2, "net": 93},
+        {"zheng": 0, "fu": 0, "jing": 0, "amount": 0, "chongguan": False, "bawang": False,
+         "gang_jing": 0, "liable": None, "kong_points": -2, "net": -67},
+        {"zheng": 0, "fu": 0, "jing": 0, "amount": 0, "chongguan": False, "bawang": False,
+         "gang_jing": 0, "liable": None, "kong_points": 6, "net": 1},
+    )  # fmt: skip
+    result = HandResult(
+        hand_no=3,
+        how="draw",
+        winners=(),
+        discarder=None,
+        points=0,
+        items=(),
+        deltas=(-27, 93, -67, 1),
+        payments=payments,
+        dealer=0,
+        settlement=settlement,
+    )
+    lines = pay_lines(result)
+    assert [line.kind for line in lines] == [
+        "chongguan",
+        *["gang_jing"] * 3,
+        *["kong_points"] * 3,
+        *["chaozhuang"] * 3,
+    ]
+    assert lines[0].marks == ("bawang", "liable")
+    _check_zero_sum_and_itemised(result)
+    words = {
+        "zh": ("冲关 · 霸王精 · 包", "杠精", "杠分 · 暗杠", "抄庄", "p2包", "杠精每家10"),
+        "zh-TW": ("衝關 · 霸王精 · 包", "槓精", "槓分 · 暗杠", "抄莊", "p2包", "槓精每家10"),
+        "en": ("冲关 (精 over the bar) · 霸王精", "杠精 (kong of a 精)", "kong points · 暗杠",
+               "抄庄 (everyone", "paid by p2 (包)", "杠精 10 from each"),
+    }  # fmt: skip
+    for lang, expected in words.items():
+        text = "\n".join(showdown_lines(_game(), result, lang))
+        for word in expected:
+            assert word in text, (lang, word, text)

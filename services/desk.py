@@ -169,8 +169,17 @@ class DeskQuery:
 
     def __post_init__(self) -> None:
         # a Chinese input method types full-width digits, letters and brackets (１２３万)
-        texts = ("hand", "variant", "win", "bao", "jing", "options", "discarder", "feeder")
-        texts += ("others",)
+        texts = (
+            "hand",
+            "variant",
+            "win",
+            "bao",
+            "jing",
+            "options",
+            "discarder",
+            "feeder",
+            "others",
+        )
         for name in (*texts, "streak"):
             value = getattr(self, name)
             if isinstance(value, str):

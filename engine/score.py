@@ -7,6 +7,12 @@ line it cannot read (the other lines still run). Blank lines are skipped.
     echo '{"id": "a", "variant": "xinyu", "hand": "123m456m789p234s99s +9s", "win": "self"}' \\
         | python -m engine.score
 
+A line naming the winner's ``seat`` (0–3; ``from``: the discarder's or robbed seat;
+``dealer``: seat 0 unless given) is also answered with ``pay``, what seats 0–3 pay the winner.
+南昌 lines (RULES §8.7) give the two 精 as ``"jing": ["5p", "6p"]`` (正精, then 副精) and may
+flag ``no_jing_elsewhere``; a ``"kind": "jing_settlement"`` line with ``holdings`` per seat
+(``[正精, 副精, 精 kongs]``) is answered with ``amount``, ``gang_jing`` and ``net``.
+
 A variant outside ``engine/variants/`` (a test's toy variant, a plug-in) is registered by
 naming its module: ``--variant-module tests.engine.toy_variant`` (repeatable), or the
 ``MAHJONG_VARIANTS`` environment variable (comma-separated module names). The module exposes

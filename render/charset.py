@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-#: Characters drawn on the tile faces themselves.
-TILE_CHARS = "一二三四五六七八九万东南西北中发白宝"
+#: Characters drawn on the tile faces themselves (and their badges: 宝, 南昌 正精 / 副精).
+TILE_CHARS = "一二三四五六七八九万东南西北中发白宝正副"
 
 #: Words used on table, hand and result pictures (labels, scoring items, statuses).
 LABEL_CHARS = (

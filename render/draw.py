@@ -190,6 +190,17 @@ def row_width(count: int, size: TileSize) -> int:
     return 0 if count <= 0 else count * (size.w + TILE_GAP) - TILE_GAP
 
 
+def wild_mark(kind: int, wildcards: Collection[int], primary: int | None = None) -> bool | str:
+    """How a tile of ``kind`` is marked (:func:`render.tiles.tile`'s ``bao``): not at all,
+    as 宝 (``True``), or — when the hand names a ``primary`` wildcard kind (南昌) — as ``正``
+    (正精) or ``副`` (副精)."""
+    if kind not in wildcards:
+        return False
+    if primary is None:
+        return True
+    return "正" if kind == primary else "副"
+
+
 def draw_tiles(
     canvas: Image.Image,
     kinds: Iterable[int],
@@ -197,10 +208,12 @@ def draw_tiles(
     y: int,
     size: TileSize,
     wildcards: Collection[int] = frozenset(),
+    primary: int | None = None,
 ) -> int:
-    """Draw ``kinds`` left to right from (x, y); wildcard (宝) tiles marked. Returns the x after them."""
+    """Draw ``kinds`` left to right from (x, y); wildcard (宝; 正精 / 副精 when ``primary``
+    names the 正精) tiles marked. Returns the x after them."""
     for k in kinds:
-        paste(canvas, tiles.tile(k, size, bao=k in wildcards), x, y)
+        paste(canvas, tiles.tile(k, size, bao=wild_mark(k, wildcards, primary)), x, y)
         x += size.w + TILE_GAP
     return x - TILE_GAP
 
@@ -295,6 +308,7 @@ def draw_meld(
     size: TileSize,
     wildcards: Collection[int] = frozenset(),
     reveal: bool = True,
+    primary: int | None = None,
 ) -> int:
     """One meld with its top-left at (x, y), laid out by :func:`meld_slots`: a sideways tile
     sits on the row's bottom line, a stacked tile (补杠) on top of it, reaching
@@ -306,13 +320,14 @@ def draw_meld(
             paste(canvas, tiles.back(size), x, y)
         elif slot.sideways:
             low = y + size.h - side_h
-            img = tiles.sideways(k, size, bao=k in wildcards)
+            img = tiles.sideways(k, size, bao=wild_mark(k, wildcards, primary))
             paste(canvas, img, x, low)
             if slot.stacked is not None:
                 s = slot.stacked
-                paste(canvas, tiles.sideways(s, size, bao=s in wildcards), x, low - size.w)
+                mark = wild_mark(s, wildcards, primary)
+                paste(canvas, tiles.sideways(s, size, bao=mark), x, low - size.w)
         else:
-            paste(canvas, tiles.tile(k, size, bao=k in wildcards), x, y)
+            paste(canvas, tiles.tile(k, size, bao=wild_mark(k, wildcards, primary)), x, y)
         x += _slot_width(slot, size) + TILE_GAP
     return x - TILE_GAP
 
@@ -325,12 +340,13 @@ def draw_melds(
     size: TileSize,
     wildcards: Collection[int] = frozenset(),
     reveal: bool = True,
+    primary: int | None = None,
 ) -> int:
     """Several melds in a row; returns the x after them."""
     for i, meld in enumerate(melds):
         if i:
             x += MELD_GAP
-        x = draw_meld(canvas, meld, x, y, size, wildcards, reveal)
+        x = draw_meld(canvas, meld, x, y, size, wildcards, reveal, primary)
     return x
 
 

@@ -62,7 +62,12 @@ def hand_image(view: HandPicture) -> Image.Image:
     placed: list[tuple[int, int]] = []  # (kind, x) of every concealed tile, the drawn one last
     for k in concealed:
         placed.append((k, x))
-        d.paste(img, tiles.tile(k, SIZE, bao=k in view.wildcards), x, y)
+        d.paste(
+            img,
+            tiles.tile(k, SIZE, bao=d.wild_mark(k, view.wildcards, view.primary_wildcard)),
+            x,
+            y,
+        )
         if view.labels:
             d.text(
                 draw,
@@ -77,7 +82,14 @@ def hand_image(view: HandPicture) -> Image.Image:
     if view.drawn is not None:
         x += DRAWN_GAP
         placed.append((view.drawn, x))
-        d.paste(img, tiles.tile(view.drawn, SIZE, bao=view.drawn in view.wildcards), x, y)
+        d.paste(
+            img,
+            tiles.tile(
+                view.drawn, SIZE, bao=d.wild_mark(view.drawn, view.wildcards, view.primary_wildcard)
+            ),
+            x,
+            y,
+        )
         if view.labels:
             d.text(
                 draw,
@@ -91,7 +103,7 @@ def hand_image(view: HandPicture) -> Image.Image:
     _ring_advice(draw, view, placed, y)
     if view.melds:
         x += GROUP_GAP
-        x = d.draw_melds(img, view.melds, x, y, SIZE, view.wildcards)
+        x = d.draw_melds(img, view.melds, x, y, SIZE, view.wildcards, primary=view.primary_wildcard)
     if view.flowers:
         x += GROUP_GAP
         fy = y + SIZE.h - FLOWER_SIZE.h

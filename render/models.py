@@ -72,6 +72,8 @@ class HandPicture:
     words: PictureWords = ZH_WORDS  # the reader's language (honor names of the labels)
     played: int | None = None
     suggested: int | None = None
+    #: 南昌: the 正精 kind (the indicator's); the other wildcard kind is 副精, each badged apart
+    primary_wildcard: int | None = None
 
 
 @dataclass(frozen=True)
@@ -121,6 +123,8 @@ class TablePicture:
     claim_wait: bool = False
     reveal_concealed_kongs: bool = True  # False: a 暗杠 shows four backs to the table
     words: PictureWords = ZH_WORDS  # badges and centre lines in the reader's language
+    #: 南昌: the 正精 kind (the indicator's); the other wildcard kind is 副精, each badged apart
+    primary_wildcard: int | None = None
 
 
 @dataclass(frozen=True)
@@ -162,6 +166,8 @@ class ResultPicture:
     title: str | None = None
     notes: tuple[str, ...] = field(default=())
     words: PictureWords = ZH_WORDS  # headline words and badges in the reader's language
+    #: 南昌: the 正精 kind (the indicator's); the other wildcard kind is 副精, each badged apart
+    primary_wildcard: int | None = None
 
     @property
     def is_draw(self) -> bool:

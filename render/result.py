@@ -75,15 +75,35 @@ def result_image(view: ResultPicture) -> Image.Image:
         y += label_room  # room for the 胡 label and an added kong's stacked tile
         x = PAD
         for k in hand_order(view.concealed, view.wildcards):
-            d.paste(img, tiles.tile(k, SIZE, bao=k in view.wildcards), x, y)
+            d.paste(
+                img,
+                tiles.tile(k, SIZE, bao=d.wild_mark(k, view.wildcards, view.primary_wildcard)),
+                x,
+                y,
+            )
             x += SIZE.w + d.TILE_GAP
         x -= d.TILE_GAP
         if view.melds:
-            x = d.draw_melds(img, view.melds, x + GROUP_GAP, y, SIZE, view.wildcards)
+            x = d.draw_melds(
+                img,
+                view.melds,
+                x + GROUP_GAP,
+                y,
+                SIZE,
+                view.wildcards,
+                primary=view.primary_wildcard,
+            )
         if view.winning_tile is not None:
             x += WIN_GAP
             k = view.winning_tile
-            d.paste(img, tiles.tile(k, SIZE, bao=k in view.wildcards, last=True), x, y)
+            d.paste(
+                img,
+                tiles.tile(
+                    k, SIZE, bao=d.wild_mark(k, view.wildcards, view.primary_wildcard), last=True
+                ),
+                x,
+                y,
+            )
             d.text(draw, (x + SIZE.w / 2, y - 3), words.won, 15, fill=d.GOLD, anchor="md")
             x += SIZE.w
         if view.flowers:

@@ -68,6 +68,8 @@ class ShowdownPicture:
     columns: tuple[str, str] | None = None
     notes: tuple[str, ...] = field(default=())
     words: PictureWords = ZH_WORDS  # badges and headers in the reader's language
+    #: 南昌: the 正精 kind (the indicator's); the other wildcard kind is 副精, each badged apart
+    primary_wildcard: int | None = None
 
 
 def _row_height(seat: ShowdownSeat) -> int:
@@ -113,7 +115,7 @@ def showdown_image(view: ShowdownPicture) -> Image.Image:
     d.text(draw, (right, y), columns[1], SMALL, fill=d.MUTED, anchor="ra")
     y += LINE
     for seat in view.seats:
-        y = _seat_row(img, draw, seat, view.wildcards, y, width, view.words)
+        y = _seat_row(img, draw, seat, view.wildcards, y, width, view.words, view.primary_wildcard)
     for item in view.items:
         d.text(draw, (PAD, y), d.fit_text(item.name, SMALL + 2, width - 200), SMALL + 2)
         d.text(draw, (right, y), item.value, SMALL + 2, fill=d.GOLD, anchor="ra", limit=16)
@@ -140,6 +142,7 @@ def _seat_row(
     y: int,
     width: int,
     words: PictureWords = ZH_WORDS,
+    primary: int | None = None,
 ) -> int:
     right = width - PAD
     rise = d.melds_rise(seat.melds, SIZE)
@@ -170,14 +173,14 @@ def _seat_row(
     ty = y + NAME_SIZE + 8 + rise
     x = PAD
     for k in hand_order(seat.concealed, wildcards):
-        d.paste(img, tiles.tile(k, SIZE, bao=k in wildcards), x, ty)
+        d.paste(img, tiles.tile(k, SIZE, bao=d.wild_mark(k, wildcards, primary)), x, ty)
         x += SIZE.w + d.TILE_GAP
     if seat.melds:
-        x = d.draw_melds(img, seat.melds, x + GROUP_GAP, ty, SIZE, wildcards)
+        x = d.draw_melds(img, seat.melds, x + GROUP_GAP, ty, SIZE, wildcards, primary=primary)
     if seat.winning_tile is not None:
         x += WIN_GAP
         k = seat.winning_tile
-        d.paste(img, tiles.tile(k, SIZE, bao=k in wildcards, last=True), x, ty)
+        d.paste(img, tiles.tile(k, SIZE, bao=d.wild_mark(k, wildcards, primary), last=True), x, ty)
         x += SIZE.w
     if seat.flowers:
         x += GROUP_GAP

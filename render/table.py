@@ -158,7 +158,14 @@ def _wide_seat(
     x += 22
     x = (
         d.draw_melds(
-            canvas, seat.melds, x, y, MELD_SIZE, view.wildcards, view.reveal_concealed_kongs
+            canvas,
+            seat.melds,
+            x,
+            y,
+            MELD_SIZE,
+            view.wildcards,
+            view.reveal_concealed_kongs,
+            view.primary_wildcard,
         )
         + 12
     )
@@ -232,7 +239,14 @@ def _tall_seat(
             y += MELD_SIZE.h + 4
         y += d.melds_rise(line, MELD_SIZE)  # room for an added kong's stacked tile
         d.draw_melds(
-            canvas, line, x0 + 8, y, MELD_SIZE, view.wildcards, view.reveal_concealed_kongs
+            canvas,
+            line,
+            x0 + 8,
+            y,
+            MELD_SIZE,
+            view.wildcards,
+            view.reveal_concealed_kongs,
+            view.primary_wildcard,
         )
     if seat.melds:
         y += MELD_SIZE.h + 6
@@ -249,6 +263,7 @@ def _river(
     wildcards: frozenset[int],
     last: bool,
     panel: bool = True,
+    primary: int | None = None,
 ) -> None:
     """Discards in rows of 6 (牌河); rows stack closer when there are more than fit.
     ``panel``: draw the river's panel first (:func:`_background` has it already)."""
@@ -261,7 +276,7 @@ def _river(
     for i, k in enumerate(river):
         r, c = divmod(i, RIVER_COLS)
         is_last = last and i == len(river) - 1
-        img = tiles.tile(k, RIVER_SIZE, bao=k in wildcards, last=is_last)
+        img = tiles.tile(k, RIVER_SIZE, bao=d.wild_mark(k, wildcards, primary), last=is_last)
         d.paste(canvas, img, x0 + c * PITCH_X, y0 + r * pitch)
 
 
@@ -358,7 +373,8 @@ def _centre(
     y += 24
     d.text(draw, (cx, y), words.wall_left.format(n=view.wall_left), 15, fill=d.MUTED, anchor="ma")
     y += 24
-    wilds = sorted(view.wildcards)
+    # the 正精 (the indicator's kind) before the 副精, whatever their order as kinds
+    wilds = sorted(view.wildcards, key=lambda k: (k != view.primary_wildcard, k))
     if view.bao_indicator is not None or wilds:
         size = RIVER_SIZE
         parts = ([] if view.bao_indicator is None else [view.bao_indicator]) + wilds
@@ -373,8 +389,9 @@ def _centre(
             if wilds:
                 d.text(draw, (x + 9, y + size.h // 2), "→", 14, fill=d.MUTED, anchor="mm")
                 x += 18
-        for i, k in enumerate(wilds):  # each wildcard kind, 18 px apart
-            d.paste(canvas, tiles.tile(k, size, bao=True), x + i * (size.w + 18), y)
+        for i, k in enumerate(wilds):  # each wildcard kind, 18 px apart: 正精 first (南昌)
+            mark = d.wild_mark(k, view.wildcards, view.primary_wildcard)
+            d.paste(canvas, tiles.tile(k, size, bao=mark), x + i * (size.w + 18), y)
         y += size.h + 6
     if view.turn is not None:
         name = view.seats[view.turn].name
@@ -424,6 +441,7 @@ def table_image(view: TablePicture) -> Image.Image:
             view.wildcards,
             view.last_discard == seat_index,
             panel=False,
+            primary=view.primary_wildcard,
         )
     _centre(img, draw, view, pos_of, panel=False)
     return img

@@ -156,6 +156,7 @@ def _seat_layer(
         turn,
         dealer,
         view.wildcards,
+        view.primary_wildcard,
         view.reveal_concealed_kongs,
         view.words,
     )
@@ -184,7 +185,12 @@ def _same_pitch(a: int, b: int) -> bool:
 
 
 def _paste_river_tile(
-    canvas: Image.Image, river: tuple[int, ...], i: int, wildcards: frozenset[int], last: bool
+    canvas: Image.Image,
+    river: tuple[int, ...],
+    i: int,
+    wildcards: frozenset[int],
+    last: bool,
+    primary: int | None = None,
 ) -> None:
     """Tile ``i`` of ``river`` where :func:`render.table._river` puts it (at (4, 4))."""
     rows = _rows(len(river))
@@ -195,27 +201,29 @@ def _paste_river_tile(
     )
     r, c = divmod(i, full.RIVER_COLS)
     k = river[i]
-    img = tiles.tile(k, full.RIVER_SIZE, bao=k in wildcards, last=last)
+    img = tiles.tile(k, full.RIVER_SIZE, bao=d.wild_mark(k, wildcards, primary), last=last)
     d.paste(canvas, img, 4 + c * full.PITCH_X, 4 + r * pitch)
 
 
-def _river_base(pos: int, river: tuple[int, ...], wildcards: frozenset[int]) -> Image.Image:
+def _river_base(
+    pos: int, river: tuple[int, ...], wildcards: frozenset[int], primary: int | None = None
+) -> Image.Image:
     """The river's RGB layer without the last-discard mark: the river one tile shorter with
     the new tile pasted on when that one is kept (and its rows are spaced alike), else
     drawn whole. Do not modify."""
-    key = (pos, river, wildcards)
+    key = (pos, river, wildcards, primary)
     base = _river_bases.get(key)
     if base is not None:
         _river_bases.move_to_end(key)
         return base
-    shorter = _river_bases.get((pos, river[:-1], wildcards)) if river else None
+    shorter = _river_bases.get((pos, river[:-1], wildcards, primary)) if river else None
     if shorter is not None and _same_pitch(len(river) - 1, len(river)):
         base = shorter.copy()
-        _paste_river_tile(base, river, len(river) - 1, wildcards, last=False)
+        _paste_river_tile(base, river, len(river) - 1, wildcards, last=False, primary=primary)
     else:
         base = full._background(None).crop(_river_box(pos))
         draw = ImageDraw.Draw(base)
-        full._river(base, draw, river, 4, 4, wildcards, last=False, panel=False)
+        full._river(base, draw, river, 4, 4, wildcards, last=False, panel=False, primary=primary)
     _river_bases[key] = base
     while len(_river_bases) > RIVER_BASES:
         _river_bases.popitem(last=False)
@@ -223,23 +231,27 @@ def _river_base(pos: int, river: tuple[int, ...], wildcards: frozenset[int]) -> 
 
 
 def _river_layer(
-    pos: int, river: tuple[int, ...], wildcards: frozenset[int], last: bool
+    pos: int,
+    river: tuple[int, ...],
+    wildcards: frozenset[int],
+    last: bool,
+    primary: int | None = None,
 ) -> tuple[Hashable, Image.Image]:
-    key = ("river", pos, river, wildcards, last and bool(river))
+    key = ("river", pos, river, wildcards, primary, last and bool(river))
     layer = _layers.get(key)
     if layer is not None:
         return key, layer
     if not (last and river):
-        return key, _layers.put(key, _to_palette(_river_base(pos, river, wildcards)))
+        return key, _layers.put(key, _to_palette(_river_base(pos, river, wildcards, primary)))
     # the marked last discard is the newest tile, pasted last, as a full draw does
     before = river[:-1]
     if _same_pitch(len(before), len(river)):
-        canvas = _river_base(pos, before, wildcards).copy()
-        _paste_river_tile(canvas, river, len(river) - 1, wildcards, last=True)
+        canvas = _river_base(pos, before, wildcards, primary).copy()
+        _paste_river_tile(canvas, river, len(river) - 1, wildcards, last=True, primary=primary)
     else:
         canvas = full._background(None).crop(_river_box(pos))
         draw = ImageDraw.Draw(canvas)
-        full._river(canvas, draw, river, 4, 4, wildcards, last=True, panel=False)
+        full._river(canvas, draw, river, 4, 4, wildcards, last=True, panel=False, primary=primary)
     return key, _layers.put(key, _to_palette(canvas))
 
 
@@ -266,7 +278,7 @@ def _compose(view: TablePicture) -> tuple[Image.Image, list[png_bands.Band]]:
         parts.append((box, key))
         river = view.seats[seat_index].river
         last = view.last_discard == seat_index
-        key, layer = _river_layer(pos, river, view.wildcards, last)
+        key, layer = _river_layer(pos, river, view.wildcards, last, view.primary_wildcard)
         box = _river_box(pos)
         img.paste(layer, (box[0] + 1, box[1]))
         parts.append((box, key))

@@ -414,22 +414,38 @@ def back(size: TileSize = L) -> Image.Image:
     return BACKS[size.name]
 
 
+#: The badge of a wildcard tile: ``宝`` (one wildcard kind), or 南昌's ``正`` (正精, the
+#: indicator's kind) and ``副`` (副精, the next) — told apart by the word and its ink.
+BADGE_INK = {"宝": (150, 20, 20, 255), "正": (150, 20, 20, 255), "副": (20, 70, 150, 255)}
+
+
+def badge_of(bao: bool | str) -> str | None:
+    """The badge a tile's ``bao`` mark draws: None (no mark), ``宝`` for ``True``, else the
+    word given (``正`` / ``副``)."""
+    if bao is True:
+        return "宝"
+    return bao or None
+
+
 @cache
-def _bao_badge(px: int) -> Image.Image:
+def _bao_badge(px: int, word: str = "宝") -> Image.Image:
     big = px * SS
     img = Image.new("RGBA", (big, big), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     d.ellipse((0, 0, big - 1, big - 1), fill=GOLD_DARK)
     d.ellipse((SS, SS, big - 1 - SS, big - 1 - SS), fill=GOLD)
     m = big * 0.2
-    _text(d, (m, m, big - m, big - m), "宝", (150, 20, 20, 255))
+    _text(d, (m, m, big - m, big - m), word, BADGE_INK.get(word, BADGE_INK["宝"]))
     return img.resize((px, px), Image.Resampling.LANCZOS)
 
 
 @cache
-def tile(kind: int, size: TileSize = L, *, bao: bool = False, last: bool = False) -> Image.Image:
-    """The face of ``kind`` with optional marks: ``bao`` (gold border and 宝 badge) and
-    ``last`` (red outline: the last discard). Cached; do not modify the result."""
+def tile(
+    kind: int, size: TileSize = L, *, bao: bool | str = False, last: bool = False
+) -> Image.Image:
+    """The face of ``kind`` with optional marks: ``bao`` (gold border and a badge: 宝 for
+    ``True``, else the word given, 南昌's 正 / 副) and ``last`` (red outline: the last
+    discard). Cached; do not modify the result."""
     base = face(kind, size)
     if not bao and not last:
         return base
@@ -443,7 +459,7 @@ def tile(kind: int, size: TileSize = L, *, bao: bool = False, last: bool = False
             outline=GOLD,
             width=width + (1 if size.w >= 40 else 0),
         )
-        badge = _bao_badge(max(9, round(size.w * 0.42)))
+        badge = _bao_badge(max(9, round(size.w * 0.42)), badge_of(bao) or "宝")
         img.alpha_composite(badge, (size.w - badge.width, 0))
     if last:
         d.rounded_rectangle(
@@ -462,7 +478,7 @@ def sideways_size(size: TileSize) -> tuple[int, int]:
 
 
 @cache
-def sideways(kind: int, size: TileSize = L, *, bao: bool = False) -> Image.Image:
+def sideways(kind: int, size: TileSize = L, *, bao: bool | str = False) -> Image.Image:
     """The face of ``kind`` turned a quarter to the left, as a claimed tile lies in a meld
     (吃碰杠: it shows who fed the meld). ``bao`` marks it like :func:`tile`. Cached."""
     if not 0 <= kind < 34:
@@ -481,7 +497,7 @@ def sideways(kind: int, size: TileSize = L, *, bao: bool = False) -> Image.Image
             outline=GOLD,
             width=width + (1 if size.w >= 40 else 0),
         )
-        badge = _bao_badge(max(9, round(size.w * 0.42)))
+        badge = _bao_badge(max(9, round(size.w * 0.42)), badge_of(bao) or "宝")
         img.alpha_composite(badge, (w - badge.width, 0))
     return img
 

@@ -158,10 +158,28 @@ class DeskQuery:
     feeder: str | None = None  # 上饶 叁包: who fed 3–4 of the winner's melds
     others: str | None = None  # the others' 发 / kongs / 中白: "下家 发2 [7777m]; 对家 (5555p)"
     streak: str | None = None  # 九江 跟庄 / 黄庄: "黄庄 跟庄", "2" or "×4"
+    #: 南昌 精: ``5p`` (the 正精; the 副精 follows) or ``indicator:5p`` — the same input as
+    #: ``bao`` under the variant's own word (give one of the two)
+    jing: str | None = None
+
+    @property
+    def wildcards_text(self) -> str | None:
+        """The wildcard input, whichever of ``bao`` / ``jing`` carries it."""
+        return self.jing if self.jing is not None else self.bao
 
     def __post_init__(self) -> None:
         # a Chinese input method types full-width digits, letters and brackets (１２３万)
-        texts = ("hand", "variant", "win", "bao", "options", "discarder", "feeder", "others")
+        texts = (
+            "hand",
+            "variant",
+            "win",
+            "bao",
+            "jing",
+            "options",
+            "discarder",
+            "feeder",
+            "others",
+        )
         for name in (*texts, "streak"):
             value = getattr(self, name)
             if isinstance(value, str):
@@ -272,6 +290,12 @@ def parse_wildcards(text: str | None, variant: str) -> frozenset[int]:
     [13]
     >>> sorted(parse_wildcards("5p、6p", "shangrao")), sorted(parse_wildcards("5p 6p", "xinyu"))
     ([13, 14], [13, 14])
+
+    Where the indicator's own kind is a wildcard (南昌: 正精 = the indicator, 副精 the next), one
+    tile names the indicator: ``5p`` is the 正精 and brings its 副精.
+
+    >>> sorted(parse_wildcards("5p", "nanchang")), sorted(parse_wildcards("indicator:5p", "nanchang"))
+    ([13, 14], [13, 14])
     """
     if text is None or not text.strip():
         return frozenset()
@@ -286,10 +310,25 @@ def parse_wildcards(text: str | None, variant: str) -> frozenset[int]:
         if any(indicator for _, indicator in read):
             raise
         return frozenset(kind for kind, _ in read)
-    if not indicator:
-        return frozenset((kind,))
     pick = variants.get(variant).wildcards_of
+    if not indicator:
+        made = pick(kind) if pick is not None else frozenset()
+        return made if kind in made else frozenset((kind,))
     return pick(kind) if pick is not None else frozenset((successor(kind),))
+
+
+def primary_wildcard(variant: str, wildcards: frozenset[int]) -> int | None:
+    """The 正精 of ``wildcards`` (南昌: the kind whose indicator makes exactly these, itself
+    among them; the other is its 副精), or None for a variant whose wildcards are all alike.
+
+    >>> primary_wildcard("nanchang", frozenset({13, 14})), primary_wildcard("shangrao", frozenset({13}))
+    (13, None)
+    """
+    pick = variants.get(variant).wildcards_of
+    if pick is None:
+        return None
+    found = [k for k in sorted(wildcards) if k in pick(k) and pick(k) == wildcards]
+    return found[0] if len(found) == 1 else None
 
 
 def _read_bao(raw: str) -> tuple[int, bool]:
@@ -446,7 +485,14 @@ def build_context(
     options = rule_options(variant, parse_option_pairs(query.options), house_rules)
     hand = read_hand(query.hand)
     win = parse_win(query.win)
-    wilds = parse_wildcards(query.bao, variant)
+    if query.bao is not None and query.jing is not None:
+        raise BaoInputError(
+            "bao",
+            desk_why("bao_and_jing", "give the wildcards once: bao or jing, not both"),
+            query.jing,
+            BAO_EXAMPLES,
+        )
+    wilds = parse_wildcards(query.wildcards_text, variant)
     wild = variants.get(variant).desk.wildcard
     if wild and not wilds:
         raise BaoInputError(
@@ -467,7 +513,7 @@ def build_context(
                 "{variant} has no 宝 (wildcard): leave bao empty",
                 variant=variant_title(variant),
             ),
-            query.bao or "",
+            query.wildcards_text or "",
             (),
         )
     return WinContext(
@@ -587,6 +633,7 @@ __all__ = [
     "parse_variant",
     "parse_wildcards",
     "parse_win",
+    "primary_wildcard",
     "rule_options",
     "score_desk",
     "settle_context",

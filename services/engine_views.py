@@ -38,6 +38,17 @@ def wildcards_of(view: dict[str, Any]) -> frozenset[int]:
     return frozenset() if bao is None else frozenset((int(bao),))
 
 
+def primary_of(view: dict[str, Any]) -> int | None:
+    """The 正精 kind of an engine view (南昌: the indicator's kind; the other wildcard kind is
+    副精), or None for a variant whose wildcards are all alike.
+
+    >>> primary_of({"primary": 12}), primary_of({"wildcards": [4]})
+    (12, None)
+    """
+    primary = view.get("primary")
+    return None if primary is None else int(primary)
+
+
 def meld_of(meld: dict[str, Any]) -> MeldInfo:
     """A meld of a view (``kind``, ``tiles``, ``fed_by``, ``claimed``, ``added``)."""
     return MeldInfo(
@@ -76,6 +87,7 @@ def table_of(public: dict[str, Any], commitment: str | None) -> TableView:
         seats=seats,
         bao_indicator=public["indicator"],
         wildcards=wildcards_of(public),
+        primary_wildcard=primary_of(public),
         last_discard=None if claim is None else (claim["from_seat"], claim["tile"]),
         # the turn's seat only: who may claim a discard is never public
         waiting_on=() if turn is None else (turn,),
@@ -104,6 +116,7 @@ def hand_of(view: dict[str, Any], legal: tuple[ActionKey, ...]) -> HandView:
         waits=tuple(own["tenpai"]),
         flowers=len(public_seat["flowers"]),
         wildcards=wildcards_of(view),
+        primary_wildcard=primary_of(view),
         claim_tile=claim["tile"] if claim is not None else None,
         claim_from=claim["from_seat"] if claim is not None else None,
         claim_rob=bool(claim is not None and claim["kind"] == "rob"),

@@ -76,6 +76,8 @@ class TableView:
     #: claim a discard is secret, so in a claim window this is empty.
     waiting_on: tuple[int, ...] = ()
     commitment: str | None = None  # fairness hash of this hand
+    #: 南昌: the 正精 kind (the indicator's); the other wildcard kind is 副精
+    primary_wildcard: int | None = None
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,8 @@ class HandView:
     claim_tile: int | None = None  # the discard a claim window is about
     claim_from: int | None = None  # the seat that discarded it (or added the kong to rob)
     claim_rob: bool = False  # the window is about robbing an added kong (抢杠)
+    #: 南昌: the 正精 kind (the indicator's); the other wildcard kind is 副精
+    primary_wildcard: int | None = None
 
 
 @dataclass(frozen=True)
@@ -149,6 +153,12 @@ class HandResult:
     #: 九江: what raised this hand's value (``黄庄`` / ``跟庄``), oldest first
     raised_by: tuple[str, ...] = ()
     wildcards: frozenset[int] = frozenset()  # 上饶: the 宝 (wildcard) kinds of this hand
+    #: the variant's hand-end settlement, one JSON line per seat (南昌 精: ``zheng``, ``fu``,
+    #: ``jing``, ``amount``, ``chongguan``, ``bawang``, ``gang_jing``, ``liable``,
+    #: ``kong_points``, ``net``); its payments are already in ``payments`` and ``deltas``
+    settlement: tuple[dict[str, Any], ...] = ()
+    #: 南昌: the 正精 kind (the indicator's); the other wildcard kind is 副精
+    primary_wildcard: int | None = None
 
 
 @dataclass(frozen=True)

@@ -91,6 +91,7 @@ def hand_picture(hand: HandView, lang: str = "zh") -> Any:
         drawn=hand.drawn,
         melds=meld_views(hand.melds, hand.seat),
         wildcards=hand.wildcards,
+        primary_wildcard=hand.primary_wildcard,
         flowers=hand.flowers,
         words=picture_words(lang),
     )
@@ -124,6 +125,7 @@ def table_picture(game: GameSummary, table: TableView, lang: str = "zh") -> Any:
         hand_number=table.hand_no,
         bao_indicator=table.bao_indicator,
         wildcards=table.wildcards,
+        primary_wildcard=table.primary_wildcard,
         last_discard=table.last_discard[0] if table.last_discard else None,
         claim_wait=table.phase == "claim",
         round_label=round_label(game, short(lang)),  # 共8局 / 第1/2圈 (its length)

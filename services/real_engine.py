@@ -407,6 +407,7 @@ class RealEngine:
             payments=tuple(tuple(p) for p in r.get("payments", [])),
             scores=tuple(public["scores"]),
             winner_points=tuple(int(w.get("points", 0)) for w in winners),
+            settlement=tuple(dict(line) for line in r.get("settlement", ())),
             **showdown_fields(public, self.hand_history(state)),
         )
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import variants
-from services.engine_views import meld_of, wildcards_of
+from services.engine_views import meld_of, primary_of, wildcards_of
 from services.model import RevealedHand
 
 
@@ -42,6 +42,7 @@ def showdown_fields(public: dict[str, Any], history: tuple[dict[str, Any], ...])
         "value_per_pao": value,
         "raised_by": raised_by(list(history), value),
         "wildcards": wildcards_of(public),
+        "primary_wildcard": primary_of(public),
     }
 
 

@@ -38,11 +38,13 @@ from db.types import ActionRecord, GameInfo, HandInfo
 from engine.game import ActionError, NextHand, apply, legal_actions, new_game
 from engine.game.rules import live_count, rules_of
 from engine.game.state import PHASE_OVER, GameState
+from engine.game.view import public_view
 from engine.logformat import GameLog, LoggedHand, Recorder, dumps
 from engine.replay import HandReplay, ReplayError, hand_states
 from engine.review import ReviewLine, review_states
 from i18n import t
 from services.action_codec import Logged, entry_action, read_logged, read_step
+from services.engine_views import primary_of
 from services.model import ActionKey, MeldInfo
 from services.picture_words import picture_words
 from services.pictures import draw
@@ -309,6 +311,7 @@ def frame(
         )
         for i, s in enumerate(h.seats)
     )
+    primary = primary_of(public_view(state))  # 南昌 正精 (the engine's rule, not a copy of it)
     table = TablePicture(
         seats=seats,
         viewer=view if view != ALL else 0,
@@ -317,6 +320,7 @@ def frame(
         hand_number=rh.hand_no,
         bao_indicator=h.indicator >> 2 if h.indicator is not None else None,
         wildcards=h.wildcards,
+        primary_wildcard=primary,
         last_discard=last,
         words=picture_words(lang, state.variant),
     )
@@ -333,6 +337,7 @@ def frame(
             words=picture_words(lang),
             played=played,
             suggested=suggested,
+            primary_wildcard=primary,
         )
         hands.append((label, hand))
     shown_caption = caption(rh, step, lang)

@@ -9,6 +9,12 @@ the kong money paid during the hand:
 - ``xing`` — 吃兴家: a 九江 loser's own 发 and kongs, eaten by the winner;
 - ``raise`` — 九江 跟庄 / 黄庄: the value per 炮 above 1 (``× value``);
 - ``kong`` — 杠钱: 新余's money for every kong, paid when it was declared (also in a 荒庄);
+- the variant's hand-end settlement (南昌, won or drawn): ``jing`` — 精分, the 精 held below
+  冲关; ``chongguan`` — 冲关, s × (s − 3) from 5 精 points; both marked ``bawang`` (霸王精: the
+  only seat holding 精) and ``liable`` (包: the supplier of the 精 pays for all three);
+  ``gang_jing`` — 杠精, 10 from each for a kong of a 精 kind; ``kong_points`` — 杠分 of the
+  other kongs; ``chaozhuang`` — 抄庄, the dealer pays each; ``draw_penalty`` — 荒庄, the dealer
+  pays each on a drawn hand;
 - ``other`` — a change no line explains (never expected: the engine's settlement and its
   kong money account for every point; kept so a sum can never silently disagree).
 """
@@ -21,7 +27,30 @@ from dataclasses import dataclass
 from services.model import HandResult, RevealedHand
 
 #: Line kinds, in the order they are shown.
-KINDS = ("hand", "sanbao", "xing", "raise", "kong", "other")
+KINDS = (
+    "hand",
+    "sanbao",
+    "xing",
+    "raise",
+    "kong",
+    "jing",
+    "chongguan",
+    "gang_jing",
+    "kong_points",
+    "chaozhuang",
+    "draw_penalty",
+    "other",
+)
+#: The hand-end settlement's payments by the engine's reason word (南昌's ``settle_hand``).
+SETTLEMENT_KINDS = {
+    "精分": "jing",
+    "冲关": "chongguan",
+    "杠精": "gang_jing",
+    "暗杠": "kong_points",
+    "明杠": "kong_points",
+    "抄庄": "chaozhuang",
+    "荒庄": "draw_penalty",
+}
 
 
 @dataclass(frozen=True)
@@ -35,6 +64,65 @@ class PayLine:
     amount: int
     kind: str
     label: str = ""
+    #: ``bawang`` (霸王精) and ``liable`` (包) on a 精 line
+    marks: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class JingRow:
+    """One seat's 精 at the hand end (南昌 精 settlement): ``zheng`` 正精 and ``fu`` 副精 held,
+    ``points`` s = 2 × 正精 + 1 × 副精, ``amount`` what each other seat owes it (after 冲关 and
+    霸王精; None when the hand settled no 精, a drawn hand without ``jing_on_draw``), ``gang_jing``
+    (杠精 from each), ``liable`` the seat paying its 冲关 for all three (包), ``kong_points`` its
+    杠分 net and ``net`` its whole change from the settlement (精, kongs, 抄庄, 荒庄)."""
+
+    seat: int
+    zheng: int
+    fu: int
+    points: int
+    amount: int | None
+    chongguan: bool
+    bawang: bool
+    gang_jing: int
+    liable: int | None
+    kong_points: int
+    net: int
+
+
+def jing_rows(result: HandResult) -> list[JingRow]:
+    """Each seat's 精 line of the hand's settlement (empty for a variant without one)."""
+    rows = []
+    for seat, line in enumerate(result.settlement):
+        amount = line.get("amount")
+        liable = line.get("liable")
+        rows.append(
+            JingRow(
+                seat=seat,
+                zheng=int(line.get("zheng", 0)),
+                fu=int(line.get("fu", 0)),
+                points=int(line.get("jing", 0)),
+                amount=None if amount is None else int(amount),
+                chongguan=bool(line.get("chongguan", False)),
+                bawang=bool(line.get("bawang", False)),
+                gang_jing=int(line.get("gang_jing", 0)),
+                liable=None if liable is None else int(liable),
+                kong_points=int(line.get("kong_points", 0)),
+                net=int(line.get("net", 0)),
+            )
+        )
+    return rows
+
+
+def _settlement_line(payer: int, payee: int, amount: int, reason: str) -> PayLine | None:
+    """A payment of the hand-end settlement as its line (``冲关 · 精 over the bar · 霸王精 · 包
+    (supplied the 精)`` → ``chongguan`` marked ``bawang``, ``liable``), or None for another."""
+    kind = SETTLEMENT_KINDS.get(_reason(reason))
+    if kind is None:
+        return None
+    marks = tuple(
+        mark for mark, word in (("bawang", "霸王精"), ("liable", "包 (")) if word in reason
+    )
+    return PayLine(payer, payee, amount, kind, _reason(reason), marks)
 
 
 def _reason(text: str) -> str:
@@ -50,6 +138,10 @@ def pay_lines(result: HandResult) -> list[PayLine]:
         payer, payee, amount = int(p[0]), int(p[1]), int(p[2])
         reason = str(p[3]) if len(p) > 3 else ""
         label = _reason(reason)
+        settled = _settlement_line(payer, payee, amount, reason) if result.settlement else None
+        if settled is not None:
+            lines.append(settled)
+            continue
         if reason.startswith("叁包"):
             lines.append(PayLine(payer, payee, amount, "sanbao", label))
             continue

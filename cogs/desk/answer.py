@@ -16,7 +16,7 @@ from cogs.desk.text import (
 )
 from i18n import LOCALES, locale_for, t
 from render.models import HandPicture, MeldView
-from services.desk import DeskAnswer
+from services.desk import DeskAnswer, primary_wildcard
 
 COLOUR_WIN = discord.Colour.dark_green()
 COLOUR_NO = discord.Colour.dark_red()
@@ -51,6 +51,7 @@ def hand_picture(answer: DeskAnswer) -> HandPicture:
         melds=melds,
         wildcards=ctx.wildcards,
         flowers=ctx.flowers,
+        primary_wildcard=primary_wildcard(ctx.variant, ctx.wildcards),
     )
 
 

@@ -197,6 +197,7 @@ class Desk(commands.Cog):
         variant: str | None = None,
         win: str | None = None,
         bao: app_commands.Range[str, 1, 40] | None = None,
+        jing: app_commands.Range[str, 1, 40] | None = None,
         flown: Count = 0,
         kong_draws: Count = 0,
         flowers: Count = 0,
@@ -225,6 +226,7 @@ class Desk(commands.Cog):
             variant=variant,
             win=win,
             bao=bao,
+            jing=jing,
             flown=flown,
             kong_draws=kong_draws,
             flowers=flowers,
@@ -242,7 +244,8 @@ class Desk(commands.Cog):
         try:
             answer = score_desk(query, default_variant=default_variant, house_rules=house)
         except DeskInputError as error:
-            typed = {"hand": hand, "variant": variant, "win": win, "bao": bao, "options": options}
+            wild = bao if bao is not None else jing  # the wildcard input, under either name
+            typed = {"hand": hand, "variant": variant, "win": win, "bao": wild, "options": options}
             typed |= {"others": others, "streak": streak}
             await interaction.response.send_message(
                 input_error_text(error, typed.get(error.field), lang), ephemeral=True
@@ -316,6 +319,7 @@ class Desk(commands.Cog):
         points: app_commands.Range[int, 1, 100000] | None = None,
         variant: str | None = None,
         bao: app_commands.Range[str, 1, 40] | None = None,
+        jing: app_commands.Range[str, 1, 40] | None = None,
         options: app_commands.Range[str, 1, 300] | None = None,
         flags: app_commands.Range[str, 1, 200] | None = None,
         flown: Count = 0,
@@ -351,6 +355,7 @@ class Desk(commands.Cog):
                 hand=hand,
                 variant=variant,
                 bao=bao,
+                jing=jing,
                 flown=flown,
                 kong_draws=kong_draws,
                 flowers=flowers,
@@ -390,7 +395,7 @@ class Desk(commands.Cog):
             typed = {
                 "hand": hand,
                 "variant": variant,
-                "bao": bao,
+                "bao": bao if bao is not None else jing,
                 "options": options,
                 "flags": flags,
                 "others": others,

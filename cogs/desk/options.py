@@ -62,6 +62,7 @@ DESCRIBE_SCORE = {
     "streak": locale_str(
         t("commands.mahjong.score.param.streak.description", "en"),
     ),
+    "jing": locale_str(t("commands.mahjong.score.param.jing.description", "en")),
     "heaven": locale_str(t("commands.mahjong.score.param.heaven.description", "en")),
     "earth": locale_str(t("commands.mahjong.score.param.earth.description", "en")),
     "last_tile": locale_str(t("commands.mahjong.score.param.last_tile.description", "en")),
@@ -87,6 +88,7 @@ RENAME_SCORE = {
     "feeder": locale_str("feeder"),
     "others": locale_str("others"),
     "streak": locale_str("streak"),
+    "jing": locale_str("jing"),
     "heaven": locale_str("heaven"),
     "earth": locale_str("earth"),
     "last_tile": locale_str("last_tile"),
@@ -109,6 +111,7 @@ DESCRIBE_RECORD = {
     "points": locale_str("Or: the points one loser pays"),
     "variant": DESCRIBE_SCORE["variant"],
     "bao": DESCRIBE_SCORE["bao"],
+    "jing": DESCRIBE_SCORE["jing"],
     "options": DESCRIBE_SCORE["options"],
     "flags": locale_str(
         t("commands.mahjong.record.param.flags.description", "en"),
@@ -130,6 +133,7 @@ RENAME_RECORD = {
     "points": locale_str("points"),
     "variant": RENAME_SCORE["variant"],
     "bao": RENAME_SCORE["bao"],
+    "jing": RENAME_SCORE["jing"],
     "options": RENAME_SCORE["options"],
     "flags": locale_str("flags"),
     "flown": RENAME_SCORE["flown"],

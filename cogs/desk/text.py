@@ -25,6 +25,7 @@ from services.desk import (
     DeskInputError,
     PayLine,
     locate,
+    primary_wildcard,
 )
 from services.desk_table import SEAT_ROLES
 from services.picture_words import wildcard_word
@@ -199,7 +200,18 @@ def context_lines(answer: DeskAnswer, lang: str) -> list[str]:
         t("desk.how_won", lang, how=t(f"desk.win.{ctx.win}", lang)),
     ]
     if ctx.wildcards:
-        wild_names = "、".join(tile_label(k, lang) for k in sorted(ctx.wildcards))
+        primary = primary_wildcard(ctx.variant, ctx.wildcards)
+        if primary is None:
+            wild_names = "、".join(tile_label(k, lang) for k in sorted(ctx.wildcards))
+        else:  # 南昌: 正精 first, each named
+            wild_names = "、".join(
+                t(
+                    "game.jing_primary" if k == primary else "game.jing_secondary",
+                    lang,
+                    tile=tile_label(k, lang),
+                )
+                for k in sorted(ctx.wildcards, key=lambda k: (k != primary, k))
+            )
         word = wildcard_word(ctx.variant, lang)
         lines.append(t("desk.bao_line", lang, word=word, bao=wild_names))
     if ctx.flags:

@@ -33,7 +33,9 @@ from cogs.delivery.hand_dm import DM_CLOSED, HandMessages
 from cogs.delivery.places import Places, jump_url, nonce
 from cogs.delivery.preferences import Preferences
 from cogs.game.session_text import (
+    jing_lines,
     names_of,
+    pay_reason,
     ready_text,
     rematch_text,
     result_wildcards,
@@ -158,12 +160,14 @@ def showdown_picture(game: GameSummary, result: HandResult, lang: str = PICTURE_
     if result.value_per_pao > 1:
         why = "、".join(result.raised_by) or t("session.showdown_value_why", lang)
         notes = (t("session.picture.value", lang, n=result.value_per_pao, why=why),)
+    notes += tuple(jing_lines(result, names, lang))  # 南昌: each seat's 精 and what it settled
     return ShowdownPicture(
         seats=tuple(seats),
         headline=headline,
         items=tuple(ScoreItem(i.name, i.value) for i in result.items),
         total=str(result.points) if result.winners else "",
         wildcards=result_wildcards(result),
+        primary_wildcard=result.primary_wildcard,
         payments=payments,
         title=t("session.picture.showdown_title", lang, hand=result.hand_no),
         notes=notes,
@@ -175,10 +179,7 @@ def _picture_pay(line: Any, names: list[str], lang: str = PICTURE_LANG) -> str:
     def name(seat: int | None) -> str:
         return names[seat] if seat is not None and 0 <= seat < len(names) else "?"
 
-    if line.kind in ("xing", "raise", "kong", "other"):
-        why = t(f"session.pay_{line.kind}", lang, label=line.label)
-    else:
-        why = line.label
+    why = line.label if line.kind in ("hand", "sanbao") else pay_reason(line, lang)
     if line.payer is None:
         return f"{name(line.payee)} {line.amount:+d} · {why}"
     return f"{name(line.payer)} → {name(line.payee)} {line.amount} · {why}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 from cogs.game.text import (
     how_word,
     meld_text,
+    punct,
     score_line_text,
     seat_name,
     t,
@@ -25,7 +26,7 @@ from services.delivery import GameSummary
 from services.model import GameEvent, HandResult, RevealedHand
 from services.picture_words import wildcard_mark, wildcard_word
 from services.session_state import SessionInfo, length_parts
-from services.showdown import PayLine, pay_lines, sanbao_payer
+from services.showdown import JingRow, PayLine, jing_rows, pay_lines, sanbao_payer
 
 
 def names_of(game: GameSummary, lang: str) -> list[str]:
@@ -206,21 +207,51 @@ def showdown_hand_line(
     return line
 
 
+def pay_reason(line: PayLine, lang: str) -> str:
+    """Why ``line`` is paid, in ``lang``: ``自摸``, ``冲关 · 霸王精``, ``杠分 · 暗杠`` …"""
+    if line.kind in ("hand", "sanbao"):
+        why = t("session.pay_hand", lang, label=line.label)
+    else:
+        why = t(f"session.pay_{line.kind}", lang, label=line.label)
+    return " · ".join([why] + [t(f"session.pay_mark_{m}", lang) for m in line.marks])
+
+
 def pay_line_text(line: PayLine, names: list[str], lang: str) -> str:
     """``bob → alice 8 · 自摸``."""
-    if line.kind == "xing":
-        why = t("session.pay_xing", lang)
-    elif line.kind == "raise":
-        why = t("session.pay_raise", lang, label=line.label)
-    elif line.kind == "kong":
-        why = t("session.pay_kong", lang, label=line.label)
-    elif line.kind == "other":
-        why = t("session.pay_other", lang)
-    else:
-        why = t("session.pay_hand", lang, label=line.label)
+    why = pay_reason(line, lang)
     if line.payer is None:
         return f"{seat_name(names, line.payee)} {line.amount:+d} · {why}"
     return f"{seat_name(names, line.payer)} → {seat_name(names, line.payee)} {line.amount} · {why}"
+
+
+def jing_row_text(row: JingRow, names: list[str], lang: str) -> str:
+    """One seat's 精 at the hand end: ``alice：正精1 副精2，共4精 · 每家4 · 结算+12`` (冲关,
+    霸王精, 杠精, 包 and 杠分 named when they apply)."""
+    parts = [t("session.jing_count", lang, zheng=row.zheng, fu=row.fu, points=row.points)]
+    if row.amount:
+        parts.append(t("session.jing_amount", lang, amount=row.amount))
+    if row.chongguan:
+        parts.append(t("session.jing_chongguan", lang))
+    if row.bawang:
+        parts.append(t("session.jing_bawang", lang))
+    if row.gang_jing:
+        parts.append(t("session.jing_gang", lang, n=row.gang_jing))
+    if row.liable is not None:
+        parts.append(t("session.jing_liable", lang, name=seat_name(names, row.liable)))
+    if row.kong_points:
+        parts.append(t("session.jing_kong", lang, n=f"{row.kong_points:+d}"))
+    parts.append(t("session.jing_net", lang, n=f"{row.net:+d}"))
+    return f"{seat_name(names, row.seat)}{punct('colon', lang)}" + " · ".join(parts)
+
+
+def jing_lines(result: HandResult, names: list[str], lang: str) -> list[str]:
+    """The 精 settlement of the hand, one line per seat (empty for a variant without one);
+    a drawn hand the table does not settle says so."""
+    rows = jing_rows(result)
+    out = [jing_row_text(row, names, lang) for row in rows]
+    if rows and all(row.amount is None for row in rows):
+        out.append(t("session.jing_not_settled", lang))
+    return out
 
 
 def showdown_lines(
@@ -262,7 +293,7 @@ def showdown_lines(
                 "session.showdown_bao",
                 lang,
                 word=wildcard_word(game.variant, lang),
-                tile=wildcard_names(wildcards, lang),
+                tile=wildcard_names(wildcards, lang, result.primary_wildcard),
             )
         )
     if result.hands:
@@ -271,6 +302,10 @@ def showdown_lines(
             showdown_hand_line(h, result, names, lang, wildcards, game.variant)
             for h in result.hands
         ]
+    jing = jing_lines(result, names, lang)
+    if jing:
+        out.append(f"**{t('session.showdown_jing', lang)}**")
+        out += jing
     lines = pay_lines(result)
     out.append(f"**{t('session.showdown_pay', lang)}**")
     if lines:

@@ -87,10 +87,21 @@ def tiles_text(kinds: Iterable[int], lang: str = "zh") -> str:
     return " ".join(tile_name(k, lang) for k in kinds)
 
 
-def wildcard_names(wildcards: Iterable[int], lang: str = "zh") -> str:
-    """The wildcard (宝) kinds by name, in kind order: ``三条`` or, for a variant with two
-    kinds (正精/副精), ``一万、二万``."""
-    return punct("list", lang).join(tile_name(k, lang) for k in sorted(wildcards))
+def wildcard_names(wildcards: Iterable[int], lang: str = "zh", primary: int | None = None) -> str:
+    """The wildcard (宝) kinds by name, in kind order: ``三条``, ``一万、二万``; with the
+    ``primary`` kind named (南昌), the 正精 first and each kind called what it is:
+    ``正精 一万、副精 二万``."""
+    if primary is None or primary not in wildcards:
+        return punct("list", lang).join(tile_name(k, lang) for k in sorted(wildcards))
+    kinds = sorted(wildcards, key=lambda k: (k != primary, k))
+    return punct("list", lang).join(
+        t(
+            "game.jing_primary" if k == primary else "game.jing_secondary",
+            lang,
+            tile=tile_name(k, lang),
+        )
+        for k in kinds
+    )
 
 
 def meld_text(meld: MeldInfo, lang: str = "zh", owner: int | None = None) -> str:
@@ -213,7 +224,7 @@ def hand_lines(
                 "game.hand_bao",
                 lang,
                 word=wildcard_word(variant, lang),
-                tile=wildcard_names(hand.wildcards, lang),
+                tile=wildcard_names(hand.wildcards, lang, hand.primary_wildcard),
             )
         )
     if hints:
@@ -298,7 +309,7 @@ def table_lines(
                 lang,
                 word=wildcard_word(variant, lang),
                 indicator=tile_name(table.bao_indicator, lang),
-                bao=wildcard_names(table.wildcards, lang),
+                bao=wildcard_names(table.wildcards, lang, table.primary_wildcard),
             )
         )
     out.append(" · ".join(info))

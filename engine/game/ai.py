@@ -56,10 +56,12 @@ from engine.game.actions import (
     Pong,
     Win,
 )
+from engine.game.claims import wins_plain
 from engine.game.danger import THREAT_MIN, VERY_DANGEROUS, Sight, risks, sight_of, threats
 from engine.game.legal import legal_actions
-from engine.game.rules import live_count, rules_of, seat_counts
+from engine.game.rules import is_wildcard_wait, live_count, rules_of, seat_counts
 from engine.game.state import PHASE_TURN, GameState
+from engine.honour_sequences import Runs
 from engine.shanten import shanten
 
 #: 偷机 only while more than this many tiles are left in the live wall.
@@ -140,6 +142,8 @@ def _turn(g: GameState, seat: int, legal: list[Action], defend: bool) -> Action:
         if isinstance(a, AddedKong | IndicatorKong):
             return a
         if isinstance(a, ConcealedKong):
+            if a.kind in wild:
+                return a  # 杠精 (南昌): 10 from each other player, its 精 still count
             plain, w = _split(counts, wild)
             after = list(plain)
             after[a.kind] = 0
@@ -167,24 +171,26 @@ def _defend(g: GameState, seat: int, kinds: list[int], sight: Sight, threat: lis
     """The discard under a clear threat: fold when far, else the safer of equal shapes, and
     no very dangerous tile when close (see the module docstring)."""
     h = g.hand
+    runs = rules_of(g.variant, g.options).honour_sequences
     plain, w = _split(seat_counts(h.seats[seat]), h.wildcards)
     cands = [k for k in kinds if k not in h.wildcards] or list(kinds)  # keep the 宝
     sh = {k: _sh_after_discard(plain, w, k) for k in cands}
     risk = risks(sight, cands, threat)
     best = min(sh.values())
     if best >= FOLD_SHANTEN and max(threat) >= FOLD_THREAT:  # 弃和: the safest tile
-        return min(cands, key=lambda k: (risk[k], sh[k], _keep_value(plain, k), -k))
+        return min(cands, key=lambda k: (risk[k], sh[k], _keep_value(plain, k, runs), -k))
     pick = _best_discard(g, seat, kinds)
     if risk[pick] > VERY_DANGEROUS:  # 避铳: a safer tile, keeping the shape if possible
         safer = [k for k in cands if risk[k] <= VERY_DANGEROUS]
         if safer:
-            return min(safer, key=lambda k: (sh[k], risk[k], _keep_value(plain, k), -k))
+            return min(safer, key=lambda k: (sh[k], risk[k], _keep_value(plain, k, runs), -k))
         if best > 0:  # 一向听 and every tile very dangerous: fold; ready: push
-            return min(cands, key=lambda k: (risk[k], sh[k], _keep_value(plain, k), -k))
+            return min(cands, key=lambda k: (risk[k], sh[k], _keep_value(plain, k, runs), -k))
         return pick
     if best > 0:  # 安全牌优先: an equally good tile that is clearly safer
         same = min(
-            (k for k in cands if sh[k] == best), key=lambda k: (risk[k], _keep_value(plain, k), -k)
+            (k for k in cands if sh[k] == best),
+            key=lambda k: (risk[k], _keep_value(plain, k, runs), -k),
         )
         if risk[same] + SAFER_BY <= risk[pick]:
             return same
@@ -202,16 +208,19 @@ def _sh_after_discard(plain: list[int], w: int, k: int) -> int:
 def _best_discard(g: GameState, seat: int, kinds: list[int]) -> int:
     """The discard (among ``kinds``) leaving the lowest shanten; ties by waits or shape."""
     h = g.hand
+    runs = rules_of(g.variant, g.options).honour_sequences
     counts = seat_counts(h.seats[seat])
     wild = h.wildcards
     plain, w = _split(counts, wild)
-    cands = [k for k in kinds if k not in wild] or list(kinds)  # keep the 宝
+    cands = [k for k in kinds if k not in wild]  # keep the 宝 / 精
+    if not cands:
+        return _least_feeding(g, seat, kinds)
     if len(cands) == 1:
         return cands[0]
     whole = shanten(plain, w)
     if whole > 0:
         # Some discard keeps the 14-tile shanten; the least connected such tile goes first.
-        for k in sorted(cands, key=lambda k: (_keep_value(plain, k), -k)):
+        for k in sorted(cands, key=lambda k: (_keep_value(plain, k, runs), -k)):
             if _sh_after_discard(plain, w, k) == whole:
                 return k
     scored = [(_sh_after_discard(plain, w, k), k) for k in cands]
@@ -219,6 +228,14 @@ def _best_discard(g: GameState, seat: int, kinds: list[int]) -> int:
     tied = [k for sc, k in scored if sc == best]
     if len(tied) == 1:
         return tied[0]
+    if len(tied) > 1 and wild and rules_of(g.variant, g.options).wild_melds:
+        # 德国 (南昌): of equal shapes keep the one nearer a hand needing no 精 as a wildcard
+        # (×2 and +5 from each payer), reading every held 精 as its own face
+        face = {k: _sh_after_discard(counts, 0, k) for k in tied}
+        least = min(face.values())
+        tied = [k for k in tied if face[k] == least]
+        if len(tied) == 1:
+            return tied[0]
     if best == 0:
         unseen = _unseen(g, seat)
 
@@ -228,15 +245,17 @@ def _best_discard(g: GameState, seat: int, kinds: list[int]) -> int:
             plain[k] += 1
             return n
 
-        return max(tied, key=lambda k: (live_waits(k), -_keep_value(plain, k), k))
-    return min(tied, key=lambda k: (_keep_value(plain, k), -k))
+        return max(tied, key=lambda k: (live_waits(k), -_keep_value(plain, k, runs), k))
+    return min(tied, key=lambda k: (_keep_value(plain, k, runs), -k))
 
 
-def _keep_value(c: list[int], k: int) -> int:
-    """How well ``k`` connects to the rest of the hand (lower = discard first)."""
+def _keep_value(c: list[int], k: int, runs: Runs = ()) -> int:
+    """How well ``k`` connects to the rest of the hand (lower = discard first); an honour
+    connects to the partners it holds of its honour sequences ``runs`` (南昌 中发白, winds)."""
     n = c[k]
     if k >= 27:
-        return 3 * (n - 1)
+        partners = {x for run in runs if k in run for x in run if x != k and c[x]}
+        return 3 * (n - 1) + len(partners)
     r = k % 9
     v = 3 * (n - 1)
     for d, weight in ((1, 2), (2, 1)):
@@ -266,33 +285,76 @@ def _unseen(g: GameState, seat: int) -> list[int]:
     return [max(0, 4 - x) for x in seen]
 
 
+def _least_feeding(g: GameState, seat: int, kinds: list[int]) -> int:
+    """The discard when only wildcards (精) are left to throw: the kind least likely to feed
+    another seat's kong (杠精) or 冲关 — never the fourth of another seat's exposed pong if
+    avoidable, then fewest copies unseen (they could be ponged), then the lesser (副精) before
+    the indicator's own kind (正精), which counts double in the 精 settlement."""
+    unseen = _unseen(g, seat)
+    h = g.hand
+    primary = h.indicator >> 2 if h.indicator is not None else -1
+    ponged = {
+        m.ids[0] >> 2
+        for i, other in enumerate(h.seats)
+        if i != seat
+        for m in other.melds
+        if m.kind == "pong"
+    }
+    return min(kinds, key=lambda k: (k in ponged, unseen[k], k == primary, k))
+
+
+#: 精钓 (南昌 ``jingdiao_discard = no_bonus``): pass a discard win that drops the ×2 while the
+#: live wall still holds this many tiles, to win it by self-draw.
+JINGDIAO_MIN_WALL = 12
+
+
+def _waits_for_self_draw(g: GameState, seat: int) -> bool:
+    """A 精钓 hand offered a discard win that is no 德国: worth passing, to self-draw it
+    (each of the three pays ×2, and 精钓 counts) while the wall is long enough."""
+    h = g.hand
+    rules = rules_of(g.variant, g.options)
+    c = h.claim
+    if not rules.wild_melds or c is None or c.kind != "discard":
+        return False
+    if live_count(h, rules.reserve) < JINGDIAO_MIN_WALL:
+        return False
+    counts = seat_counts(h.seats[seat])
+    if not is_wildcard_wait(counts, h.wildcards, rules.honour_sequences):
+        return False
+    return not wins_plain(g, seat, c.tile, rules)
+
+
 def _claim(g: GameState, seat: int, legal: list[Action], defend: bool) -> Action:
     if any(isinstance(a, Win) for a in legal):
+        if Pass() in legal and _waits_for_self_draw(g, seat):
+            return Pass()
         return Win()
     h = g.hand
     c = h.claim
     assert c is not None
     k = c.tile >> 2
     counts = seat_counts(h.seats[seat])
-    plain, w = _split(counts, h.wildcards)
+    wild = h.wildcards
+    plain, w = _split(counts, wild)
     now = shanten(plain, w)
     best: tuple[int, Action] = (now, Pass())
     folding = any(isinstance(a, Pong | Chi) for a in legal) and _threat(g, seat, defend) is not None
     for a in legal:
         if isinstance(a, Kong):
+            if k in wild:
+                return a  # 杠精 (南昌): 10 from each other player
             after = list(plain)
             after[k] = 0
             sh = shanten(after, w)
             if sh <= now:  # a kong on a discard never hurts a hand that keeps its shanten
                 return a
         elif isinstance(a, Pong | Chi):
+            used = [k, k] if isinstance(a, Pong) else [x for x in a.tiles if x != k]
+            if not wild.isdisjoint(used):
+                continue  # a held 精 would freeze into the meld as its face value: keep it wild
             after = list(plain)
-            if isinstance(a, Pong):
-                after[k] -= 2
-            else:
-                for x in a.tiles:
-                    if x != k:
-                        after[x] -= 1
+            for x in used:
+                after[x] -= 1
             sh = (
                 min(_sh_after_discard(after, w, x) for x in range(34) if after[x])
                 if sum(after)

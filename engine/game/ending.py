@@ -15,7 +15,15 @@ from engine.game.rules import rules_of, to_meld
 from engine.game.state import PHASE_OVER, GameState, HandState
 from engine.notation import format_hand, format_tiles
 from engine.scoring.types import ScoreResult, WinContext, WinKind
-from engine.settle import next_pao_value, sanbao_feeder, settle_multi, settle_win
+from engine.settle import (
+    EMPTY,
+    Settlement,
+    next_pao_value,
+    sanbao_feeder,
+    settle_multi,
+    settle_win,
+)
+from engine.variants.base import HandEnd, HandSettlement
 
 
 def finish_win(
@@ -68,6 +76,9 @@ def finish_win(
         first = h.seats[won[0][0]]
         first.hand.append(tile)
         first.hand.sort()
+    hand_end = _settle_hand(g, won[0][0], how, payer, tile)
+    if hand_end is not None:
+        st = st + Settlement.of(hand_end.payments)
     winners = []
     for seat, (result, ctx) in won:
         winners.append(
@@ -81,20 +92,103 @@ def finish_win(
         )
     first_seat = won[0][0]
     next_dealer = dealer_after(g, first_seat)
-    end_hand(g, st.deltas, winners, how, payer, next_dealer, events, payments=st.payments)
+    end_hand(
+        g,
+        st.deltas,
+        winners,
+        how,
+        payer,
+        next_dealer,
+        events,
+        payments=st.payments,
+        settlement=hand_end,
+    )
 
 
 def finish_draw(g: GameState, events: list[Event]) -> None:
-    """荒牌 / 黄庄: the live wall is used up; nobody pays (新余 kong money stays paid)."""
-    end_hand(g, (0, 0, 0, 0), [], "draw", None, dealer_after(g, None), events, payments=())
+    """荒牌 / 黄庄: the live wall is used up; nobody pays for a win (新余 kong money stays
+    paid); a variant's hand-end settlement (南昌 精, kong points) still runs."""
+    hand_end = _settle_hand(g, None, "draw", None, None)
+    st = Settlement.of(hand_end.payments) if hand_end is not None else EMPTY
+    end_hand(
+        g,
+        st.deltas,
+        [],
+        "draw",
+        None,
+        dealer_after(g, None),
+        events,
+        payments=st.payments,
+        settlement=hand_end,
+    )
+
+
+def _settle_hand(
+    g: GameState, winner: int | None, how: str, payer: int | None, tile: int | None
+) -> HandSettlement | None:
+    """The variant's hand-end settlement (:attr:`~engine.variants.Variant.settle_hand`) of
+    the hand as it ends (the winning tile already in the winner's hand); ``None`` for a
+    variant without one."""
+    hook = variants.get(g.variant).settle_hand
+    if hook is None:
+        return None
+    h = g.hand
+    discarded: list[list[int]] = [[t >> 2 for t in s.river] for s in h.seats]
+    claimed: list[list[tuple[int, int]]] = [[] for _ in h.seats]
+    for i, s in enumerate(h.seats):
+        for m in s.melds:
+            if m.claimed is not None and m.fed_by is not None:
+                discarded[m.fed_by].append(m.claimed >> 2)
+                claimed[i].append((m.claimed >> 2, m.fed_by))
+    if tile is not None and winner is not None and payer is not None:
+        if how == "discard":
+            discarded[payer].append(tile >> 2)
+        claimed[winner].append((tile >> 2, payer))
+    end = HandEnd(
+        options=g.options,
+        dealer=h.dealer,
+        winner=winner,
+        how=how,
+        payer=payer,
+        indicator=h.indicator >> 2 if h.indicator is not None else None,
+        wildcards=h.wildcards,
+        hands=tuple(tuple(t >> 2 for t in s.hand) for s in h.seats),
+        melds=tuple(tuple(to_meld(m) for m in s.melds) for s in h.seats),
+        discarded=tuple(tuple(d) for d in discarded),
+        claimed=tuple(tuple(c) for c in claimed),
+        winning_tile=_winning_tile(h, winner, tile),
+        followed=chaozhuang(g),
+    )
+    return hook(end)
+
+
+def _winning_tile(h: HandState, winner: int | None, tile: int | None) -> int | None:
+    """The winning tile's kind: the claimed tile, else the winner's drawn one."""
+    if tile is not None:
+        return tile >> 2
+    drawn = h.seats[winner].drawn if winner is not None else None
+    return drawn >> 2 if drawn is not None else None
+
+
+def chaozhuang(g: GameState) -> bool:
+    """南昌 抄庄: under the variant's rule, the three others' first discards followed the
+    dealer's first discard, no claim in between."""
+    return rules_of(g.variant, g.options).chaozhuang and followed_count(g.hand) > 0
 
 
 def dealer_after(g: GameState, winner: int | None) -> int:
     """Next dealer: 上饶 winner (the dealer stays when winning), draw → 下家; 新余 winner,
-    draw per ``draw_dealer``; 九江 winner, the dealer keeps the deal after a draw."""
+    draw per ``draw_dealer``; 九江 winner, the dealer keeps the deal after a draw; 南昌 the
+    dealer stays on its win, a non-dealer's win passes the deal to the 下家, and 抄庄 passes
+    it whatever the result."""
     d = g.hand.dealer
+    rules = rules_of(g.variant, g.options)
+    if chaozhuang(g):
+        return (d + 1) % 4
     if winner is None:
-        return d if rules_of(g.variant, g.options).dealer_stays_after_draw else (d + 1) % 4
+        return d if rules.dealer_stays_after_draw else (d + 1) % 4
+    if rules.win_passes_deal and winner != d:
+        return (d + 1) % 4
     return winner
 
 
@@ -118,8 +212,11 @@ def end_hand(
     next_dealer: int,
     events: list[Event],
     payments: Any,
+    settlement: HandSettlement | None = None,
 ) -> None:
-    """Book the deltas, set the result and the next hand's dealer and value, emit the events."""
+    """Book the deltas, set the result and the next hand's dealer and value, emit the events.
+    ``settlement``: the variant's hand-end settlement, whose per-seat lines the result shows
+    (key ``settlement``, only for a variant that has one)."""
     h = g.hand
     for i in range(4):
         h.deltas[i] += deltas[i]
@@ -151,6 +248,8 @@ def end_hand(
         "next_value_per_pao": next_value,
         "hands": [format_tiles(t >> 2 for t in s.hand) for s in h.seats],
     }
+    if settlement is not None:
+        h.result["settlement"] = [dict(line) for line in settlement.seats]
     g.history.append(
         {
             "hand": h.number,
@@ -167,6 +266,8 @@ def end_hand(
             "followed": followed_count(h) if pao_value else 0,
         }
     )
+    if settlement is not None:
+        events.append(ev.HandSettled([dict(line) for line in settlement.seats]))
     if winners:
         events.append(ev.Won(how, payer, winners))
     else:

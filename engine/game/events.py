@@ -16,6 +16,8 @@ class (``kind``)            who      what
                                      ``values`` (or ``rolls`` per seat for the dealer)
 ``Dealt`` (``dealt``)       seat     the seat's dealt tiles
 ``Indicator``               public   上饶 跌宝牌 and the 宝 (wildcard) kinds
+``IndicatorTaken``          public   南昌: a replacement took the face-up indicator
+(``indicator_taken``)
 ``Flower`` (``flower``)     public   九江: a 发 laid open
 ``Drawn`` (``drawn``)       seat     the tile drawn (``from_tail`` for a replacement)
 ``Drew`` (``drew``)         public   the same draw without the tile, and the wall left
@@ -33,6 +35,8 @@ class (``kind``)            who      what
 ``Won`` (``won``)           public   胡: how, who paid, the winners and their items
 ``DrawnHand``               public   荒庄 (no winner)
 (``drawn_hand``)
+``HandSettled``             public   the variant's hand-end settlement per seat (南昌 精)
+(``hand_settled``)
 ``HandEnded``               public   result, deltas, totals, next dealer; seed and wall
 (``hand_ended``)                     revealed
 ==========================  =======  =====================================================
@@ -164,7 +168,10 @@ class Indicator(Event):
 
     indicator: int
     wildcards: list[int]
+    #: 南昌 正精: the indicator's own kind when it is itself wild (the others are 副精)
+    primary: int | None = None
     kind: ClassVar[str] = "indicator"
+    optional: ClassVar[frozenset[str]] = frozenset({"primary"})
 
     @classmethod
     def from_data(cls, visible_to: int | None, data: dict[str, Any]) -> Event:
@@ -174,6 +181,15 @@ class Indicator(Event):
         if data.get("wildcards") is None:
             data["wildcards"] = [] if bao is None else [bao]
         return super().from_data(visible_to, data)
+
+
+@dataclass(frozen=True)
+class IndicatorTaken(Event):
+    """南昌 ``indicator_reached = take``: a kong replacement reached the face-up indicator and
+    ``seat`` took it into its hand (everyone sees it leave the table)."""
+
+    seat: int
+    kind: ClassVar[str] = "indicator_taken"
 
 
 @dataclass(frozen=True)
@@ -321,6 +337,16 @@ class DrawnHand(Event):
 
 
 @dataclass(frozen=True)
+class HandSettled(Event):
+    """The variant's hand-end settlement (南昌 精 settlement, kong points, 抄庄), one JSON line
+    per seat (its 精 count, amount, what it paid and received); public, as the hands are
+    revealed at the end of the hand."""
+
+    seats: list[dict[str, Any]]
+    kind: ClassVar[str] = "hand_settled"
+
+
+@dataclass(frozen=True)
 class HandEnded(Event):
     """The hand is over: its ``result`` (deltas, next dealer …), the totals, and the seed and
     wall revealed (so anyone can check the ``commitment`` published at its start)."""
@@ -357,6 +383,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         Dice,
         Dealt,
         Indicator,
+        IndicatorTaken,
         Flower,
         Drawn,
         Drew,
@@ -372,6 +399,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         Claimed,
         Won,
         DrawnHand,
+        HandSettled,
         HandEnded,
     )
 }

@@ -19,7 +19,7 @@ from engine.game.actions import (
     Win,
     action_from_json,
 )
-from engine.game.rules import live_count, rules_of, seat_counts, waits_of
+from engine.game.rules import is_wildcard_wait, live_count, rules_of, seat_counts, waits_of
 from engine.game.state import PHASE_CLAIM, PHASE_OVER, PHASE_ROB, GameState
 from engine.refusal import Reason, Words
 from engine.tiles import tile_str
@@ -92,6 +92,8 @@ def _turn_actions(g: GameState, seat: int) -> list[Action]:
         out.append(Discard(dk))
         return out
     if live > 0:
+        if rules.wild_melds:  # 南昌: a 精 kind is konged like any other (杠精)
+            wild = frozenset()
         out.extend(ConcealedKong(k) for k in range(34) if counts[k] == 4 and k not in wild)
         out.extend(AddedKong(k) for k in sorted(pong_kinds) if counts[k] and k not in wild)
     if (
@@ -144,7 +146,11 @@ def explain_illegal(g: GameState, seat: int, action: Action, legal: list[Action]
                 "errors.illegal.the_discard", "the discard {tile}", tile=tile_str(c.tile >> 2)
             )
         )
-        if isinstance(action, Pong | Kong | Chi) and c.tile >> 2 in h.wildcards:
+        if (
+            isinstance(action, Pong | Kong | Chi)
+            and c.tile >> 2 in h.wildcards
+            and not rules_of(g.variant, g.options).wild_melds
+        ):
             return _why(
                 "wildcard_claim",
                 "a discarded 宝 cannot be ponged, konged or chowed (only 接宝 takes it)",
@@ -156,6 +162,10 @@ def explain_illegal(g: GameState, seat: int, action: Action, legal: list[Action]
                 seat=seat,
                 what=what,
             )
+        if isinstance(action, Win) and c.responses[seat] is None:
+            locked = _why_no_win(g, seat, c.tile >> 2)
+            if locked is not None:
+                return locked
         if c.options[seat] is None:
             return _why(
                 "no_claim",
@@ -257,6 +267,43 @@ def explain_illegal(g: GameState, seat: int, action: Action, legal: list[Action]
         action=what_,
         allowed=allowed,
     )
+
+
+def _why_no_win(g: GameState, seat: int, kind: int) -> Reason | None:
+    """Why ``seat`` may not win on the discarded / robbed ``kind`` under a 南昌 rule (弃先胡后,
+    精钓), or ``None`` when none of them is the reason. Told to that seat alone."""
+    rules = rules_of(g.variant, g.options)
+    if not rules.missed_win_kind:
+        return None
+    s = g.hand.seats[seat]
+    if s.missed_win:
+        return _why(
+            "missed_win_all",
+            "seat {seat} let a win pass while waiting on a 精 (精钓): no discard can be won "
+            "before its next draw",
+            seat=seat,
+        )
+    if kind in s.missed_kinds:
+        return _why(
+            "missed_win_kind",
+            "seat {seat} let a win on {tile} pass: that kind cannot be won again before its "
+            "next draw (弃先胡后)",
+            seat=seat,
+            tile=tile_str(kind),
+        )
+    h = g.hand
+    if (
+        h.claim is not None
+        and h.claim.kind == "discard"
+        and not rules.wildcard_wait_discard
+        and is_wildcard_wait(seat_counts(s), h.wildcards, rules.honour_sequences)
+    ):
+        return _why(
+            "jingdiao_discard",
+            "a hand waiting on a 精 (精钓) wins on a discard only as 德国, with no 精 used as a "
+            "wildcard",
+        )
+    return None
 
 
 def _why(name: str, english: str, /, **params: object) -> Reason:

@@ -37,6 +37,7 @@ from engine.game.legal import explain_illegal, legal_actions
 from engine.game.rules import (
     evaluate_win,
     is_baodiao,
+    is_wildcard_wait,
     live_count,
     rules_of,
     seat_counts,
@@ -54,6 +55,7 @@ from engine.game.state import (
     SeatState,
 )
 from engine.game.step import Step, step_of
+from engine.game.variants import TableRules
 from engine.options import RuleOptions, make_options
 from engine.refusal import Reason, Refusal
 from engine.scoring import WinKind
@@ -156,11 +158,19 @@ def _start_hand(g: GameState, number: int, events: list[Event], seed: str | None
         if i == 0:
             h.seats[seat].drawn = wall[h.head - 1]  # the dealer's 14th tile stands as "drawn"
     if rules.indicator:
-        events.append(ev.Dice("indicator", values=wall_.dice(seed, "indicator", 2)))
-        h.indicator = wall[h.tail]
-        h.tail -= 1
+        roll = wall_.dice(seed, "indicator", 2)
+        events.append(ev.Dice("indicator", values=roll))
+        if rules.indicator_in_wall:
+            # 南昌: count the dice's stacks (two tiles each) from the tail and turn the top
+            # tile of that stack face up; it stays there, among the tiles never drawn
+            h.indicator_pos = len(wall) - 2 * sum(roll)
+            h.indicator = wall[h.indicator_pos]
+        else:
+            h.indicator = wall[h.tail]
+            h.tail -= 1
         h.wildcards = _wildcards_of(g.variant, h.indicator >> 2)
-        events.append(ev.Indicator(h.indicator >> 2, sorted(h.wildcards)))
+        k = h.indicator >> 2
+        events.append(ev.Indicator(k, sorted(h.wildcards), k if k in h.wildcards else None))
         for s in h.seats:
             s.bao_drawn = sum(1 for t in s.hand if t >> 2 in h.wildcards)
     for seat in range(4):
@@ -293,7 +303,7 @@ def _open_turn(g: GameState, events: list[Event]) -> None:
     if s.drawn is None:
         return  # the turn began with a claim: discard only
     h.self_win = evaluate_win(g, seat, "self", None, _four_bao(h, s)) is not None
-    if h.self_win and h.wildcards:
+    if h.self_win and h.wildcards and rules_of(g.variant, g.options).touji:
         counts = seat_counts(s)
         counts[s.drawn >> 2] -= 1
         h.baodiao = is_baodiao(counts, h.wildcards)
@@ -409,8 +419,9 @@ def _discard(
     s.kong_chain = 0
     s.drawn = None
     h.self_win = h.baodiao = False
-    if rules_of(g.variant, g.options).pao_value and not h.interrupted and len(h.follow) < 8:
-        # 九江 跟庄
+    rules = rules_of(g.variant, g.options)
+    if (rules.pao_value or rules.chaozhuang) and not h.interrupted and len(h.follow) < 8:
+        # 九江 跟庄, 南昌 抄庄
         h.follow.append(k)
     events.append(ev.Discarded(seat, k, h.after_kong))
     options = claim_options(g, seat, t)
@@ -444,6 +455,12 @@ def _draw(g: GameState, seat: int, events: list[Event], *, from_tail: bool = Fal
             finish_draw(g, events)
             return
         if from_tail:
+            if h.tail == h.indicator_pos:
+                if rules.take_indicator:
+                    h.indicator_pos = None  # the replacement takes the face-up indicator
+                    events.append(ev.IndicatorTaken(seat))
+                else:
+                    h.tail -= 1  # it is skipped and stays face up, among the undrawn
             t = h.wall[h.tail]
             h.tail -= 1
         else:
@@ -461,6 +478,7 @@ def _draw(g: GameState, seat: int, events: list[Event], *, from_tail: bool = Fal
     s.hand.sort()
     s.drawn = t
     s.missed_win = False
+    s.missed_kinds = ()
     if t >> 2 in h.wildcards:
         s.bao_drawn += 1
     h.last_tile = live_count(h, rules.reserve) == 0
@@ -497,14 +515,14 @@ def _resolve(g: GameState, events: list[Event]) -> None:
     rules = rules_of(g.variant, g.options)
     outcome = decide(c, rules)
     for s in outcome.missed:
-        h.seats[s].missed_win = True
+        _lock_missed(h, s, c.tile >> 2, rules)
     winners = outcome.winners
     how: WinKind = "discard" if c.kind == "discard" else "rob_kong"
     if winners:
         won = []
         for s in winners:
             extra: frozenset[str] = frozenset()
-            if how == "discard" and c.tile >> 2 in h.wildcards:
+            if how == "discard" and c.tile >> 2 in h.wildcards and not rules.wild_melds:
                 extra = frozenset({"jiebao"})
             r = evaluate_win(g, s, how, c.tile, extra)
             assert r is not None
@@ -520,6 +538,19 @@ def _resolve(g: GameState, events: list[Event]) -> None:
         _take_claim(g, outcome.claim[0], outcome.claim[1], events)
         return
     _pass_turn(g, c.from_seat, events)
+
+
+def _lock_missed(h: HandState, seat: int, kind: int, rules: TableRules) -> None:
+    """``seat`` let a win on ``kind`` pass: 九江 bars every discard win until its next draw;
+    南昌 (弃先胡后) bars that kind, and every discard for a seat in a 精钓 wait."""
+    s = h.seats[seat]
+    if not rules.missed_win_kind:
+        s.missed_win = True
+        return
+    if kind not in s.missed_kinds:
+        s.missed_kinds = (*s.missed_kinds, kind)
+    if is_wildcard_wait(seat_counts(s), h.wildcards, rules.honour_sequences):
+        s.missed_win = True
 
 
 def _take_claim(g: GameState, seat: int, a: Action, events: list[Event]) -> None:

@@ -7,14 +7,15 @@ non-winning hands never reach the scorer.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from engine import variants
-from engine.agari import is_complete, winning_tiles
+from engine.agari import is_complete, is_sets, winning_tiles
 from engine.decompose import wildcard_set
 from engine.game.state import GameState, HandState, MeldRec, SeatState
 from engine.game.variants import TableRules, table_rules
+from engine.honour_sequences import Runs, honour_table
 from engine.notation import Hand, Meld, MeldKind
 from engine.options import RuleOptions
 from engine.scoring import ScoreResult, WinContext, WinKind, score
@@ -27,8 +28,15 @@ def rules_of(variant: str, options: RuleOptions) -> TableRules:
 
 
 def live_count(h: HandState, reserve: int) -> int:
-    """Tiles that may still be drawn (live wall; replacements come off the same stock)."""
-    return max(0, h.tail - h.head + 1 - reserve)
+    """Tiles that may still be drawn (live wall; replacements come off the same stock).
+
+    A face-up indicator left in the wall (南昌) is one of the ``reserve`` never drawn; once
+    the replacements have passed it, it still counts among them (the kept block moves
+    forward)."""
+    n = h.tail - h.head + 1 - reserve
+    if h.indicator_pos is not None and h.indicator_pos > h.tail:
+        n += 1
+    return max(0, n)
 
 
 def seat_counts(s: SeatState) -> list[int]:
@@ -99,11 +107,26 @@ def win_flags(
         f.add("earth")  # 九江: a non-dealer self-draws on its own first draw, no claim before
     if how == "self" and h.last_tile:
         f.add("last_tile")
+    reads = variants.get(g.variant).flags
+    if "no_jing_elsewhere" in reads and h.wildcards and not _wildcards_elsewhere(h, seat):
+        f.add("no_jing_elsewhere")  # 南昌 德中德: no other seat holds a 精 (hand or melds)
     if s.touji:
         f.add("touji")
     if s.ready:
         f.add("ready_declared")
-    return frozenset(f & variants.get(g.variant).flags)
+    return frozenset(f & reads)
+
+
+def _wildcards_elsewhere(h: HandState, seat: int) -> bool:
+    """Whether a seat other than ``seat`` holds a wildcard-kind tile, concealed or melded."""
+    for i, other in enumerate(h.seats):
+        if i == seat:
+            continue
+        if any(t >> 2 in h.wildcards for t in other.hand):
+            return True
+        if any(t >> 2 in h.wildcards for m in other.melds for t in m.ids):
+            return True
+    return False
 
 
 def evaluate_win(
@@ -119,6 +142,7 @@ def evaluate_win(
     """
     h = g.hand
     s = h.seats[seat]
+    rules = rules_of(g.variant, g.options)
     kinds = [t >> 2 for t in s.hand]
     if tile is not None:
         kinds.append(tile >> 2)
@@ -130,8 +154,15 @@ def evaluate_win(
         counts = [0] * 34
         for k in kinds:
             counts[k] += 1
+        if tile is not None and rules.wild_melds:
+            counts[tile >> 2] -= 1  # a claimed wildcard (南昌 精) is only its face value
         plain, wilds = split_wilds(counts, h.wildcards)
-        if not is_complete(plain, wilds) and not _maybe_special(g.variant, plain, wilds, s.melds):
+        if tile is not None and rules.wild_melds:
+            plain = list(plain)
+            plain[tile >> 2] += 1
+        if not is_complete(plain, wilds, honours_of(rules.honour_sequences)) and not _maybe_special(
+            g.variant, plain, wilds, s.melds
+        ):
             return None
     hand = Hand(tuple(sorted(kinds)), tuple(to_meld(m) for m in s.melds), winning)
     ctx = WinContext(
@@ -164,7 +195,30 @@ def is_baodiao(counts13: list[int], wildcards: int | Iterable[int] | None) -> bo
     return is_complete(plain, wilds - 1)
 
 
-def waits_of(counts13: list[int], wildcards: int | Iterable[int] | None = None) -> tuple[int, ...]:
-    """Sorted winning kinds of a 3n+1 concealed hand (standard shape and 七对)."""
+def waits_of(
+    counts13: list[int], wildcards: int | Iterable[int] | None = None, runs: Runs = ()
+) -> tuple[int, ...]:
+    """Sorted winning kinds of a 3n+1 concealed hand (standard shape and 七对; ``runs``: the
+    honour triples that are sequences too, 南昌)."""
     plain, wilds = split_wilds(counts13, wildcards)
-    return tuple(sorted(winning_tiles(plain, wilds)))
+    return tuple(sorted(winning_tiles(plain, wilds, honours_of(runs))))
+
+
+def honours_of(runs: Runs) -> bytes | None:
+    """The honour table of :mod:`engine.agari` when the honour triples ``runs`` are sequences
+    (南昌); ``None`` (honours in triplets only) when there are none."""
+    return honour_table(runs) if runs else None
+
+
+def is_wildcard_wait(
+    counts13: Sequence[int], wildcards: Iterable[int] | None, runs: Runs = ()
+) -> bool:
+    """精钓: without one wildcard, the concealed 3n+1 tiles are complete but for one single
+    tile, so any tile wins with that wildcard as its pair: the rest makes sets only
+    (standard shape, 大七对), or six pairs (小七对)."""
+    plain, wilds = split_wilds(list(counts13), wildcards)
+    if wilds == 0:
+        return False
+    if is_sets(plain, wilds - 1, honours_of(runs)):
+        return True
+    return sum(plain) + wilds == 13 and sum(c & 1 for c in plain) <= wilds - 1

@@ -10,6 +10,11 @@ Also, per seat (seats keep their place for a whole game; the deal moves round):
 ``ai_ms`` (mean time of one AI decision, milliseconds). ``--defend 0111``: seat 0 plays pure
 offence, seats 1–3 defend; the default ``1111`` is every seat defending.
 
+``--each-option`` splits the hands between the default options and, one at a time, every
+other listed value of each option (:func:`option_sets`), so one run sets every option at
+least once; the output then also has ``option_sets`` (how many) and ``per_option`` (each
+set with its hands, errors, zero-sum violations and replay mismatches).
+
 ``--log FILE`` also writes every game played as a game log (``docs/log-format.md``, the
 format ``python -m engine.replay`` and ``python -m engine.verify`` read); ``--no-events``
 leaves the events out of it (smaller; the replay then checks the results only).
@@ -209,6 +214,65 @@ def simulate(
     return out
 
 
+def option_sets(variant: str) -> list[dict[str, Any]]:
+    """The default options (``{}``), then each option at each of its other listed choices,
+    one option at a time (a choice of ``None``, "by preset", is the default's reading)."""
+    cls = variants.get(variant).options_class
+    base = cls()
+    out: list[dict[str, Any]] = [{}]
+    for name, info in cls.INFO.items():
+        for value in info.choices:
+            if value is not None and value != getattr(base, name):
+                out.append({name: value})
+    return out
+
+
+def simulate_each_option(
+    variant: str,
+    hands: int,
+    seed: str,
+    verify: bool = True,
+    defend: tuple[bool, ...] = (True, True, True, True),
+) -> dict[str, Any]:
+    """:func:`simulate` over every set of :func:`option_sets`, ``hands`` split between them
+    (each gets at least one); the totals of the runs, and ``per_option`` the checks of each."""
+    sets = option_sets(variant)
+    share, extra = divmod(hands, len(sets))
+    totals: dict[str, Any] = {}
+    per: list[dict[str, Any]] = []
+    decisions = 0.0
+    for i, opts in enumerate(sets):
+        n = max(1, share + (i < extra))
+        r = simulate(variant, n, f"{seed}/{i}", opts, verify=verify, defend=defend)
+        per.append(
+            {
+                "options": opts,
+                "hands": r["hands"],
+                "errors": r["errors"],
+                "zero_sum_violations": r["zero_sum_violations"],
+                "replay_mismatches": r["replay_mismatches"],
+            }
+        )
+        decisions += r["ai_ms"] * r["hands"]
+        for key, value in r.items():
+            if isinstance(value, bool) or key in ("hands_per_sec", "ai_ms"):
+                continue
+            if isinstance(value, int | float):
+                totals[key] = round(totals.get(key, 0) + value, 3)
+            elif isinstance(value, list):
+                old = totals.get(key, [0] * len(value))
+                totals[key] = [a + b for a, b in zip(old, value, strict=True)]
+            else:
+                totals.setdefault(key, value)
+    totals["hands_per_sec"] = (
+        round(totals["hands"] / totals["seconds"], 1) if totals["seconds"] else 0.0
+    )
+    totals["ai_ms"] = round(decisions / totals["hands"], 4) if totals["hands"] else 0.0
+    totals["option_sets"] = len(sets)
+    totals["per_option"] = per
+    return totals
+
+
 def _verify(
     variant: str,
     options: RuleOptions,
@@ -265,6 +329,11 @@ def main(argv: list[str] | None = None) -> int:
         default="1111",
         help="which seats' AI defends (守牌), one 0/1 digit per seat, e.g. 0111 (default 1111)",
     )
+    p.add_argument(
+        "--each-option",
+        action="store_true",
+        help="split the hands between the defaults and every other value of each option",
+    )
     p.add_argument("--log", metavar="FILE", help="also write the games as a game log (JSON)")
     p.add_argument(
         "--no-events", action="store_true", help="leave the events out of the --log file"
@@ -276,6 +345,12 @@ def main(argv: list[str] | None = None) -> int:
         defend = parse_defend(a.defend)
     except (ValueError, TypeError, ImportError) as e:
         p.error(str(e))
+    if a.each_option:
+        if a.log or a.options != "{}":
+            p.error("--each-option sets the options itself and writes no --log")
+        each = simulate_each_option(a.variant, a.hands, str(a.seed), defend=defend)
+        print(json.dumps(each, ensure_ascii=False))
+        return 0
     games: list[LoggedGame] | None = [] if a.log else None
     r = simulate(
         a.variant,

@@ -67,6 +67,8 @@ class SeatState:
     kong_chain: int = 0  # kongs declared in a row this turn (杠上开花)
     drawn: int | None = None  # the tile drawn this turn (None after a claim)
     four_bao_lost: bool = False  # discarded while holding 4 宝 drawn: no 四个宝 this hand
+    #: 南昌 弃先胡后: kinds whose winnable discard this seat passed, barred until its next draw
+    missed_kinds: tuple[int, ...] = ()
 
     def copy(self) -> SeatState:
         return SeatState(
@@ -84,10 +86,11 @@ class SeatState:
             self.kong_chain,
             self.drawn,
             self.four_bao_lost,
+            self.missed_kinds,
         )
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "hand": list(self.hand),
             "melds": [m.to_json() for m in self.melds],
             "river": list(self.river),
@@ -103,6 +106,9 @@ class SeatState:
             "drawn": self.drawn,
             "four_bao_lost": self.four_bao_lost,
         }
+        if self.missed_kinds:  # written only when set: other variants' snapshots unchanged
+            out["missed_kinds"] = list(self.missed_kinds)
+        return out
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> SeatState:
@@ -121,6 +127,7 @@ class SeatState:
             d["kong_chain"],
             d["drawn"],
             d.get("four_bao_lost", False),  # states saved before it existed: not lost
+            tuple(d.get("missed_kinds", ())),
         )
 
 
@@ -191,6 +198,9 @@ class HandState:
     after_kong: bool = False  # the pending discard followed a kong (杠上放炮)
     deltas: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     result: dict[str, Any] | None = None
+    #: 南昌: where the face-up indicator lies in ``wall`` (it stays among the undrawn tiles);
+    #: None where it was taken out (上饶) or once a replacement took it
+    indicator_pos: int | None = None
 
     def copy(self) -> HandState:
         return HandState(
@@ -215,10 +225,11 @@ class HandState:
             self.after_kong,
             list(self.deltas),
             self.result,
+            self.indicator_pos,
         )
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "number": self.number,
             "seed": self.seed,
             "wall": list(self.wall),
@@ -241,6 +252,9 @@ class HandState:
             "deltas": list(self.deltas),
             "result": self.result,
         }
+        if self.indicator_pos is not None:  # written only when set (南昌)
+            out["indicator_pos"] = self.indicator_pos
+        return out
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> HandState:
@@ -266,6 +280,7 @@ class HandState:
             d["after_kong"],
             list(d["deltas"]),
             d["result"],
+            d.get("indicator_pos"),
         )
 
 

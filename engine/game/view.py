@@ -56,6 +56,10 @@ def public_view(state: GameState) -> dict[str, Any]:
         "value_per_pao": state.value_per_pao,
         "actions": state.actions,
     }
+    if h.indicator is not None and h.indicator >> 2 in h.wildcards:
+        out["primary"] = h.indicator >> 2  # 南昌 正精 (the other wildcard kind is 副精)
+    if rules.indicator_in_wall and h.indicator is not None and h.indicator_pos is None:
+        out["indicator_taken"] = True  # a replacement took it: no longer face up
     if h.phase == PHASE_OVER:
         out["result"] = h.result
         out["seed"] = h.seed
@@ -101,7 +105,9 @@ def seat_view(state: GameState, seat: int, legal: Sequence[Action] | None = None
         counts = [0] * 34
         for t in s.hand:
             counts[t >> 2] += 1
-        tenpai = waits_of(counts, h.wildcards)
+        tenpai = waits_of(
+            counts, h.wildcards, rules_of(state.variant, state.options).honour_sequences
+        )
     out["own"] = {
         "hand": [t >> 2 for t in s.hand],
         "drawn": s.drawn >> 2
@@ -114,6 +120,8 @@ def seat_view(state: GameState, seat: int, legal: Sequence[Action] | None = None
         "tenpai": list(tenpai),
         "in_claim": h.claim is not None and h.claim.options[seat] is not None,
     }
+    if rules_of(state.variant, state.options).missed_win_kind:
+        out["own"]["missed_kinds"] = list(s.missed_kinds)  # 南昌 弃先胡后: barred kinds
     if legal is None:
         legal = legal_actions(state, seat)
     out["legal"] = [action_to_json(a) for a in legal]

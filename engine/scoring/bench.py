@@ -2,9 +2,10 @@
 (calls per second of CPU time, so other work on the machine does not skew it).
 
 Hands are random complete hands (standard with 0–2 exposed melds, some seven pairs), made
-once from a fixed seed; Shangrao hands hold 宝 standing in for tiles about as often as real
-deals do (:data:`REAL_BAO`); the last pools have every hand hold 1–3 宝, then 1–4 宝 (the worst
-cases; not warmed first, so their per-suit caches start empty). Every call scores a different
+once from a fixed seed; the hands of a variant with wildcards (上饶 宝, 南昌 正精 and 副精)
+hold them standing in for tiles about as often as real deals do (:data:`REAL_BAO`); the last
+pools have every hand hold 1–3, then 1–4 wildcards (the worst cases; not warmed first, so
+their per-suit caches start empty). Every call scores a different
 hand from a pool of 2,000, so no cache sees the same hand twice in a row.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from engine import variants
@@ -94,6 +96,28 @@ def _with_bao(rng: random.Random, hand: Hand, weights: tuple[int, ...]) -> tuple
     return Hand(tuple(sorted(tiles)), hand.melds, hand.winning), bao
 
 
+def _with_wildcards(
+    rng: random.Random,
+    hand: Hand,
+    weights: tuple[int, ...],
+    pick: Callable[[int], frozenset[int]],
+) -> tuple[Hand, frozenset[int]]:
+    """:func:`_with_bao` for a variant whose indicator makes several wildcard kinds (``pick``:
+    南昌 正精 and 副精): an indicator whose kinds the hand does not hold, and 0–4 concealed
+    tiles (never the winning one) turned into one of them."""
+    held = set(hand.all_tiles())
+    wild = pick(rng.choice([k for k in range(34) if held.isdisjoint(pick(k))]))
+    kinds = sorted(wild)
+    tiles = list(hand.concealed)
+    n = rng.choices(range(len(weights)), weights)[0]
+    for _ in range(n):
+        spots = [i for i, k in enumerate(tiles) if k not in wild and k != hand.winning]
+        if not spots:
+            break
+        tiles[rng.choice(spots)] = rng.choice(kinds)
+    return Hand(tuple(sorted(tiles)), hand.melds, hand.winning), wild
+
+
 def contexts(
     variant: str, options: dict[str, Any], seed: int = 7, bao_weights: tuple[int, ...] = REAL_BAO
 ) -> list[WinContext]:
@@ -108,8 +132,12 @@ def contexts(
         hand = random_hand(rng, kinds)
         wildcards: frozenset[int] = frozenset()
         if v.needs_wildcards:
-            hand, bao = _with_bao(rng, hand, bao_weights)
-            wildcards = frozenset((bao,))
+            pick = v.wildcards_of
+            if pick is None or len(pick(0)) == 1:  # one 宝 kind (上饶)
+                hand, bao = _with_bao(rng, hand, bao_weights)
+                wildcards = frozenset((bao,))
+            else:
+                hand, wildcards = _with_wildcards(rng, hand, bao_weights, pick)
         win: WinKind = "self" if not rules.discard_win or rng.random() < 0.5 else "discard"
         flowers = rng.randrange(3) if rules.flowers else 0
         out.append(WinContext(variant, opts, hand, win, wildcards=wildcards, flowers=flowers))
@@ -159,10 +187,11 @@ def bench_scoring(seconds: float = 1.0, wild_heavy: bool = True) -> list[tuple[s
             if not v.needs_wildcards:
                 continue
             options = presets(v.name)[0][1]
+            word = v.wildcard.zh
             heavy = contexts(v.name, options, bao_weights=HEAVY_BAO)
-            out.append((f"score {v.name}, 1-3 宝 in hand", _rate(heavy, seconds)))
+            out.append((f"score {v.name}, 1-3 {word} in hand", _rate(heavy, seconds)))
             heaviest = contexts(v.name, options, bao_weights=HEAVIEST_BAO)
-            out.append((f"score {v.name}, 1-4 宝 in hand", _rate(heaviest, seconds)))
+            out.append((f"score {v.name}, 1-4 {word} in hand", _rate(heaviest, seconds)))
     return out
 
 

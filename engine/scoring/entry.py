@@ -88,15 +88,20 @@ def context_from_dict(obj: dict[str, Any]) -> WinContext:
     win = obj.get("win", "self")
     if win not in WIN_KINDS:
         raise ValueError(f"field 'win' must be one of {', '.join(WIN_KINDS)}, not {win!r}")
-    wildcards = _wildcards_field(obj.get("bao"))
-    if variants.get(variant).needs_wildcards and not wildcards:
-        raise ValueError(f"a {variant} hand needs field 'bao' (the wildcard kind, e.g. '5p')")
+    v = variants.get(variant)
+    wildcards = wildcards_from_dict(obj, v)
+    if v.needs_wildcards and not wildcards:
+        raise ValueError(
+            f"a {variant} hand needs field 'bao' (the wildcard kind, e.g. '5p') or 'jing' "
+            "(the indicator's kind, then the next, e.g. ['5p', '6p'])"
+        )
     flags_raw = obj.get("flags") or []
     if not isinstance(flags_raw, list) or not all(isinstance(f, str) for f in flags_raw):
         raise ValueError("field 'flags' must be a list of strings")
-    unknown = sorted(set(flags_raw) - FLAGS)
+    known = FLAGS | v.flags
+    unknown = sorted(set(flags_raw) - known)
     if unknown:
-        raise ValueError(f"unknown flag(s) {', '.join(unknown)}: use {', '.join(sorted(FLAGS))}")
+        raise ValueError(f"unknown flag(s) {', '.join(unknown)}: use {', '.join(sorted(known))}")
     return WinContext(
         variant=variant,
         options=options,
@@ -110,31 +115,129 @@ def context_from_dict(obj: dict[str, Any]) -> WinContext:
     )
 
 
-def _wildcards_field(raw: Any) -> frozenset[int]:
-    """Field ``bao``: one tile (``"5p"``), a list of tiles (``["5p", "6p"]``) for a variant
-    with several wildcard kinds, or nothing."""
+def wildcards_from_dict(obj: dict[str, Any], variant: Variant) -> frozenset[int]:
+    """The wildcard kinds of a request: field ``bao`` (the wildcard kinds themselves), or
+    ``jing`` (RULES §8.7: the indicator's kind first, then the other kinds it makes — checked
+    against the variant's ``wildcards_of``; one tile alone names the indicator's kind, e.g.
+    ``"jing": "5p"`` for 正精 5p and 副精 6p)."""
+    if obj.get("bao") is not None and obj.get("jing") is not None:
+        raise ValueError("give the wildcards once: field 'bao' or field 'jing', not both")
+    if obj.get("jing") is None:
+        return _wildcards_field(obj.get("bao"), "bao")
+    raw = obj["jing"]
+    kinds = _wildcards_field(raw, "jing")
+    first = kind_of(raw[0] if isinstance(raw, list) and raw else raw)
+    pick = variant.wildcards_of
+    if pick is not None and len(kinds) == 1 and first in pick(first):
+        return pick(first)
+    if pick is None or pick(first) != kinds:
+        made = "、".join(tile_str(k) for k in sorted(pick(first))) if pick else "—"
+        raise ValueError(
+            f"field 'jing' lists the indicator's kind first, then the kinds it makes: "
+            f"{tile_str(first)} makes {made}"
+        )
+    return kinds
+
+
+def _wildcards_field(raw: Any, name: str) -> frozenset[int]:
+    """Field ``bao`` / ``jing``: one tile (``"5p"``), a list of tiles (``["5p", "6p"]``) for a
+    variant with several wildcard kinds, or nothing."""
     if raw is None:
         return frozenset()
     tiles = raw if isinstance(raw, list) else [raw]
     out = set()
     for t in tiles:
         if not isinstance(t, str):
-            raise ValueError(f"field 'bao' must be a tile such as '5p', not {raw!r}")
+            raise ValueError(f"field {name!r} must be a tile such as '5p', not {raw!r}")
         try:
             out.add(kind_of(t))
         except TileError as e:
-            raise ValueError(f"field 'bao': {e}") from None
+            raise ValueError(f"field {name!r}: {e}") from None
     return frozenset(out)
 
 
+def _seat_field(obj: dict[str, Any], name: str, default: int | None = None) -> int | None:
+    value = obj.get(name, default)
+    if value is None:
+        return None
+    if type(value) is not int or not 0 <= value <= 3:
+        raise ValueError(f"field {name!r} must be a seat 0–3, not {value!r}")
+    return value
+
+
+def pay_from_dict(obj: dict[str, Any], ctx: WinContext, result: ScoreResult) -> list[int] | None:
+    """What seats 0–3 pay the winner (RULES §8.7 ``pay``) when the request names the winner's
+    ``seat`` (with ``from``, the discarder's or robbed seat, for a discard or 抢杠 win, and
+    ``dealer``, seat 0 unless given); ``None`` without ``seat`` or for an illegal hand."""
+    seat = _seat_field(obj, "seat")
+    if seat is None or not result.legal:
+        return None
+    dealer = _seat_field(obj, "dealer", 0)
+    assert dealer is not None
+    if ("dealer" in ctx.flags) != (seat == dealer):
+        raise ValueError(
+            f"flag 'dealer' says whether the winner is the dealer: seat {seat}, dealer {dealer}"
+        )
+    payer = _seat_field(obj, "from")
+    if ctx.win == "self":
+        if payer is not None:
+            raise ValueError("field 'from' names the discarder or robbed seat: not on a self-draw")
+    elif payer is None or payer == seat:
+        raise ValueError(f"a {ctx.win} win needs field 'from': the seat that gave the tile")
+    # engine.settle imports engine.scoring (its types): imported on use, not at the top.
+    from engine.settle import settle_win
+
+    s = settle_win(
+        ctx.variant,
+        ctx.options,
+        winner=seat,
+        result=result,
+        win=ctx.win,
+        payer=payer,
+        dealer=dealer,
+    )
+    pay = [0, 0, 0, 0]
+    for p in s.payments:
+        if p.payee == seat:
+            pay[p.payer] += p.amount
+    return pay
+
+
 def score_line(obj: Any) -> dict[str, Any]:
-    """Answer one RULES §6 object: ``{"id","legal","points","items"}`` or ``{"id","error"}``."""
+    """Answer one RULES §6 object: ``{"id","legal","points","items"}`` (and ``pay`` when it
+    names the winner's ``seat``) or ``{"id","error"}``; a line of another ``kind`` (RULES §8.7
+    ``jing_settlement``) is answered by its variant."""
     ident = obj.get("id") if isinstance(obj, dict) else None
+    out: dict[str, Any] = {"id": ident}
     try:
+        if isinstance(obj, dict) and obj.get("kind") is not None:
+            out.update(_other_line(obj))
+            return out
         ctx = context_from_dict(obj)
         result = score(ctx)
+        pay = pay_from_dict(obj, ctx, result)
     except ValueError as e:
         return {"id": ident, "error": str(e)}
-    out: dict[str, Any] = {"id": ident}
     out.update(result.as_dict())
+    if pay is not None:
+        out["pay"] = pay
     return out
+
+
+def _other_line(obj: dict[str, Any]) -> dict[str, Any]:
+    """A request line of another ``kind``, answered by its variant's ``line_kinds``."""
+    variant = obj.get("variant")
+    if not isinstance(variant, str):
+        raise ValueError(f"field 'variant' is missing ({', '.join(variants.names())})")
+    v = variants.get(variant)
+    kind = obj["kind"]
+    answer = v.line_kinds.get(kind) if isinstance(kind, str) else None
+    if answer is None:
+        having = ", ".join(sorted(v.line_kinds)) or "none"
+        raise ValueError(f"{variant} answers no line of kind {kind!r} (its kinds: {having})")
+    raw_options = obj.get("options") or {}
+    if not isinstance(raw_options, dict):
+        raise ValueError("field 'options' must be an object")
+    options = make_options(variant, raw_options)
+    wildcards_from_dict(obj, v)  # a line naming its 精 / 宝 names them right
+    return {"kind": kind, **answer(obj, options)}

@@ -49,6 +49,7 @@ def refusal(ctx: WinContext, variant: Variant | None = None) -> str:
     kongs = 0
     n_bao = n_indicator = 0
     indicator = -1
+    wild_melds = variant.rules(ctx.options).wild_melds  # 南昌 精: plain tiles in melds
     if wild:
         indicator = _indicator_of(variant, wild)
         n_bao = sum(hand.concealed.count(k) for k in wild)
@@ -68,7 +69,7 @@ def refusal(ctx: WinContext, variant: Variant | None = None) -> str:
                 meld=m.text(),
             )
         if not wild.isdisjoint(tiles):
-            if kind in CLAIMED:
+            if kind in CLAIMED and not wild_melds:
                 return _why("wildcard_claimed", meld=m.text())
             n_bao += sum(tiles.count(k) for k in wild)
         if indicator in tiles:

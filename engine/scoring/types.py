@@ -53,9 +53,14 @@ class ScoreResult:
     points: int
     items: tuple[ScoreItem, ...]
     reason: str = ""
+    #: a flat amount each payer adds after the payer factors, never multiplied (南昌 德国 +5)
+    bonus: int = 0
+    #: ``points`` is a flat amount from each payer: no payer factor, no bonus (南昌 天胡 / 地胡)
+    flat: bool = False
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready form (without id): ``{"legal", "points", "items": [...]}``."""
+        """JSON-ready form (without id): ``{"legal", "points", "items": [...]}``, with
+        ``bonus`` / ``flat`` when set."""
         out: dict[str, Any] = {
             "legal": self.legal,
             "points": self.points,
@@ -63,6 +68,10 @@ class ScoreResult:
         }
         if self.reason:
             out["reason"] = self.reason
+        if self.bonus:
+            out["bonus"] = self.bonus
+        if self.flat:
+            out["flat"] = True
         return out
 
 

@@ -13,7 +13,7 @@ re-exports :class:`Text`, :class:`OptionError`, :class:`OptionInfo` and :class:`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +30,8 @@ __all__ = [
     "BAO",
     "AiTuning",
     "DeskFields",
+    "HandEnd",
+    "HandSettlement",
     "HelpFacts",
     "HelpSection",
     "OptionError",
@@ -72,6 +74,66 @@ class TableRules:
     sanbao: bool = False  # 上饶 叁包: the feeder of a third claimed set pays for all
     pao_value: bool = False  # 九江 跟庄 / 黄庄 raise the value per 炮; 吃兴家 extras
     dealer_stays_after_draw: bool = False  # 荒牌 keeps the dealer (else the 下家 deals)
+    #: a non-dealer's win passes the deal to the dealer's 下家 (南昌; else the winner deals)
+    win_passes_deal: bool = False
+    #: honour triples that are sequences (南昌 中发白, three different winds): chied and
+    #: completing hands like suit sequences
+    honour_sequences: tuple[tuple[int, int, int], ...] = ()
+    #: the wildcards are also plain tiles (南昌 精): a discarded one may be chied, ponged,
+    #: konged (and won on when ``win_on_wild_discard``), held ones take part in melds and
+    #: kongs at face value; else a wildcard is never claimed nor melded (上饶 宝)
+    wild_melds: bool = False
+    win_on_wild_discard: bool = True  # with ``wild_melds``: a discarded wildcard may be won on
+    #: the indicator is turned face up in its place, dice-counted stacks from the tail, and
+    #: stays among the ``reserve`` never drawn (南昌); else it is the tail tile, taken out
+    indicator_in_wall: bool = False
+    take_indicator: bool = False  # a replacement that reaches the face-up indicator takes it
+    touji: bool = True  # a winnable 宝吊头 self-draw may be declined to keep drawing (偷机)
+    #: with ``missed_win``: the lock bars only the passed kind (南昌 弃先胡后), except for a
+    #: seat in a wildcard wait (精钓), barred from every discard; else every discard is barred
+    missed_win_kind: bool = False
+    missed_pong_lock: bool = False  # the passed kind may not be ponged either until the draw
+    #: a hand in a wildcard wait (精钓) may win on a discard; else (南昌 ``forbid``) only
+    #: when the discard completes it with no wildcard used as one (德国), or as 地胡
+    wildcard_wait_discard: bool = True
+    #: 南昌 抄庄: the three others follow the dealer's first discard → the deal passes
+    chaozhuang: bool = False
+
+
+@dataclass(frozen=True)
+class HandEnd:
+    """Every seat's tiles as a hand ends, won or drawn: what a variant's hand-end settlement
+    (:attr:`Variant.settle_hand`: 南昌 精 settlement, kong points, 抄庄, 荒庄 penalty) reads.
+
+    ``hands[i]`` are seat *i*'s concealed kinds (the winner's with the winning tile);
+    ``melds[i]`` its melds; ``discarded[i]`` every kind it discarded this hand, claimed ones
+    included; ``claimed[i]`` the ``(kind, from seat)`` of each tile it took from another
+    seat's discard or kong (claimed melds, and the winning tile of a discard / 抢杠 win).
+    ``followed`` is 抄庄 (the three followed the dealer's first discard, no claim between).
+    """
+
+    options: RuleOptions | None
+    dealer: int
+    winner: int | None  # None: a drawn hand (荒庄)
+    how: str  # "self" | "discard" | "rob_kong" | "draw"
+    payer: int | None  # the discarder / robbed seat of a win
+    indicator: int | None  # the face-up indicator's kind
+    wildcards: frozenset[int]
+    hands: tuple[tuple[int, ...], ...]
+    melds: tuple[tuple[Meld, ...], ...]
+    discarded: tuple[tuple[int, ...], ...]
+    claimed: tuple[tuple[tuple[int, int], ...], ...]
+    winning_tile: int | None = None
+    followed: bool = False
+
+
+@dataclass(frozen=True)
+class HandSettlement:
+    """What :attr:`Variant.settle_hand` returns: the transfers (zero-sum by construction) and,
+    per seat, a JSON-ready line the result shows (南昌: 精 count, 冲关, what it paid)."""
+
+    payments: tuple[Payment, ...]
+    seats: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -203,6 +265,9 @@ class Variant:
     - ``loser_extras(melds, flowers)``: what one paying loser adds to each 炮 for their own
       open melds and flowers (九江 吃兴家); ``None`` (the default) adds nothing — ask
       :meth:`extras_of`;
+    - ``settle_hand(end)``: payments of every seat at every hand end, drawn hands too
+      (南昌 精 settlement); ``None`` adds nothing;
+    - ``line_kinds``: the other kinds of request line it answers (南昌 ``jing_settlement``);
     - ``wildcard``: its word for a wildcard kind (宝 / 精) in the three locales;
     - ``ai``, ``desk``, ``help``: AI tuning, desk fields, help facts;
     - ``items``: the scoring items it scores (:mod:`engine.variants.catalogue`).
@@ -221,6 +286,14 @@ class Variant:
     maybe_special: Callable[[Sequence[int], int, Sequence[int]], bool] = _no_special
     wildcards_of: Callable[[int], frozenset[int]] | None = None
     loser_extras: Callable[[Sequence[Meld], int], int] | None = None
+    #: payments of every seat at the end of every hand, won or drawn (南昌 精 settlement,
+    #: kong points, 抄庄); ``None`` (the default): the win's payments are all
+    settle_hand: Callable[[HandEnd], HandSettlement] | None = None
+    #: answers to scoring-request lines of another ``kind`` (RULES §8.7 ``jing_settlement``):
+    #: kind → ``answer(line, options)``, a JSON-ready dict (``python -m engine.score``)
+    line_kinds: Mapping[str, Callable[[dict[str, Any], RuleOptions], dict[str, Any]]] = field(
+        default_factory=dict, hash=False
+    )
     needs_wildcards: bool = False  # a scoring request must name the wildcard (宝)
     indicator_kongs: bool = False  # the 3-tile indicator kong (XXX) exists
     menqing: bool = False  # its scoring has 门清: a claim gives it up (review hints)

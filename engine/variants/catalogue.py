@@ -131,6 +131,12 @@ NAMES: dict[str, Text] = {
             "Pure seven pairs of terminals & honours",
         ),
         Text("item.pengpenghu_qingyise", "碰碰胡清一色", "碰碰胡清一色", "Pure all pongs"),
+        Text("item.xiaoqidui", "小七对", "小七對", "Seven pairs (小七对)"),
+        Text("item.daqidui", "大七对", "大七對", "All triplets (大七对)"),
+        Text("item.jingdiao", "精钓", "精釣", "精 pairs the winning tile (精钓)"),
+        Text("item.deguo", "德国", "德國", "No 精 as a wildcard (德国)"),
+        Text("item.dezhongde", "德中德", "德中德", "德国, and no 精 held by others (德中德)"),
+        Text("item.gangkai", "杠开", "槓開", "Win on a kong replacement (杠开)"),
         Text(
             "item.pengpenghu_jiuyao", "碰碰胡九幺", "碰碰胡九幺", "All pongs of terminals & honours"
         ),

@@ -513,3 +513,49 @@ async def test_a_xinyu_draw_records_its_kong_money(fake: FakeDiscord, desk_bot: 
     assert await _board(desk_bot, fake.guild_id) == {
         alice.id: -3, bob.id: 1, carol.id: 5, dave.id: -3,
     }  # fmt: skip
+
+
+async def test_nanchang_takes_both_jing_as_the_zheng_jing_or_the_indicator(
+    fake: FakeDiscord, desk_bot: BotProcess
+) -> None:
+    """南昌: ``jing:5p`` names the 正精 and its 副精 (6p) follows; ``jing:indicator:5p`` the
+    same; the answer names both and shows who pays (the engine's ``pay``); ``bao`` and
+    ``jing`` together are refused; ``/mahjong record`` takes ``jing`` too."""
+    hand = "123m456m789s11z569p +9p"  # 5p and 6p stand in for 9p: 999p
+    expected = score_line(
+        {"variant": "nanchang", "hand": hand, "jing": "5p", "win": "self", "seat": 1}
+    )
+    assert expected["legal"] and expected["pay"]
+    carol = fake.user("carol")
+    for jing in ("5p", "indicator:5p"):
+        ix = await fake.slash(
+            carol, "mahjong score", {"hand": hand, "variant": "nanchang", "jing": jing}
+        )
+        reply = await ix.wait_reply()
+        assert answer_of(reply)["points"] == expected["points"] > 0
+        text = reply.text()
+        assert "(正精)" in text and "(副精)" in text
+        payments = fields_of(reply)[t("desk.payments", "en")]
+        won = sum(a for a in expected["pay"] if a > 0)
+        assert f"gets {won} points in all" in payments, payments
+    # bao:5p reads the same on 南昌 (the 正精 brings its 副精)
+    ix = await fake.slash(
+        carol, "mahjong score", {"hand": hand, "variant": "nanchang", "bao": "5p"}
+    )
+    assert answer_of(await ix.wait_reply())["points"] == expected["points"]
+    both = await fake.slash(
+        carol, "mahjong score", {"hand": hand, "variant": "nanchang", "bao": "5p", "jing": "5p"}
+    )
+    refused = await both.wait_reply()
+    assert refused.ephemeral and "bao or jing" in refused.text()
+    alice, bob, dave = (fake.user(n) for n in ("alice", "bob", "dave"))
+    ix = await fake.slash(
+        alice,
+        "mahjong record",
+        {
+            "player1": alice, "player2": bob, "player3": carol, "player4": dave,
+            "winner": bob, "how": "self", "hand": hand, "variant": "nanchang", "jing": "5p",
+        },
+    )  # fmt: skip
+    msg = await ix.wait_reply()
+    assert not msg.ephemeral and any(c.endswith(":confirm") for c in msg.custom_ids())

@@ -41,13 +41,14 @@ def step_of(fake: FakeDiscord, msg_id: int) -> str:
     return embed["footer"]["text"]
 
 
+@pytest.mark.parametrize("variant", ["xinyu", "nanchang"])
 async def test_replay_buttons_after_a_restart_and_hands_in_play_refused(
-    fake: FakeDiscord, bot_factory
+    fake: FakeDiscord, bot_factory, variant: str
 ) -> None:
     proc = bot_factory(env=game_env())
     await proc.start_ready()
     alice, bob = fake.user("alice"), fake.user("bob")
-    gid, _lobby = await open_game(fake, alice, [], variant="xinyu")
+    gid, _lobby = await open_game(fake, alice, [], variant=variant)
     result = await play_hand(fake, [alice], gid)
     assert f"#{gid}-1" in result.text()  # the code /mahjong replay takes
     await fake.wait_for(lambda: recorded(proc, gid, 1), 20, what="hand 1 recorded")

@@ -11,7 +11,7 @@ from engine.variants.catalogue import NAMES
 from engine.variants.shangrao.scoring import CLASSIC
 from i18n import t
 
-BUILTIN = ("shangrao", "xinyu", "jiujiang")
+BUILTIN = ("shangrao", "xinyu", "jiujiang", "nanchang")
 
 
 @pytest.mark.parametrize("name", BUILTIN)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 from pathlib import Path
 
 import pytest
+from test_vectors import vectors_dir
 
 from engine import variants
 from engine.options import OptionError, make_options
@@ -17,8 +17,9 @@ from engine.variants.catalogue import NAMES, split_item_name
 
 
 def _vector_files() -> list[Path]:
-    where = Path(os.environ.get("MAHJONG_VECTORS_DIR", "/work/shared/vectors"))
-    return sorted(where.glob("*.jsonl"))
+    """The shared vector files, and those of a variant not yet played (``next/``)."""
+    where = vectors_dir()
+    return sorted(where.glob("*.jsonl")) + sorted(where.glob("next/*.jsonl"))
 
 
 def test_the_three_built_in_variants_in_choice_order() -> None:
@@ -31,10 +32,10 @@ def test_the_three_built_in_variants_in_choice_order() -> None:
 
 
 def test_an_unknown_variant_is_an_option_error_naming_the_known_ones() -> None:
-    with pytest.raises(OptionError, match="shangrao, xinyu, jiujiang"):
-        variants.get("nanchang")
-    with pytest.raises(OptionError, match="unknown variant 'nanchang'"):
-        make_options("nanchang")
+    with pytest.raises(OptionError, match="shangrao, xinyu, jiujiang, nanchang"):
+        variants.get("wuhan")
+    with pytest.raises(OptionError, match="unknown variant 'wuhan'"):
+        make_options("wuhan")
 
 
 def test_register_refuses_a_second_variant_under_a_taken_name() -> None:
@@ -67,7 +68,7 @@ def _emitted(variant: str) -> set[str]:
     return names
 
 
-@pytest.mark.parametrize("variant", ["shangrao", "xinyu", "jiujiang"])
+@pytest.mark.parametrize("variant", ["shangrao", "xinyu", "jiujiang", "nanchang"])
 def test_every_scored_item_is_in_its_variants_catalogue(variant: str) -> None:
     listed = {i.name.zh for i in variants.get(variant).items}
     emitted = _emitted(variant)

@@ -26,7 +26,7 @@ def _indicator(step: Step) -> int | None:
     return None if ind is None else ind >> 2
 
 
-@pytest.mark.parametrize("variant", ["shangrao", "xinyu", "jiujiang"])
+@pytest.mark.parametrize("variant", ["shangrao", "xinyu", "jiujiang", "nanchang"])
 def test_every_legal_action_round_trips_through_button_custom_id_and_log(variant: str) -> None:
     checked = 0
     for seed in ("codec-a", "codec-b"):

@@ -20,7 +20,9 @@ from services.desk import (
     parse_bao,
     parse_flags,
     parse_option_pairs,
+    parse_wildcards,
     parse_win,
+    primary_wildcard,
     score_desk,
 )
 
@@ -227,3 +229,27 @@ def test_impossible_hands_are_refused_with_the_reason_and_pay_nothing() -> None:
     assert not a.legal and "不能吃" in a.reason and not a.payments
     a = score_desk(DeskQuery(hand="123m456m789s11z [555p] +1z", variant="shangrao", bao="5p"))
     assert not a.legal and "宝牌不能碰杠" in a.reason and not a.payments
+
+
+NANCHANG_HAND = "123m456m789s11z569p +9p"  # 5p and 6p stand in for 9p: 999p
+
+
+@pytest.mark.parametrize("given", [{"jing": "5p"}, {"jing": "indicator:5p"}, {"bao": "5p"}])
+def test_nanchang_reads_both_jing_from_the_zheng_jing_or_the_indicator(given) -> None:
+    answer = score_desk(DeskQuery(hand=NANCHANG_HAND, variant="nanchang", win="self", **given))
+    assert answer.context.wildcards == {13, 14}  # 正精 5p, 副精 6p
+    assert primary_wildcard("nanchang", answer.context.wildcards) == 13
+    line = score_line({"variant": "nanchang", "hand": NANCHANG_HAND, "jing": "5p", "win": "self"})
+    assert answer.legal and answer.points == line["points"]
+    assert answer.settlement is not None and sum(answer.settlement.deltas) == 0
+
+
+def test_one_tile_is_one_wildcard_where_the_indicator_is_not_one() -> None:
+    assert parse_wildcards("5p", "shangrao") == {13}
+    assert primary_wildcard("shangrao", frozenset({13})) is None
+
+
+def test_bao_and_jing_together_are_refused() -> None:
+    with pytest.raises(BaoInputError) as error:
+        score_desk(DeskQuery(hand=NANCHANG_HAND, variant="nanchang", bao="5p", jing="6p"))
+    assert error.value.field == "bao" and "bao or jing" in str(error.value.problem)

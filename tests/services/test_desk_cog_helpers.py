@@ -18,8 +18,10 @@ from services.desk import DeskInputError, DeskQuery, parse_flags, parse_option_p
 
 
 def test_variant_autocomplete_matches_chinese_and_english() -> None:
-    assert [c.value for c in variant_choices("")] == ["shangrao", "xinyu", "jiujiang"]
+    assert [c.value for c in variant_choices("")] == ["shangrao", "xinyu", "jiujiang", "nanchang"]
     assert [c.value for c in variant_choices("九江")] == ["jiujiang"]
+    assert [c.value for c in variant_choices("南昌")] == ["nanchang"]
+    assert [c.value for c in variant_choices("nanch")] == ["nanchang"]
     assert [c.value for c in variant_choices("xin")] == ["xinyu"]
     assert variant_choices("nothing") == []
 

@@ -85,8 +85,9 @@ async def test_autocomplete_lists_finished_hands_only(make_service, store):
     assert await rs.choices(None, "", "zh") == []
 
 
-async def test_frames_move_list_and_pictures(make_service, store):
-    _svc, gid = await finished_game(make_service, variant="shangrao")
+@pytest.mark.parametrize("variant", ["shangrao", "nanchang"])
+async def test_frames_move_list_and_pictures(make_service, store, variant):
+    _svc, gid = await finished_game(make_service, variant=variant)
     rs = ReplayService(store)
     rh = await rs.hand(GUILD, f"#{gid}-1")
     first = frame(rh, 0, 0, "zh")
@@ -94,12 +95,17 @@ async def test_frames_move_list_and_pictures(make_service, store):
         first.hands[0][1].drawn is not None
     ) in (13, 14)
     assert "配牌" in first.caption
+    # 南昌's frames badge the 正精 (the indicator's kind) apart from the 副精
+    zheng = rh.replay.states[0].hand.indicator >> 2 if variant == "nanchang" else None
+    assert first.table.primary_wildcard == zheng and first.hands[0][1].primary_wildcard == zheng
     every = frame(rh, rh.steps, ALL, "en")
     assert len(every.hands) == 4 and "step" in every.caption
     # the picture's own words in the reader's language: 简体 by default, 繁體 for zh-TW
-    assert first.table.words == ZH_WORDS and first.hands[0][1].words == ZH_WORDS
+    # (the table's wildcard word is the variant's own: 宝, 精)
+    assert first.table.words == picture_words("zh", variant) and first.hands[0][1].words == ZH_WORDS
+    assert first.table.words.wildcard == ("精" if variant == "nanchang" else "宝")
     tw = frame(rh, 0, 0, "zh-TW")
-    assert tw.table.words == picture_words("zh-TW") and tw.table.words.dealer == "莊"
+    assert tw.table.words == picture_words("zh-TW", variant) and tw.table.words.dealer == "莊"
     assert tw.hands[0][1].words.honors[0] == "東" and every.table.words.dealer == "Dealer"
     assert frame(rh, 10_000, ALL, "zh").caption == frame(rh, rh.steps, ALL, "zh").caption
     lines = move_lines(rh, 12, 0, "zh")
@@ -127,8 +133,9 @@ async def test_the_animation_is_a_gif_of_every_step(make_service, store):
     assert img.format == "GIF" and img.n_frames == rh.steps + 1
 
 
-async def test_review_lines(make_service, store):
-    _svc, gid = await finished_game(make_service)
+@pytest.mark.parametrize("variant", ["jiujiang", "nanchang"])
+async def test_review_lines(make_service, store, variant):
+    _svc, gid = await finished_game(make_service, variant=variant)
     rs = ReplayService(store)
     for seat in range(4):
         rh, lines = await rs.review(GUILD, f"#{gid}-1", seat)
@@ -162,8 +169,9 @@ async def test_a_hand_that_does_not_replay_to_its_record_is_refused_and_logged(
     assert any("differs from the record" in r.message for r in caplog.records)
 
 
-async def test_export_game_reimports_replays_and_verifies(make_service, store):
-    svc, gid = await finished_game(make_service, variant="shangrao", hands=2)
+@pytest.mark.parametrize("variant", ["shangrao", "nanchang"])
+async def test_export_game_reimports_replays_and_verifies(make_service, store, variant):
+    svc, gid = await finished_game(make_service, variant=variant, hands=2)
     rs = ReplayService(store)
     data, hands, going = await rs.export_game(GUILD, gid)
     assert (hands, going) == (2, True)

@@ -240,6 +240,33 @@ async def test_rating_board_ranks_by_ordinal(stats_store: Store, played: Played)
     assert "新余麻将" in shown.card.title and "按等级分" in shown.card.title
 
 
+async def test_a_nanchang_board_counts_only_nanchang_hands(
+    stats_store: Store, played: Played
+) -> None:
+    """Leaderboards per variant include 南昌: its own board, titled by its name, sums only
+    its hands (the 精 settlement is in their recorded deltas like any other payment)."""
+    from dataclasses import replace
+
+    rng = random.Random(24)
+    nanchang = [
+        replace(make_hand(rng, no, NOW - timedelta(hours=no), 2), variant="nanchang")
+        for no in range(61, 65)
+    ]
+    for hand in nanchang:
+        await stats_store.hands.record(hand)
+    expected: dict[int, int] = defaultdict(int)
+    for hand in nanchang:
+        for p in hand.players:
+            if not p.is_ai:
+                expected[p.user_id] += p.delta
+    service = StatsService(stats_store, page_size=20)
+    shown = await service.leaderboard(GUILD, BoardQuery(variant="nanchang"), now=NOW)
+    assert {e.user_id: e.points for e in shown.board.entries} == dict(expected)
+    assert "南昌麻将" in shown.card.title
+    everything = await service.leaderboard(GUILD, BoardQuery(), now=NOW)
+    assert len(everything.board.entries) >= len(shown.board.entries)
+
+
 async def test_seasons_and_periods(stats_store: Store, played: Played) -> None:
     service = StatsService(stats_store, page_size=20)
     current = await service.leaderboard(GUILD, BoardQuery(period="season"), now=NOW)

@@ -131,7 +131,7 @@ def test_english_picture() -> None:
 
 @pytest.mark.parametrize("lang", ["zh", "zh-TW", "zh+en", "en"])
 @pytest.mark.parametrize("by", ["points", "rating", "winrate"])
-@pytest.mark.parametrize("variant", [None, "shangrao", "jiujiang"])
+@pytest.mark.parametrize("variant", [None, "shangrao", "jiujiang", "nanchang"])
 def test_the_pictures_own_words_are_all_drawable(lang: str, by: str, variant: str | None) -> None:
     """Only names may turn into ``?``: every label the picture writes is in the font."""
     for me in (entry(40, 1, "Me", -3), entry(None, 1, "Me", 1, hands=2), None):

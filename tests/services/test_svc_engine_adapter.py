@@ -8,7 +8,7 @@ from engine.game import legal_actions
 from services.real_engine import RealEngine, key_of
 
 
-@pytest.mark.parametrize("variant", ["shangrao", "xinyu", "jiujiang"])
+@pytest.mark.parametrize("variant", ["shangrao", "xinyu", "jiujiang", "nanchang"])
 def test_keys_round_trip_over_whole_hands(variant):
     engine = RealEngine()
     checked = 0

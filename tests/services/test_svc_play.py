@@ -84,7 +84,7 @@ async def test_stale_button_is_refused(make_service):
         await svc.act(gid, USERS[0], again.hand.legal[0], seen_version=seen)
 
 
-@pytest.mark.parametrize("variant", ["shangrao", "xinyu", "jiujiang"])
+@pytest.mark.parametrize("variant", ["shangrao", "xinyu", "jiujiang", "nanchang"])
 async def test_whole_hand_with_three_ai(make_service, store, delivery, variant):
     svc = make_service()
     gid = await lobby_with(svc, 1, variant=variant)

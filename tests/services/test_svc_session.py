@@ -57,7 +57,7 @@ def log_kinds(loaded: LoadedGame) -> list[str]:
 # ---------------------------------------------------------------------------- length
 
 
-@pytest.mark.parametrize("variant", ["shangrao", "xinyu", "jiujiang"])
+@pytest.mark.parametrize("variant", ["shangrao", "xinyu", "jiujiang", "nanchang"])
 async def test_a_four_hand_game_ends_by_itself_with_standings(
     make_service, store, delivery, variant
 ):

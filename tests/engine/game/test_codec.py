@@ -146,7 +146,7 @@ def test_seat_view_shows_nothing_of_other_hands_or_the_wall():
         g, _ = apply(g, seat, choose_action(g, seat))
 
 
-@pytest.mark.parametrize("variant", ["shangrao", "xinyu", "jiujiang"])
+@pytest.mark.parametrize("variant", ["shangrao", "xinyu", "jiujiang", "nanchang"])
 def test_simulator_checks_hands(variant):
     r = simulate(variant, 12, "sim")
     assert r["hands"] == 12 and r["errors"] == 0

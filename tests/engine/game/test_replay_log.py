@@ -35,6 +35,7 @@ VARIANTS = [
     ("shangrao", {}),
     ("xinyu", {"discard_win": True}),
     ("jiujiang", {}),
+    ("nanchang", {}),
 ]
 
 

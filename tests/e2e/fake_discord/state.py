@@ -241,6 +241,8 @@ class FakeMessage:
             "embeds": copy.deepcopy(self.embeds),
             "components": copy.deepcopy(self.components),
             "attachments": [a.filename for a in self.attachments],
+            #: the files' bytes, so a test can tell which picture a past version showed
+            "pictures": [a.data for a in self.attachments],
             "flags": self.flags,
         }
 

@@ -25,6 +25,7 @@ from db.types import (
 from engine.game.wall import commitment
 from engine.options import VARIANT_NAMES
 from i18n import short, t
+from i18n.engine_texts import engine_text_by_zh
 from services.model import Seat
 
 FIELD_LIMIT = 1024
@@ -131,11 +132,12 @@ def item_text(item: Any, lang: str = "zh") -> str:
     if isinstance(item, Mapping):
         zh = str(item.get("name") or item.get("zh") or item.get("en") or "?")
         en = str(item.get("en") or zh)
-        label = en if lang == "en" else zh
+        label = en if lang == "en" else engine_text_by_zh(zh, lang)
         value = item.get("value")
         return label if value in (None, "") else f"{label} {value_text(value)}"
     if isinstance(item, Sequence) and not isinstance(item, str) and len(item) == 2:
-        return f"{item[0]} {value_text(item[1])}"
+        name = engine_text_by_zh(str(item[0]), lang)
+        return f"{name} {value_text(item[1])}"
     return str(item)
 
 

@@ -1,8 +1,10 @@
 """End-to-end: a whole game reads in one language. A four-hand game on a 繁體中文 server and one
 on an English server, played to their standings and then looked back on (status, stats,
-leaderboard, history, the review, the replay, the export, the rules, help), with every version of every
-message anyone was shown scanned for the other script: no 简体 character in the 繁體 game,
-no Chinese character in the English one, and no English words in the 繁體 game.
+leaderboard, history, the review, the replay, the export, the rules, help), with every version
+of every message anyone was shown scanned for the other script: in the 繁體 game no 简体
+character and no English word; in the English game no Chinese punctuation and no count in
+Chinese units (``4分``, ``+1炮``). The English text keeps the Chinese rule terms beside their
+English (``Basic win (平胡)``, ``5 Dots (正精)``): what Jiangxi players call them.
 
 What counts as 简体: a character the 简体 catalogues use and the 繁體 ones never do (听, 门,
 杠, 发, 宝, …) — taken from the catalogues themselves, so it grows with them.

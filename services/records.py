@@ -48,6 +48,7 @@ from services.desk import (
     parse_variant,
     parse_win,
     rule_options,
+    typed_hand,
 )
 from services.desk_errors import variant_title
 from services.desk_table import (
@@ -583,7 +584,7 @@ def prepare_record(
         source="record",
     )
     if first.hand_text is not None:
-        details["hand"] = first.hand_text
+        details["hand"] = typed_hand(first.hand_text)
     details.update(how=how, points=total_points, deltas=deltas, parts=parts)
     if len(won) > 1:
         details["winners"] = [

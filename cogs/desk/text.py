@@ -196,7 +196,7 @@ def context_lines(answer: DeskAnswer, lang: str) -> list[str]:
     word: 宝, 精 …), flags and counts, the rest of the table."""
     ctx = answer.context
     lines = [
-        f"`{format_hand(ctx.hand)}`",
+        f"`{answer.typed.replace('`', '') if answer.typed else format_hand(ctx.hand)}`",
         t("desk.how_won", lang, how=t(f"desk.win.{ctx.win}", lang)),
     ]
     if ctx.wildcards:

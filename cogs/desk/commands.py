@@ -266,7 +266,7 @@ class Desk(commands.Cog):
     async def _score_hand(
         self, interaction: discord.Interaction, current: str
     ) -> list[Choice[str]]:
-        return hand_choices(current)
+        return hand_choices(current, lang_of(interaction.locale))
 
     @score.autocomplete("variant")
     async def _score_variant(
@@ -519,7 +519,7 @@ class Desk(commands.Cog):
     async def _record_hand(
         self, interaction: discord.Interaction, current: str
     ) -> list[Choice[str]]:
-        return hand_choices(current)
+        return hand_choices(current, lang_of(interaction.locale))
 
     @record.autocomplete("variant")
     async def _record_variant(

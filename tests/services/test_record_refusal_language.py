@@ -142,3 +142,31 @@ async def test_expiry_out_of_range_is_refused_in_chinese(store: Store) -> None:
     text = record_error_text(info.value, "zh")
     assert latin_words(text) == [] and "小时" in text, text
     assert not CHINESE_PUNCTUATION.search(record_error_text(info.value, "en"))
+
+
+@pytest.mark.parametrize(
+    ("offer", "text"),
+    [
+        ("hand", "123m 456p"),
+        ("others", "下家 [99x9m]"),
+        ("others", "下家 (777m)"),
+        ("streak", "黄庄 乱跟"),
+    ],
+)
+def test_autocomplete_hints_in_the_readers_language(offer: str, text: str) -> None:
+    """The ⚠ hint under a typed option says what is wrong in the reader's language."""
+    from cogs.desk.choices import hand_choices, others_choices, streak_choices
+
+    def hint(lang: str) -> str:
+        if offer == "hand":
+            [choice] = hand_choices(text, lang)
+        elif offer == "others":
+            [choice] = others_choices("jiujiang", text, lang)
+        else:
+            [choice] = streak_choices("jiujiang", text, lang)
+        assert choice.name.startswith("⚠") and choice.value == text
+        return choice.name
+
+    for lang in ("zh", "zh-TW"):
+        assert latin_words(hint(lang).replace("x", "")) == [], hint(lang)
+    assert not CHINESE_PUNCTUATION.search(hint("en")), hint("en")

@@ -488,6 +488,16 @@ def seed_lines(seed_reveal: Mapping[str, Any] | None, lang: str = "zh") -> list[
     return lines
 
 
+def winners_received(hand: HandInfo) -> int | None:
+    """What the winner(s) received in all (赢家共收): their change, the sum of every loser's
+    payment — with 九江 吃兴家 and the value per 炮, which the hand's own points leave out.
+    None for a hand without a winner."""
+    winners = set(hand.winner_seats)
+    if not winners:
+        return None
+    return sum(int(d.get("delta", 0)) for d in hand.deltas if int(d.get("seat", -1)) in winners)
+
+
 def hand_field(hand: HandInfo, game: GameInfo | None, lang: str = "zh") -> Field:
     """One hand: winner, how, items, payments and the fairness seed."""
     names = hand_names(hand, game, lang)
@@ -501,7 +511,11 @@ def hand_field(hand: HandInfo, game: GameInfo | None, lang: str = "zh") -> Field
     if hand.items:
         lines.append(t("stats.items", lang1, items=items_text(hand.items, lang)))
     if hand.points:
-        lines.append(t("stats.points_total", lang1, points=hand.points))
+        received = winners_received(hand)
+        if received is None or received == hand.points:
+            lines.append(t("stats.points_total", lang1, points=hand.points))
+        else:
+            lines.append(t("stats.hand_total", lang1, points=hand.points, received=received))
     pay = " · ".join(
         f"{names.get(int(d.get('seat', 0)), '?')} {signed(int(d.get('delta', 0)))}"
         for d in hand.deltas

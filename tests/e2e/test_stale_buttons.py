@@ -5,6 +5,7 @@ a result keeps its 回放 (replay) button for good."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -58,6 +59,13 @@ def strips(call: Any) -> bool:
     return not any(i.startswith("mj:") and not i.startswith("mj:rp:") for i in ids)
 
 
+def stored_table_hand(proc: Any, gid: int) -> int | None:
+    """The hand of the table the game's stored messages describe (``table_at``)."""
+    [row] = proc.rows("SELECT messages FROM games WHERE id = ?", gid)
+    at = json.loads(row[0] or "{}").get("table_at")
+    return int(at[1]) if at else None
+
+
 async def asked(fake: FakeDiscord, players: list[FakeUser], gid: int) -> FakeUser:
     """A player asked to act now (their hand DM shows buttons)."""
     for user in players:
@@ -78,11 +86,15 @@ async def replaced_dm_left_live(
     old = hand_message(fake, user, gid)
     assert old is not None
     rule = fake.break_next("PATCH", path_of(old), None, status=UNAVAILABLE)
-    await fake.wait_for(
-        lambda: any(strips(c) for c in rule.refused) and hand_message(fake, user, gid).id != old.id,
-        60,
-        what="a new hand DM, the old one's buttons refused removal",
-    )
+
+    def pointed_to_new() -> bool:
+        # the old DM's edit that points to the new one (and takes its buttons off) refused
+        new = hand_message(fake, user, gid)
+        return new is not None and any(
+            strips(c) and str(new.id) in json.dumps(c.json) for c in rule.refused
+        )
+
+    await fake.wait_for(pointed_to_new, 60, what="a new hand DM, the old one's buttons kept")
     assert old.id in live_buttons(fake, gid), "the old DM should still show its buttons here"
     return user, old, rule
 
@@ -146,6 +158,7 @@ async def test_a_kill_between_hands_leaves_no_old_ready_button(
         30,
         what="hand 2's table",
     )
+    await fake.wait_for(lambda: stored_table_hand(proc, gid) == 2, 30, what="hand 2 stored")
     await proc.kill()
     rule.heal()
     assert f"mj:{gid}:next:1" in live_buttons(fake, gid).get(result.id, [])

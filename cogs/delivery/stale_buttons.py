@@ -103,12 +103,17 @@ class StaleButtons:
         places: Places,
         *,
         spacing: float = SPACING,
+        channel_spacing: float = CHANNEL_SPACING,
         max_tries: int = MAX_TRIES,
+        backoff: Callable[[int, float], float] = outbox.backoff,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.places = places
         self.spacing = spacing
+        self.channel_spacing = channel_spacing
         self.max_tries = max_tries
+        #: seconds before the next try, after ``failures`` and at least ``delay``
+        self.backoff = backoff
         self.clock = clock
         #: message id → its removal waiting for a retry
         self._owed: dict[int, Owed] = {}
@@ -220,12 +225,13 @@ class StaleButtons:
                 self._failed(owed, error)
             else:
                 self._done(owed)
-            cutoff = self.clock() - CHANNEL_SPACING
+            cutoff = self.clock() - self.channel_spacing
             self._channel_at = {c: at for c, at in self._channel_at.items() if at > cutoff}
             await asyncio.sleep(self.spacing)
 
     def _ready_at(self, owed: Owed) -> float:
-        return max(owed.due, self._channel_at.get(owed.channel_id, -1e9) + CHANNEL_SPACING)
+        last = self._channel_at.get(owed.channel_id)
+        return owed.due if last is None else max(owed.due, last + self.channel_spacing)
 
     async def _edit(self, owed: Owed) -> None:
         view = None
@@ -252,7 +258,7 @@ class StaleButtons:
                 self.given_up += 1
                 self._done(owed)
             return
-        seconds = outbox.backoff(owed.failures, delay)
+        seconds = self.backoff(owed.failures, delay)
         log.info(
             "game %s: buttons of message %s not removed (%s); again in %.1f s",
             owed.game_id,

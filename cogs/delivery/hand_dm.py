@@ -283,8 +283,8 @@ class HandMessages:
             self.places.stale.owe(game, known[1].channel.id, known[1].id)
             return None
         with contextlib.suppress(TypeError, ValueError, IndexError):
-            channel_id, message_id = int(entry[0]), int(entry[1])
-            if message_id != sent and self.bare.get(key) != message_id:
+            channel_id, message_id, hand_no = int(entry[0]), int(entry[1]), int(entry[2])
+            if hand_no < game.hand_no and message_id != sent and self.bare.get(key) != message_id:
                 self.places.stale.owe(game, channel_id, message_id)
                 return channel_id, message_id
         return None

@@ -15,7 +15,8 @@ delivery keeps up to date (and remembers across restarts).
   table instead of losing the update.
 - **Remembered messages.** The hand DMs, open alerts, the lobby, the last result and the
   hand of the current table are kept in the game's ``messages`` (the store), so a restart
-  edits them instead of sending new ones.
+  edits them instead of sending new ones; so are the old messages whose buttons are still
+  to go (:mod:`cogs.delivery.stale_buttons`: retried after a failed edit or a restart).
 - **Posts that cannot be doubled.** A post standing for one game event carries a
   :func:`nonce` built from the event (a hand's result: game and hand), the same in every
   process and after a restart. discord.py sends any nonce with ``enforce_nonce``: Discord

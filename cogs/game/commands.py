@@ -464,6 +464,10 @@ class Game(commands.Cog):
             log.info("Resumed %d unfinished game(s)", len(games))
         except Exception:
             log.exception("resuming games failed")
+        try:
+            await self.delivery.resumed(self.bot.serves_guild)
+        except Exception:
+            log.exception("old buttons of ended games not looked for")
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:

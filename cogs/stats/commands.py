@@ -1,5 +1,6 @@
-"""``/mahjong leaderboard``, ``/mahjong stats``, ``/mahjong history``, ``/mahjong season list``
-and ``/mahjong-admin season`` (a new season).
+"""``/mahjong leaderboard``, ``/mahjong stats``, ``/mahjong history``, ``/mahjong sessions``
+(场次战绩, :mod:`cogs.stats.sessions`), ``/mahjong season list`` and ``/mahjong-admin season``
+(a new season).
 
 Discord only: the text and the queries are :class:`services.stats.StatsService`'s. Answers
 are public in the channel (the server's record), except a picked game's hands, which go to
@@ -28,6 +29,13 @@ from discord.ext import commands
 from botcore.client import MahjongBot
 from cogs.errors import UserError
 from cogs.group import CheckedGroup, admin, bind_cog_commands, mahjong
+from cogs.stats.sessions import (
+    CardButton,
+    SessionsButton,
+    SessionsSelect,
+    ShareButton,
+    show_sessions,
+)
 from cogs.stats.views import (
     BoardButton,
     HandsButton,
@@ -199,6 +207,22 @@ class Stats(commands.Cog):
         server_id(interaction)
         await show_history(interaction, user.id if user else None, 0, edit=False, who=user)
 
+    @mahjong.command(
+        name=locale_str("sessions"),
+        description=locale_str("A player's sessions: totals, top scorer, result cards"),
+    )
+    @app_commands.rename(user=locale_str("user"))
+    @app_commands.describe(user=locale_str("Whose sessions (default: yours)"))
+    async def sessions(
+        self, interaction: discord.Interaction, user: discord.User | None = None
+    ) -> None:
+        """场次战绩: every session the player sat in, latest first, a page at a time — when,
+        variant, hands, every player's total, the 大赢家 — with their tally, and a picker
+        for a session's 战绩卡."""
+        server_id(interaction)
+        target = user or interaction.user
+        await show_sessions(interaction, target.id, 0, edit=False, who=target)
+
     @admin.command(
         name=locale_str("season"),
         description=locale_str("Start a new leaderboard season (Manage Server)"),
@@ -232,6 +256,7 @@ async def setup(bot: MahjongBot) -> None:
     """Extension entry point: register the persistent items and add the cog over the bot's
     stats service."""
     bot.add_dynamic_items(BoardButton, HistorySelect, HistoryButton, HandsButton)
+    bot.add_dynamic_items(SessionsButton, SessionsSelect, CardButton, ShareButton)
     await bot.add_cog(Stats(bot))
 
 

@@ -1,6 +1,6 @@
-"""``/mahjong leaderboard``, ``/mahjong stats``, ``/mahjong history``, ``/mahjong sessions``
-(场次战绩, :mod:`cogs.stats.sessions`), ``/mahjong season list`` and ``/mahjong-admin season``
-(a new season).
+"""``/mahjong leaderboard``, ``/mahjong stats``, ``/mahjong history``, ``/mahjong season list``,
+``/mahjong-admin season`` (a new season) and ``/mahjong-sessions`` (场次战绩,
+:mod:`cogs.stats.sessions`: ``/mahjong`` holds Discord's most, 25 subcommands).
 
 Discord only: the text and the queries are :class:`services.stats.StatsService`'s. Answers
 are public in the channel (the server's record), except a picked game's hands, which go to
@@ -34,7 +34,7 @@ from cogs.stats.sessions import (
     SessionsButton,
     SessionsSelect,
     ShareButton,
-    show_sessions,
+    sessions_command,
 )
 from cogs.stats.views import (
     BoardButton,
@@ -207,22 +207,6 @@ class Stats(commands.Cog):
         server_id(interaction)
         await show_history(interaction, user.id if user else None, 0, edit=False, who=user)
 
-    @mahjong.command(
-        name=locale_str("sessions"),
-        description=locale_str("A player's sessions: totals, top scorer, result cards"),
-    )
-    @app_commands.rename(user=locale_str("user"))
-    @app_commands.describe(user=locale_str("Whose sessions (default: yours)"))
-    async def sessions(
-        self, interaction: discord.Interaction, user: discord.User | None = None
-    ) -> None:
-        """场次战绩: every session the player sat in, latest first, a page at a time — when,
-        variant, hands, every player's total, the 大赢家 — with their tally, and a picker
-        for a session's 战绩卡."""
-        server_id(interaction)
-        target = user or interaction.user
-        await show_sessions(interaction, target.id, 0, edit=False, who=target)
-
     @admin.command(
         name=locale_str("season"),
         description=locale_str("Start a new leaderboard season (Manage Server)"),
@@ -257,6 +241,8 @@ async def setup(bot: MahjongBot) -> None:
     stats service."""
     bot.add_dynamic_items(BoardButton, HistorySelect, HistoryButton, HandsButton)
     bot.add_dynamic_items(SessionsButton, SessionsSelect, CardButton, ShareButton)
+    if bot.tree.get_command(sessions_command.name) is None:
+        bot.tree.add_command(sessions_command)
     await bot.add_cog(Stats(bot))
 
 

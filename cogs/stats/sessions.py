@@ -1,4 +1,4 @@
-"""``/mahjong sessions`` (场次战绩): a player's sessions a page at a time, and the result card
+"""``/mahjong-sessions`` (场次战绩): a player's sessions a page at a time, and the result card
 (战绩卡) of one, with 分享 to post it in the channel.
 
 The pages are public, like the other stats answers (the server's record). A picked session's
@@ -20,7 +20,10 @@ import re
 from typing import Any, Unpack
 
 import discord
+from discord import app_commands
+from discord.app_commands import locale_str
 
+from cogs.checks import check_declared_options
 from cogs.components import chosen_values
 from cogs.errors import send_ephemeral
 from cogs.stats.views import (
@@ -31,6 +34,7 @@ from cogs.stats.views import (
     page_button,
     pressed_look,
     prev_next_looks,
+    server_id,
     service_of,
     user_name,
     wants_pictures,
@@ -175,6 +179,37 @@ def share_view(game_id: int, lang: str) -> discord.ui.View:
     return view
 
 
+# ---------------------------------------------------------------------------- the command
+
+
+def _declared_options(interaction: discord.Interaction) -> bool:
+    """Refuse option values the declaration forbids (as :class:`cogs.group.CheckedGroup`)."""
+    check_declared_options(interaction)
+    return True
+
+
+@app_commands.command(
+    name=locale_str("mahjong-sessions"),
+    description=locale_str("A player's sessions: totals, top scorer, result cards"),
+)
+@app_commands.guild_only()
+@app_commands.check(_declared_options)
+@app_commands.rename(user=locale_str("user"))
+@app_commands.describe(user=locale_str("Whose sessions (default: yours)"))
+async def sessions_command(
+    interaction: discord.Interaction, user: discord.User | None = None
+) -> None:
+    """场次战绩: every session the player sat in, latest first, a page at a time — when,
+    variant, hands, every player's total, the 大赢家 — with their tally (sessions, 大赢家
+    titles, points), and a picker for a session's 战绩卡.
+
+    A command of its own beside ``/mahjong`` and ``/mahjong-admin``: ``/mahjong`` already
+    holds the 25 subcommands Discord allows a group."""
+    server_id(interaction)
+    target = user or interaction.user
+    await show_sessions(interaction, target.id, 0, edit=False, who=target)
+
+
 # ------------------------------------------------------------------------ what is shown
 
 
@@ -252,6 +287,7 @@ __all__ = [
     "SessionsSelect",
     "ShareButton",
     "card_files",
+    "sessions_command",
     "sessions_of",
     "sessions_view",
     "share_view",

@@ -29,7 +29,7 @@ from services.session_stats_text import format_card, format_sessions
 from services.stats import StatsInputError
 from services.stats_text import Card, pages_of
 
-#: Sessions on one page of ``/mahjong sessions`` (each lists every player).
+#: Sessions on one page of ``/mahjong-sessions`` (each lists every player).
 SESSIONS_PER_PAGE = 5
 #: The card picture's file name (``attachment://zhanji.png``).
 CARD_FILE = "zhanji.png"

@@ -158,12 +158,12 @@ def format_card(record: SessionRecord, lang: str = "zh") -> Card:
         description=clip("\n".join(lines), DESCRIPTION_LIMIT),
         footer=t(
             "stats.card_footer",
-            lang,
+            lang1,
             id=record.game_id,
             hands=record.hands,
             date=day(record.ended_at),
         )
-        + ending_mark(record, lang),
+        + ending_mark(record, lang1),
     )
 
 

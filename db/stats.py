@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import Integer, cast, exists, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from db import sessions as session_queries
 from db.base import Database
 from db.games import game_info
 from db.hands import hand_info
@@ -21,6 +22,8 @@ from db.types import (
     HandInfo,
     PlayerStats,
     RatingPoint,
+    SessionRecord,
+    SessionTally,
 )
 
 _HR = HandResult.__table__
@@ -233,3 +236,25 @@ class StatsRepository:
             )
         async with self.db.read() as conn:
             return [hand_info(r) for r in await conn.execute(stmt)]
+
+    # ------------------------------------------------------------------ sessions (场次战绩)
+
+    async def sessions(
+        self, guild_id: int, user_id: int, *, limit: int = 10, offset: int = 0
+    ) -> list[SessionRecord]:
+        """The person's ended online sessions in the server, latest first (by their last
+        hand), each with every player's total, rank and the 大赢家 (:mod:`db.sessions`)."""
+        async with self.db.read() as conn:
+            return await session_queries.player_sessions(
+                conn, guild_id, user_id, limit=limit, offset=offset
+            )
+
+    async def session(self, guild_id: int, game_id: int) -> SessionRecord | None:
+        """One ended session of the server, or None."""
+        async with self.db.read() as conn:
+            return await session_queries.one_session(conn, guild_id, game_id)
+
+    async def session_tally(self, guild_id: int, user_id: int) -> SessionTally:
+        """The person's sessions played, 大赢家 count and points over them in the server."""
+        async with self.db.read() as conn:
+            return await session_queries.session_tally(conn, guild_id, user_id)

@@ -327,6 +327,66 @@ class GameSummary:
 
 
 @dataclass(frozen=True, slots=True)
+class SessionLine:
+    """One player's line of a session (一场): their seat, who they are, their total over
+    the session's recorded hands, their rank (ties share one) and whether they are a 大赢家
+    (the top total, shared by a tie; nobody when every total is 0). ``name`` is the seat's
+    name as the game kept it (None: the seat no longer names this player, e.g. one who left
+    and was replaced; then the players table's, if any). ``user_id`` of an AI seat is the
+    placeholder id its hands were recorded under."""
+
+    seat: int
+    user_id: int
+    is_ai: bool
+    name: str | None
+    total: int
+    hands: int
+    rank: int = 1
+    top: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRecord:
+    """A finished session (一场): an online game that ended (``finished`` or
+    ``abandoned``) after at least one recorded hand, with every player's total.
+
+    ``started_at`` / ``ended_at``: its first and last recorded hand; ``hands``: how many it
+    recorded. ``setup`` and ``tail`` are its log's first entry and last few entries, oldest
+    first (what the bot wrote: its length, why it ended), kept as they are."""
+
+    game_id: int
+    guild_id: int
+    channel_id: int
+    variant: str
+    status: str
+    hands: int
+    started_at: datetime
+    ended_at: datetime
+    lines: tuple[SessionLine, ...]
+    setup: Json | None = None
+    tail: tuple[Json, ...] = ()
+
+    def line_of(self, user_id: int) -> SessionLine | None:
+        """The person ``user_id``'s line (never an AI seat's), or None."""
+        return next((x for x in self.lines if x.user_id == user_id and not x.is_ai), None)
+
+    @property
+    def top_lines(self) -> tuple[SessionLine, ...]:
+        """The 大赢家 (several on a tie; none when nobody scored)."""
+        return tuple(x for x in self.lines if x.top)
+
+
+@dataclass(frozen=True, slots=True)
+class SessionTally:
+    """A player's sessions in a server: how many they played, how many made them 大赢家
+    (a shared top counts), and the sum of their session totals."""
+
+    sessions: int = 0
+    tops: int = 0
+    points: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class PhysicalRecordInfo:
     """A physically played hand awaiting confirmation; ``hand_id`` once it counts."""
 

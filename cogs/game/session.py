@@ -6,7 +6,8 @@ Buttons (``mj:<game>:<kind>[:<arg>]``, see :mod:`cogs.game.views`):
 - ``next:<hand>`` — 准备 after hand ``<hand>`` (the old 下一局 button presses it too);
 - ``dissolve`` — propose 解散 (the old ``end:<hand>`` 结束对局 button proposes it too);
 - ``agree:<vote>`` / ``refuse:<vote>`` — answer 解散 vote ``<vote>``;
-- ``rematch`` — 再来一局, on an ended game's standings.
+- ``rematch`` — 再来一局, on an ended game's standings (beside 战绩卡, ``mj:zc:<game>``, the
+  session's result card: :mod:`cogs.stats.sessions` answers it).
 
 Ready alerts: a 准备 check asks every human for a decision, so each gets one short DM (a
 mention where the game plays when their DMs are closed), deleted once they press 准备 or the
@@ -48,6 +49,7 @@ from cogs.game.session_text import (
 from cogs.game.text import lang_of, t
 from cogs.game.views import GameButton, lobby_message, result_message, session_buttons
 from cogs.replay.buttons import open_button
+from cogs.stats.buttons import card_button
 from i18n import short
 from services.delivery import GameSummary
 from services.errors import StaleButton
@@ -201,7 +203,21 @@ async def standings_parts(
     files = await standings_files(game, lang)
     if files:
         embed.set_image(url=f"attachment://{files[0].filename}")
-    return rematch_text(game, lang), embed, rematch_view(game, lang), files
+    return rematch_text(game, lang), embed, standings_view(game, lang), files
+
+
+def standings_view(game: GameSummary, lang: str) -> discord.ui.View | None:
+    """Under the final standings: 再来一局 (while it may still be pressed) and 战绩卡 (the
+    session's result card, shown to the presser with 分享) once a hand was played."""
+    view = rematch_view(game, lang)
+    info = session_of(game)
+    played = info.hands_played if info is not None else game.hand_no
+    if not played:
+        return view
+    if view is None:
+        view = discord.ui.View(timeout=None)
+    view.add_item(card_button(game.id, lang))
+    return view
 
 
 def rematch_view(game: GameSummary, lang: str) -> discord.ui.View | None:
@@ -601,7 +617,7 @@ class SessionMessages:
             return
         try:
             await self.places.partial(int(held[0]), int(held[1])).edit(
-                content=rematch_text(game, lang) or None, view=rematch_view(game, lang)
+                content=rematch_text(game, lang) or None, view=standings_view(game, lang)
             )
         except discord.HTTPException as error:
             log.info("game %s: standings not updated (%s %s)", game.id, error.status, error.code)

@@ -1,5 +1,6 @@
-"""``/mahjong leaderboard``, ``/mahjong stats``, ``/mahjong history``, ``/mahjong season list``
-and ``/mahjong-admin season`` (a new season).
+"""``/mahjong leaderboard``, ``/mahjong stats``, ``/mahjong history``, ``/mahjong season list``,
+``/mahjong-admin season`` (a new season) and ``/mahjong-sessions`` (场次战绩,
+:mod:`cogs.stats.sessions`: ``/mahjong`` holds Discord's most, 25 subcommands).
 
 Discord only: the text and the queries are :class:`services.stats.StatsService`'s. Answers
 are public in the channel (the server's record), except a picked game's hands, which go to
@@ -28,6 +29,13 @@ from discord.ext import commands
 from botcore.client import MahjongBot
 from cogs.errors import UserError
 from cogs.group import CheckedGroup, admin, bind_cog_commands, mahjong
+from cogs.stats.sessions import (
+    CardButton,
+    SessionsButton,
+    SessionsSelect,
+    ShareButton,
+    sessions_command,
+)
 from cogs.stats.views import (
     BoardButton,
     HandsButton,
@@ -232,6 +240,9 @@ async def setup(bot: MahjongBot) -> None:
     """Extension entry point: register the persistent items and add the cog over the bot's
     stats service."""
     bot.add_dynamic_items(BoardButton, HistorySelect, HistoryButton, HandsButton)
+    bot.add_dynamic_items(SessionsButton, SessionsSelect, CardButton, ShareButton)
+    if bot.tree.get_command(sessions_command.name) is None:
+        bot.tree.add_command(sessions_command)
     await bot.add_cog(Stats(bot))
 
 

@@ -80,6 +80,7 @@ async def test_taiwan_users_get_traditional_command_names_from_the_catalogue() -
     for name in DEFAULT_EXTENSIONS:
         importlib.import_module(name)
     from cogs.group import admin, mahjong
+    from cogs.stats.sessions import sessions_command
 
     client = discord.Client(intents=discord.Intents.none())
     tree = app_commands.CommandTree(client)
@@ -98,7 +99,7 @@ async def test_taiwan_users_get_traditional_command_names_from_the_catalogue() -
                 missing.append(f"{key}: {string.message}")
             return await super().translate(string, locale, context)
 
-    for group in (mahjong, admin):
+    for group in (mahjong, admin, sessions_command):
         await group.get_translated_payload(tree, Checking())
     assert not missing, missing
     payload = await mahjong.get_translated_payload(tree, translator)
@@ -110,6 +111,11 @@ async def test_taiwan_users_get_traditional_command_names_from_the_catalogue() -
     assert "槓" in by_name["alerts"]["description_localizations"]["zh-TW"]
     assert "杠" in by_name["alerts"]["description_localizations"]["zh-CN"]
     assert "en-US" not in by_name["alerts"]["description_localizations"]
+    # the command beside /mahjong (which holds Discord's 25 subcommands at most)
+    own = await sessions_command.get_translated_payload(tree, translator)
+    assert own["name_localizations"] == {"zh-CN": "麻将战绩", "zh-TW": "麻將戰績"}
+    assert own["options"][0]["name_localizations"] == {"zh-CN": "玩家", "zh-TW": "玩家"}
+    assert "大贏家" in own["description_localizations"]["zh-TW"]
 
 
 async def test_every_command_and_option_has_a_chinese_name() -> None:
@@ -118,6 +124,7 @@ async def test_every_command_and_option_has_a_chinese_name() -> None:
     for name in DEFAULT_EXTENSIONS:
         importlib.import_module(name)
     from cogs.group import admin, mahjong
+    from cogs.stats.sessions import sessions_command
 
     tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
     translator = CatalogueTranslator()
@@ -133,7 +140,7 @@ async def test_every_command_and_option_has_a_chinese_name() -> None:
         for sub in item.get("options") or []:
             walk(sub, f"{path} {sub['name']}")
 
-    for group in (mahjong, admin):
+    for group in (mahjong, admin, sessions_command):
         payload = await group.get_translated_payload(tree, translator)
         walk(payload, payload["name"])
     assert not unnamed, unnamed

@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
-from cogs.game.session import rematch_view, vote_parts
+from cogs.game.session import rematch_view, standings_view, vote_parts
 from cogs.game.session_text import (
     dealer_choice_line,
     hand_notation,
@@ -175,6 +176,19 @@ def test_standings_text_and_rematch():
     assert [c.custom_id for c in view.children] == ["mj:7:rematch"]
     closed = SessionInfo(length="8", standings=board, rematch_game=9, rematch_closed=True)
     assert rematch_view(game(closed, status="finished"), "zh") is None
+    # the standings carry 战绩卡 (the session's result card) beside 再来一局, and keep it
+    # once the rematch started
+    ended = SessionInfo(length="8", standings=board, hands_played=3)
+    view = standings_view(game(ended, status="finished"), "zh")
+    assert [(c.custom_id, c.label) for c in view.children] == [
+        ("mj:7:rematch", "再来一局"),
+        ("mj:zc:7", "战绩卡"),
+    ]
+    closed = replace(closed, hands_played=3)
+    view = standings_view(game(closed, status="finished"), "zh-TW")
+    assert [(c.custom_id, c.label) for c in view.children] == [("mj:zc:7", "戰績卡")]
+    english = standings_view(game(closed, status="finished"), "en")
+    assert [c.label for c in english.children] == ["Result card"]
 
 
 def test_hand_notation_sets_the_wildcards_apart():

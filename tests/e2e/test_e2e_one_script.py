@@ -1,6 +1,6 @@
 """End-to-end: a whole game reads in one language. A four-hand game on a 繁體中文 server and one
 on an English server, played to their standings and then looked back on (status, stats,
-leaderboard, history, the review, the replay, the export, the rules, help), with every version
+leaderboard, history, 战绩, the review, the replay, the export, the rules, help), with every version
 of every message anyone was shown scanned for the other script: in the 繁體 game no 简体
 character and no English word; in the English game no Chinese punctuation and no count in
 Chinese units (``4分``, ``+1炮``). The English text keeps the Chinese rule terms beside their
@@ -136,6 +136,7 @@ async def test_a_whole_game_reads_in_one_script(
         ("mahjong stats", {}),
         ("mahjong leaderboard", {}),
         ("mahjong history", {}),
+        ("mahjong-sessions", {}),
         ("mahjong export game", {"id": gid}),
         ("mahjong help", {}),
         ("mahjong review", {"hand": f"#{gid}-1"}),

@@ -111,6 +111,8 @@ class ChannelAccess:
     async def game_blocked(self, game: GameSummary) -> bool:
         """Whether the game's place (its thread or channel) refuses the bot; the game then
         waits in the episode for the permissions to return."""
+        if not self._lost:
+            return False  # (the usual case: nothing to look up)
         where = await self.places.play_channel_id(game)
         episode = self._lost.get(where) or self._lost.get(game.channel_id)
         if episode is None:
@@ -175,7 +177,7 @@ class ChannelAccess:
             perms=permission_names(missing, lang),
             game=game.id,
         )
-        made = nonce("p", game.id, where)
+        made = nonce("m", game.id, where)  # (m: missing permissions)
         if host not in self.hands.dm_closed:
             try:
                 await self.hands.send_dm(host, content=text, nonce=made)

@@ -97,6 +97,7 @@ class DiscordDelivery:
         self.access.catch_up = self.catch_up
         self.tables.access = self.access
         self.places.permissions_noted = self.access.note_permissions
+        self.places.refuses = self.access.blocked
         #: game → the results its refused channel holds back: ``(game, result, table, past)``
         self.results_held: dict[int, list[tuple[GameSummary, HandResult, TableView, bool]]] = {}
         #: game → its newest session change its refused channel held back

@@ -127,6 +127,8 @@ class Places:
         self._perms: dict[int, discord.Permissions] = {}
         #: told of every channel's permissions noted (the channels that refused the bot)
         self.permissions_noted: Callable[[int, discord.Permissions], None] | None = None
+        #: whether a channel refuses the bot now (:mod:`cogs.delivery.channel_access`)
+        self.refuses: Callable[[int], bool] = lambda _channel_id: False
         self._place_locks: dict[int, asyncio.Lock] = {}
         #: the saves of each game's remembered messages, combined (one under way at a time)
         self._saves: SingleFlight[int] = SingleFlight(self._save_once, "messages of game")

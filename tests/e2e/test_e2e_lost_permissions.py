@@ -34,8 +34,10 @@ from .game_driver import (
     hand_message,
     open_game,
     play_hand,
+    result_message,
     stored_version,
     table_message,
+    table_messages,
     wait_still,
 )
 from .harness import BotProcess
@@ -213,3 +215,32 @@ async def test_a_host_with_closed_dms_is_told_in_the_lobby_channel(
     fake.set_role_permissions(fake.bot_role, bots)
     await table_catches_up(fake, bob, gid)
     assert len(told()) == 1
+
+
+async def test_a_hand_that_ends_meanwhile_has_its_result_posted_when_the_channel_opens(
+    fake: FakeDiscord, channel_bot: BotProcess
+) -> None:
+    """Nothing acknowledged is lost: the hand ends while the channel refuses the bot; its
+    result (摊牌 with 准备) waits, and is posted once the permission is back; 准备 there
+    deals the next hand."""
+    alice = fake.user("alice")
+    alice.locale = "zh-CN"
+    gid, _lobby = await open_game(fake, alice, [], variant="xinyu")
+    await fake.wait_for(lambda: table_message(fake, gid), what="the table")
+    fake.overwrite(fake.channel, fake.bot_user, deny=SEND_MESSAGES)
+
+    def hands_ended() -> int:
+        return len(channel_bot.rows("SELECT hand_no FROM hands WHERE game_id = ?", gid))
+
+    await play_hand(fake, [alice], gid, until=lambda: hands_ended() >= 1 or None)
+    await fake.wait_for(lambda: notices(fake, alice, gid), what="the host told")
+    assert result_message(fake, gid, 1) is None  # (the channel refuses the bot)
+    assert "Traceback" not in channel_bot.log
+
+    fake.overwrite(fake.channel, fake.bot_user)
+    result = await fake.wait_for(lambda: result_message(fake, gid, 1), what="the result posted")
+    await table_catches_up(fake, alice, gid)
+    await click_ok(fake, alice, fake.messages[result.id], f"mj:{gid}:next:1")
+    await fake.wait_for(lambda: len(table_messages(fake, gid)) >= 2, what="the second hand's table")
+    assert len(notices(fake, alice, gid)) == 1
+    assert len(lost_warnings(channel_bot, fake.channel.id, gid)) <= MAX_WARNINGS

@@ -34,12 +34,12 @@ another process or after a restart, returns the message already posted.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import NoReturn, TypeVar
 
 import discord
 
 from cogs.delivery.alerts import Alerts
-from cogs.delivery.channel_access import ChannelAccess
+from cogs.delivery.channel_access import PROBE_SECONDS, ChannelAccess
 from cogs.delivery.event_lines import event_line
 from cogs.delivery.hand_dm import HandMessages
 from cogs.delivery.message_ids import MessageIds
@@ -55,6 +55,7 @@ from db.store import Store
 from services.delivery import GameSummary, PrivateUpdate
 from services.game import GameService
 from services.model import GameEvent, HandResult, TableView
+from services.outbox import Held
 from services.results_owed import RESULT_POSTED, result_posted
 
 T = TypeVar("T")
@@ -72,6 +73,7 @@ class DiscordDelivery:
         table_edits_per_second: float = TABLE_EDITS_PER_SECOND,
         ephemeral_lifetime: float | None = None,
         alert_delay: float = 0.0,
+        channel_probe_seconds: float = PROBE_SECONDS,
     ) -> None:
         self.bot = bot
         self.preferences = Preferences(store)
@@ -93,7 +95,9 @@ class DiscordDelivery:
         #: game → the SHA-256 commitment of its hand's wall (revealed with the result)
         self.commitments: dict[int, str] = {}
         #: the channels that refuse the bot now, and their games waiting to catch up
-        self.access = ChannelAccess(bot, self.places, self.preferences, self.hands)
+        self.access = ChannelAccess(
+            bot, self.places, self.preferences, self.hands, probe_seconds=channel_probe_seconds
+        )
         self.access.catch_up = self.catch_up
         self.tables.access = self.access
         self.places.permissions_noted = self.access.note_permissions
@@ -234,17 +238,19 @@ class DiscordDelivery:
         the table and the alerts up to date. True: ``result_posted`` is stored with the
         game's messages (the service need not note it)."""
         if await self.access.game_blocked(game):
-            return self._hold_result(game, result, table, past=False)
+            self._hold_result(game, result, table, past=False)
         posted = await self.public(game, lambda: self._post_result(game, result, table))
-        return self._hold_result(game, result, table, past=False) if posted is None else posted
+        if posted is None:
+            self._hold_result(game, result, table, past=False)
+        return posted
 
     def _hold_result(
         self, game: GameSummary, result: HandResult, table: TableView, *, past: bool
-    ) -> bool:
-        """A result the game's channel refuses now: held for the catch-up (True: the
-        service need not note it posted — it is not, yet)."""
+    ) -> NoReturn:
+        """A result the game's channel refuses now: held for the catch-up, and still owed
+        for the service (:class:`services.outbox.Held`: a restart hands it over again)."""
         self.results_held.setdefault(game.id, []).append((game, result, table, past))
-        return True
+        raise Held(f"the result of hand {game.hand_no} waits for its channel")
 
     async def _post_result(self, game: GameSummary, result: HandResult, table: TableView) -> bool:
         lang = await self.preferences.lang_for_guild(game.guild_id)
@@ -280,9 +286,11 @@ class DiscordDelivery:
         posted once, with the seed reveal and the hash published when that hand started; the
         table, which shows the hand in play, is left alone, and there is no 准备 to press."""
         if await self.access.game_blocked(game):
-            return self._hold_result(game, result, table, past=True)
+            self._hold_result(game, result, table, past=True)
         posted = await self.public(game, lambda: self._post_past_result(game, result))
-        return self._hold_result(game, result, table, past=True) if posted is None else posted
+        if posted is None:
+            self._hold_result(game, result, table, past=True)
+        return posted
 
     async def _post_past_result(self, game: GameSummary, result: HandResult) -> bool:
         if self.result_shown(game):

@@ -234,6 +234,8 @@ async def test_a_hand_that_ends_meanwhile_has_its_result_posted_when_the_channel
 
     await play_hand(fake, [alice], gid, until=lambda: hands_ended() >= 1 or None)
     await fake.wait_for(lambda: notices(fake, alice, gid), what="the host told")
+    # (the game's deliveries trail its moves by the AI's pace: wait for the result's turn)
+    await fake.wait_for(lambda: "delivery held" in channel_bot.log, 30, what="the result held")
     assert result_message(fake, gid, 1) is None  # (the channel refuses the bot)
     assert "Traceback" not in channel_bot.log
 
@@ -244,3 +246,35 @@ async def test_a_hand_that_ends_meanwhile_has_its_result_posted_when_the_channel
     await fake.wait_for(lambda: len(table_messages(fake, gid)) >= 2, what="the second hand's table")
     assert len(notices(fake, alice, gid)) == 1
     assert len(lost_warnings(channel_bot, fake.channel.id, gid)) <= MAX_WARNINGS
+
+
+async def test_a_role_given_back_to_the_bot_is_found_by_the_probe(
+    fake: FakeDiscord, bot_factory
+) -> None:
+    """The bot member itself is given a role the channel denies Send Messages to, and later
+    loses it again: Discord announces a member's roles only with the privileged members intent
+    (GUILD_MEMBER_UPDATE), which the bot does not ask for, so no event says the permission is
+    back. The bounded probe (``CHANNEL_PROBE_SECONDS``) finds it: the table catches up."""
+    fake.set_role_permissions(fake.bot_role, fake.bot_role.permissions & ~CREATE_PUBLIC_THREADS)
+    proc = bot_factory(env=game_env(CHANNEL_PROBE_SECONDS="1"))
+    await proc.start_ready()
+    alice = fake.user("alice")
+    alice.locale = "zh-CN"
+    gid, _lobby = await open_game(fake, alice, [], variant="xinyu")
+    await fake.wait_for(lambda: table_message(fake, gid), what="the table")
+    await wait_still(fake, proc, [alice], gid)
+    muted = fake.add_role("muted", 0)
+    fake.overwrite(fake.channel, muted, deny=SEND_MESSAGES)
+    fake.give_role(fake.bot_user, muted)
+    assert not fake.bot_permissions_in(fake.channel) & SEND_MESSAGES
+
+    await press_once(fake, proc, alice, gid)
+    await fake.wait_for(lambda: notices(fake, alice, gid), what="the host told")
+    await press_once(fake, proc, alice, gid)
+    await wait_still(fake, proc, [alice], gid)
+    fake.take_role(fake.bot_user, muted)  # (no event reaches the bot)
+    # (nothing in the channel meanwhile: an interaction there would carry the permissions)
+    await fake.wait_for(lambda: "back (a probe)" in proc.log, what="the probe")
+    await table_catches_up(fake, alice, gid)
+    assert len(notices(fake, alice, gid)) == 1
+    assert len(lost_warnings(proc, fake.channel.id, gid)) <= MAX_WARNINGS

@@ -55,6 +55,15 @@ _CHANNEL_IN_URL = re.compile(r"/channels/(\d+)(?:/|$)")
 CatchUp = Callable[[GameSummary], Awaitable[None]]
 
 
+def needed_permissions(*, thread: bool = False) -> list[str]:
+    """The channel permissions a game needs (``attach_files`` only with pictures; in a thread
+    Send Messages in Threads stands for Send Messages)."""
+    needed = [p for p in GAME_PERMISSIONS if pictures.ENABLED or p != "attach_files"]
+    if thread:
+        return ["send_messages_in_threads" if p == "send_messages" else p for p in needed]
+    return needed
+
+
 def channel_of(error: discord.HTTPException) -> int | None:
     """The channel a refused request was made in (from its URL), if it names one."""
     url = getattr(getattr(error, "response", None), "url", None)
@@ -97,9 +106,8 @@ class ChannelAccess:
         self._told: set[tuple[int, int]] = set()
         add = getattr(bot, "add_listener", None)
         if add is not None:
-            add(self._on_channel_update, "on_guild_channel_update")
-            add(self._on_channel_update, "on_thread_update")
-            add(self._on_role_update, "on_guild_role_update")
+            for event in ("on_guild_channel_update", "on_thread_update", "on_guild_role_update"):
+                add(self._on_change, event)
             add(self._on_member_update, "on_member_update")
 
     # ------------------------------------------------------------------ the state
@@ -114,7 +122,7 @@ class ChannelAccess:
         if not self._lost:
             return False  # (the usual case: nothing to look up)
         where = await self.places.play_channel_id(game)
-        episode = self._lost.get(where) or self._lost.get(game.channel_id)
+        episode = self._lost.get(where)
         if episode is None:
             return False
         episode.games[game.id] = game
@@ -130,9 +138,7 @@ class ChannelAccess:
         if me is None:
             return None
         perms = channel.permissions_for(me)
-        needed = [p for p in GAME_PERMISSIONS if pictures.ENABLED or p != "attach_files"]
-        if isinstance(channel, discord.Thread):
-            needed = ["send_messages_in_threads" if p == "send_messages" else p for p in needed]
+        needed = needed_permissions(thread=isinstance(channel, discord.Thread))
         return [p for p in needed if not getattr(perms, p, False)]
 
     # ------------------------------------------------------------------ lost
@@ -167,9 +173,8 @@ class ChannelAccess:
         if host is None:
             return
         lang = await self.preferences.lang_for_guild(game.guild_id)
-        missing = self.missing(where) or [
-            p for p in GAME_PERMISSIONS if pictures.ENABLED or p != "attach_files"
-        ]
+        # (the cache cannot tell: a role of the bot's own, unseen without the members intent)
+        missing = self.missing(where) or needed_permissions()
         text = t(
             "game.permissions_lost",
             lang,
@@ -218,8 +223,7 @@ class ChannelAccess:
         """An interaction from the channel carried the bot's permissions there."""
         if channel_id not in self._lost:
             return
-        needed = [p for p in GAME_PERMISSIONS if pictures.ENABLED or p != "attach_files"]
-        if all(getattr(perms, p, False) for p in needed):
+        if all(getattr(perms, p, False) for p in needed_permissions()):
             task = asyncio.create_task(self.restored(channel_id, "an interaction"))
             task.add_done_callback(_log_failure)
 
@@ -252,7 +256,7 @@ class ChannelAccess:
                 raise
             await self.refused(game, error)
             return
-        self._told = {k for k in self._told if k[0] != game.id}
+        self._caught_up(game.id)
 
     async def _probe(self, channel_id: int) -> None:
         """Every ``probe_seconds`` while the episode lasts, one game of the channel tries to
@@ -268,13 +272,17 @@ class ChannelAccess:
             except Exception as error:  # (refused again, most likely: quietly on)
                 log.debug("channel %s: probe failed (%s)", channel_id, error)
                 continue
-            self._told = {k for k in self._told if k[0] != game.id}
+            self._caught_up(game.id)
             await self.restored(channel_id, "a probe", done=game.id)
+
+    def _caught_up(self, game_id: int) -> None:
+        """The game's public side is up to date: a later loss is told again."""
+        self._told = {k for k in self._told if k[0] != game_id}
 
     def forget_game(self, game_id: int) -> None:
         for episode in self._lost.values():
             episode.games.pop(game_id, None)
-        self._told = {k for k in self._told if k[0] != game_id}
+        self._caught_up(game_id)
 
     async def close(self) -> None:
         probes = [e.probe for e in self._lost.values() if e.probe is not None]
@@ -284,11 +292,8 @@ class ChannelAccess:
 
     # ------------------------------------------------------------------ gateway events
 
-    async def _on_channel_update(self, _before: Any, after: Any) -> None:
-        if self._lost:
-            await self.recheck()
-
-    async def _on_role_update(self, _before: Any, _after: Any) -> None:
+    async def _on_change(self, _before: Any, _after: Any) -> None:
+        """A channel's overwrites or a role's bits changed (in discord.py's cache already)."""
         if self._lost:
             await self.recheck()
 

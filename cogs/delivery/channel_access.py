@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -104,6 +104,8 @@ class ChannelAccess:
         #: (game, channel) whose host was told, until the game caught up: once, even when
         #: a catch-up the cache allowed is refused again
         self._told: set[tuple[int, int]] = set()
+        #: the catch-ups under way (run apart from the gateway event that started them)
+        self._tasks: set[asyncio.Task[None]] = set()
         add = getattr(bot, "add_listener", None)
         if add is not None:
             for event in ("on_guild_channel_update", "on_thread_update", "on_guild_role_update"):
@@ -216,16 +218,20 @@ class ChannelAccess:
         all back by the cache ends its episode (a thread's come from its parent channel, so
         every lost channel is looked at: there are few)."""
         for where in list(self._lost):
-            if where in self._lost and self.missing(where) == []:
-                await self.restored(where, "the gateway")
+            if self.missing(where) == []:
+                self._spawn(self.restored(where, "the gateway"))
 
     def note_permissions(self, channel_id: int, perms: discord.Permissions) -> None:
         """An interaction from the channel carried the bot's permissions there."""
         if channel_id not in self._lost:
             return
         if all(getattr(perms, p, False) for p in needed_permissions()):
-            task = asyncio.create_task(self.restored(channel_id, "an interaction"))
-            task.add_done_callback(_log_failure)
+            self._spawn(self.restored(channel_id, "an interaction"))
+
+    def _spawn(self, catching_up: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(catching_up, name="mj-catch-up")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def restored(self, channel_id: int, how: str, *, done: int | None = None) -> None:
         """The channel is open to the bot again: its games catch up (but ``done``, caught up
@@ -251,10 +257,17 @@ class ChannelAccess:
             return
         try:
             await self.catch_up(game)
-        except discord.HTTPException as error:
-            if not lost_access(error):
-                raise
-            await self.refused(game, error)
+        except Exception as error:
+            if self.places.closing or self.bot.is_closed():
+                return  # (shutting down: the next start brings the table up to date)
+            if lost_access(error):
+                await self.refused(game, error)
+            elif isinstance(error, discord.HTTPException):
+                log.warning(
+                    "game %s: catching up failed (%s %s)", game.id, error.status, error.code
+                )
+            else:
+                log.exception("game %s: catching up failed", game.id)
             return
         self._caught_up(game.id)
 
@@ -269,8 +282,8 @@ class ChannelAccess:
             game = next(iter(episode.games.values()))
             try:
                 await self.catch_up(game)  # (written whatever the episode says)
-            except Exception as error:  # (refused again, most likely: quietly on)
-                log.debug("channel %s: probe failed (%s)", channel_id, error)
+            except discord.HTTPException as error:  # (refused again, most likely: quietly on)
+                log.debug("channel %s: probe failed (%s %s)", channel_id, error.status, error.code)
                 continue
             self._caught_up(game.id)
             await self.restored(channel_id, "a probe", done=game.id)
@@ -285,10 +298,12 @@ class ChannelAccess:
         self._caught_up(game_id)
 
     async def close(self) -> None:
-        probes = [e.probe for e in self._lost.values() if e.probe is not None]
-        for probe in probes:
-            probe.cancel()
-        await asyncio.gather(*probes, return_exceptions=True)
+        """Shut-down: the probes and catch-ups under way stop."""
+        tasks = [e.probe for e in self._lost.values() if e.probe is not None]
+        tasks += self._tasks
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     # ------------------------------------------------------------------ gateway events
 
@@ -300,8 +315,3 @@ class ChannelAccess:
     async def _on_member_update(self, _before: Any, after: discord.Member) -> None:
         if self._lost and after.id == getattr(self.bot.user, "id", None):
             await self.recheck()
-
-
-def _log_failure(task: asyncio.Task[None]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.error("catching up failed", exc_info=task.exception())

@@ -17,6 +17,8 @@ event, so the job made again builds the same), and Discord returns the message a
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
 import aiohttp
 import discord
 
@@ -27,7 +29,7 @@ DEFAULT_RETRY_AFTER = 1.0
 LOST_CODES = (50001, 50013)
 
 
-def lost_access(error: BaseException) -> bool:
+def lost_access(error: BaseException) -> TypeGuard[discord.Forbidden]:
     """Whether Discord refused a request for want of the bot's permissions in a channel."""
     return isinstance(error, discord.Forbidden) and error.code in LOST_CODES
 

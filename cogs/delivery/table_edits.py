@@ -89,7 +89,7 @@ class TableEdits:
         :data:`TABLE_MAX_INTERVAL`): ``per_second``, or what the request budget leaves
         the tables when that is less.
 
-        >>> edits = TableEdits(None, None, lambda e: None, per_second=10)  # type: ignore[arg-type]
+        >>> edits = TableEdits(None, None, lambda e: None, per_second=10)
         >>> edits.spacing()
         2.0
         >>> for game in range(50):
@@ -160,7 +160,7 @@ class TableEdits:
                     log.info("game %s: table edit dropped at shut-down", game_id)
                     return
                 if self.access is not None and lost_access(error):
-                    await self.access.refused(latest[0], error)  # type: ignore[arg-type]
+                    await self.access.refused(latest[0], error)
                     return
                 delay = self.resend_delay(error)
                 if delay is None:

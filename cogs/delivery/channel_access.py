@@ -225,7 +225,8 @@ class ChannelAccess:
         """An interaction from the channel carried the bot's permissions there."""
         if channel_id not in self._lost:
             return
-        if all(getattr(perms, p, False) for p in needed_permissions()):
+        thread = isinstance(self.bot.get_channel(channel_id), discord.Thread)
+        if all(getattr(perms, p, False) for p in needed_permissions(thread=thread)):
             self._spawn(self.restored(channel_id, "an interaction"))
 
     def _spawn(self, catching_up: Coroutine[Any, Any, None]) -> None:

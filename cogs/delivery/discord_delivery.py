@@ -315,14 +315,9 @@ class DiscordDelivery:
 
     async def game_ended(self, game: GameSummary, reason: str) -> None:
         await self.tables.stop(game.id)
-        if await self.access.game_blocked(game):
-            await self._forget(game)  # (the standings are in /mahjong stats and the replay)
-            return
-        await self.public(game, lambda: self._game_ended(game))
-        await self._forget(game)
-
-    async def _forget(self, game: GameSummary) -> None:
         await self.alerts.close_alerts(game)
+        if not await self.access.game_blocked(game):  # (else: in /mahjong stats, the replay)
+            await self.public(game, lambda: self._game_ended(game))
         self.hands.forget_game(game.id)
         self.commitments.pop(game.id, None)  # (kept per game playing: an ended one never returns)
         self.results_held.pop(game.id, None)
@@ -332,6 +327,7 @@ class DiscordDelivery:
         self.places.forget_game(game.id)
 
     async def _game_ended(self, game: GameSummary) -> None:
+        """The table and the last result lose their buttons, the final standings go out."""
         lang = await self.preferences.lang_for_guild(game.guild_id)
         message_id = self.places.table_id(game)
         if message_id is not None and game.hand_no == 0:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from datetime import timedelta
 from typing import Any, NoReturn
 
-from sqlalchemy import exists, func, select, update
+from sqlalchemy import Text, cast, exists, func, select, update
 from sqlalchemy.engine import Row
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -445,6 +446,30 @@ class GameRepository:
             except GameNotFound:  # deleted meanwhile
                 continue
         return loaded
+
+    async def ended_with(
+        self, group: str, within: timedelta
+    ) -> list[tuple[int, int, dict[str, Any]]]:
+        """``(id, guild id, messages)`` of every game ended (or last changed) within
+        ``within`` whose remembered messages hold a non-empty ``group`` (e.g. the buttons
+        still to take off), oldest first."""
+        since = utcnow() - within
+        async with self.db.read() as conn:
+            rows = await conn.execute(
+                select(_G.c.id, _G.c.guild_id, _G.c.messages)
+                .where(
+                    _G.c.status.in_(ENDED),
+                    _G.c.updated_at >= since,
+                    cast(_G.c.messages, Text).like(f'%"{group}"%'),
+                )
+                .order_by(_G.c.updated_at, _G.c.id)
+            )
+            out = []
+            for game_id, guild_id, messages in rows:
+                held = (messages or {}).get(group) if isinstance(messages, dict) else None
+                if held:
+                    out.append((int(game_id), int(guild_id), dict(messages)))
+            return out
 
     async def ending_posted(self, game_id: int) -> None:
         """The game's ending was posted: nothing is owed any more (the version is kept)."""

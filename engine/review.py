@@ -104,7 +104,29 @@ class ReviewLine:
     data: dict[str, Any] = field(default_factory=dict)
 
     def text(self, lang: str = "zh") -> str:
-        return self.en if lang == "en" else self.zh
+        """The line in ``lang``: 简体, 繁體 (``zh-TW``) or English.
+
+        >>> ReviewLine(3, "discard", "打 三条：向听 1→2；建议 打 东风", "").text("zh-TW")
+        '打 三條：向聽 1→2；建議 打 東風'
+        """
+        if lang == "en":
+            return self.en
+        return self.zh.translate(_TO_ZH_TW) if lang == "zh-TW" else self.zh
+
+
+#: 简体 → 繁體 for the review's Chinese, character by character. Its vocabulary is closed (向听,
+#: 进张, 建议, 点炮, seat words, tile names; never a player's name), so each of these characters
+#: has one 繁體 form here — which a general converter could not promise.
+_TO_ZH_TW = str.maketrans(
+    {
+        "万": "萬", "条": "條", "东": "東", "风": "風", "发": "發", "听": "聽", "张": "張",
+        "进": "進", "议": "議", "宝": "寶", "对": "對", "抢": "搶", "报": "報", "机": "機",
+        "杠": "槓", "没": "沒", "点": "點", "烂": "爛", "补": "補", "过": "過", "门": "門",
+        "险": "險", "给": "給", "胁": "脅", "级": "級", "复": "復", "盘": "盤", "开": "開",
+        "龙": "龍", "双": "雙", "头": "頭", "实": "實", "两": "兩", "胜": "勝", "损": "損",
+        "价": "價", "应": "應", "该": "該", "选": "選", "择": "擇", "这": "這",
+    }
+)  # fmt: skip
 
 
 # --------------------------------------------------------------------------- analysis

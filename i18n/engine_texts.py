@@ -14,7 +14,9 @@ import dataclasses
 from collections.abc import Iterable, Iterator
 
 from engine import variants
+from engine.tiles import N_KINDS, tile_str, zh_name
 from engine.variants import Text
+from engine.variants.catalogue import TILE_PREFIX
 
 ENGINE_PREFIX = "engine."
 
@@ -70,11 +72,36 @@ def engine_text(text_id: str, locale: str) -> str:
 
 def engine_text_by_zh(zh: str, locale: str) -> str:
     """An engine text found by its 简体 wording (a scoring item named in a stored result,
-    ``清一色``) in ``locale``; the wording itself when the engine has no such text."""
+    ``清一色``) in ``locale``; the wording itself when the engine has no such text.
+
+    A scored line that joins names (``平胡 宝吊``), counts one (``兴家 ×2``) or names its tile
+    first (``中明杠``) is read part by part, so no 简体 part is left in a 繁體 line.
+
+    >>> engine_text_by_zh("平胡 宝吊", "zh-TW"), engine_text_by_zh("发明杠 ×2", "zh-TW")
+    ('平胡 寶吊', '發明槓 ×2')
+    """
     if not _index:
         _rebuild()
     text = _by_zh.get(zh)
-    return zh if text is None else text.pick(locale)
+    if text is not None:
+        return text.pick(locale)
+    if " " in zh.strip():
+        return " ".join(engine_text_by_zh(part, locale) if part else part for part in zh.split(" "))
+    prefix = TILE_PREFIX.match(zh)
+    if prefix is not None and zh[prefix.end() :] in _by_zh:
+        tile = _tile_in(prefix.group(0), locale)
+        return tile + _by_zh[zh[prefix.end() :]].pick(locale)
+    return zh
+
+
+def _tile_in(zh_tile: str, locale: str) -> str:
+    """A tile's 简体 name (``发``, ``五万``) in ``locale`` (``發``, ``五萬``)."""
+    from i18n import t  # the catalogue, loaded on first use
+
+    for kind in range(N_KINDS):
+        if zh_name(kind) == zh_tile:
+            return t(f"common.tile.{tile_str(kind)}", locale)
+    return zh_tile
 
 
 def engine_text_ids() -> tuple[str, ...]:

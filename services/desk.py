@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine import variants
@@ -201,6 +201,8 @@ class DeskAnswer:
     settlement: Settlement | None = None
     notes: tuple[str, ...] = field(default=())
     table: Table = field(default_factory=Table)
+    #: the hand as the user typed it, grouped their way (see :func:`typed_hand`)
+    typed: str | None = None
 
     @property
     def legal(self) -> bool:
@@ -579,7 +581,19 @@ def score_desk(
         others=query.others,
         streak=query.streak,
     )
-    return answer_context(ctx, table)
+    return replace(answer_context(ctx, table), typed=typed_hand(query.hand))
+
+
+def typed_hand(text: str | None) -> str | None:
+    """A typed hand to echo back as the user grouped it: full-width characters folded
+    (:func:`engine.notation.normalise_input`) and runs of spaces made one.
+
+    >>> typed_hand("１２３m  456m 789p　234s 99s ＋9s")
+    '123m 456m 789p 234s 99s +9s'
+    """
+    if text is None or not text.strip():
+        return None
+    return " ".join(normalise_input(text).split())
 
 
 def locate(text: str, bad: str) -> tuple[int, int] | None:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from engine import variants
 from engine.notation import Meld, MeldKind, NotationError, parse_tiles
-from engine.refusal import Words
+from engine.refusal import Reason, Words
 from engine.scoring import ScoreResult, WinContext
 from engine.settle import (
     Settlement,
@@ -389,7 +389,7 @@ def parse_streak(text: str | None) -> tuple[int, tuple[str, ...]]:
 # --- checking against the hand and the variant ---------------------------------------------
 
 
-def _not_here(name: str, rule: str, variant: str, given: str, where: str) -> TableInputError:
+def _not_here(name: str, rule: Reason, variant: str, given: str, where: Words) -> TableInputError:
     return TableInputError(
         name,
         desk_why(
@@ -398,7 +398,7 @@ def _not_here(name: str, rule: str, variant: str, given: str, where: str) -> Tab
             rule=rule,
             variant=variant_title(variant),
             where=where,
-            name=name,
+            name=Reason(f"commands.mahjong.score.param.{name}.name", name),
         ),
         given,
         (),
@@ -419,12 +419,21 @@ def build_table(
     variant = ctx.variant
     desk = variants.get(variant).desk
     if feeder is not None and feeder.strip() and not desk.feeder:
-        raise _not_here("feeder", "叁包", variant, feeder.strip(), _having("feeder"))
+        raise _not_here(
+            "feeder", desk_why("rule.sanbao", "叁包"), variant, feeder.strip(), _having("feeder")
+        )
     if others is not None and others.strip() and not desk.others:
-        where = _having("others") + ("; for 叁包 use feeder" if desk.feeder else "")
-        raise _not_here("others", "吃兴家 / 杠钱", variant, "", where)
+        raise _not_here(
+            "others", desk_why("rule.others", "吃兴家 / 杠钱"), variant, "", _having("others")
+        )
     if streak is not None and streak.strip() and not desk.streak:
-        raise _not_here("streak", "跟庄 / 黄庄", variant, streak.strip(), _having("streak"))
+        raise _not_here(
+            "streak",
+            desk_why("rule.streak", "跟庄 / 黄庄"),
+            variant,
+            streak.strip(),
+            _having("streak"),
+        )
     seat_d = parse_seat(discarder, "discarder")
     seat_f = parse_seat(feeder, "feeder")
     melds_of = parse_others(others)
@@ -473,10 +482,10 @@ def build_table(
     )
 
 
-def _having(desk_field: str) -> str:
-    """The variants whose desk has ``desk_field`` (``a and b``, by name)."""
+def _having(desk_field: str) -> Words:
+    """The variants whose desk has ``desk_field``, by their titles (translated by the bot)."""
     named = sorted(v.name for v in variants.all() if getattr(v.desk, desk_field))
-    return " and ".join(named)
+    return Words(variant_title(name) for name in named)
 
 
 def _check_others(ctx: WinContext, melds_of: Mapping[int, SeatMelds]) -> None:

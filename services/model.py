@@ -177,6 +177,14 @@ class RevealedHand:
 AI_NAMES = ("电脑一", "电脑二", "电脑三", "电脑四")
 
 
+def shown_ai_name(name: str, lang: str) -> str:
+    """An AI seat's stored name (电脑一) as a reader of ``lang`` sees it (電腦一, Bot 1); any
+    other name as it is."""
+    if name in AI_NAMES:
+        return t(f"game.ai_name.{AI_NAMES.index(name) + 1}", short(lang))
+    return name
+
+
 @dataclass
 class Seat:
     """A seat of a game: a human (``user_id``) or an AI; ``auto`` = on 托管 (auto-play);
@@ -218,9 +226,7 @@ class Seat:
     def shown_name(self, lang: str) -> str:
         """The name a reader of ``lang`` sees: an AI seat in their language (电脑一, 電腦一,
         Bot 1); a person keeps their own."""
-        if self.ai and self.name in AI_NAMES:
-            return t(f"game.ai_name.{AI_NAMES.index(self.name) + 1}", short(lang))
-        return self.name
+        return shown_ai_name(self.name, lang) if self.ai else self.name
 
     @property
     def robot(self) -> bool:

@@ -35,6 +35,7 @@ from db.types import (
 )
 from engine import variants
 from engine.notation import Hand, MeldKind
+from engine.refusal import Reason
 from engine.scoring import ScoreResult, WinContext, score
 from engine.settle import SEATS, settle_multi, table_kong_money
 from services.desk import (
@@ -47,7 +48,9 @@ from services.desk import (
     parse_variant,
     parse_win,
     rule_options,
+    typed_hand,
 )
+from services.desk_errors import variant_title
 from services.desk_table import (
     ROLE_NAMES,
     SEAT_ROLES,
@@ -88,13 +91,22 @@ class RecordError(Exception):
 
 class BadReport(RecordError):
     """The report itself is wrong (players, winner, discarder, points); ``field`` names the
-    option at fault."""
+    option at fault, ``detail`` says what is wrong (a :class:`~engine.refusal.Reason` the
+    reader sees in their language; its English for logs)."""
 
     key = "bad_report"
 
     def __init__(self, field: str, detail: str) -> None:
         super().__init__(detail, field=field)
         self.field = field
+
+
+def report_why(name: str, english: str, /, **params: Any) -> Reason:
+    """What is wrong with a record report: key ``desk.report.<name>`` (English as given)."""
+    return Reason(f"desk.report.{name}", english, **params)
+
+
+_why = report_why
 
 
 class NoSuchRecord(RecordError):
@@ -216,11 +228,14 @@ def parse_how(text: str | None, *, draw: bool) -> str:
     if draw:
         if text is None or not text.strip():
             return "draw"
-        raise BadReport("how", f"a draw has no winner, so {text.strip()!r} does not apply")
+        raise BadReport(
+            "how",
+            _why("draw_how", "a draw has no winner, so {how!r} does not apply", how=text.strip()),
+        )
     try:
         return parse_win(text)
     except DeskInputError as e:
-        raise BadReport("how", str(e)) from None
+        raise BadReport("how", e.problem) from None
 
 
 def seat_word(seat: int, winner: int) -> str:
@@ -254,34 +269,48 @@ def others_text(text: str | None, players: Sequence[int], winner: int) -> str | 
     def word(m: re.Match[str]) -> str:
         uid = int(m.group(1))
         if uid not in players:
-            raise BadReport("others", f"{m.group(0)} is not one of the four players")
+            raise BadReport(
+                "others",
+                _why("not_player_named", "{who} is not one of the four players", who=m.group(0)),
+            )
         seat = players.index(uid)
         if seat == winner:
             raise BadReport(
-                "others", "the winner's own kongs and 发 belong in the hand, not in others"
+                "others",
+                _why(
+                    "winner_in_others",
+                    "the winner's own kongs and 发 belong in the hand, not in others",
+                ),
             )
         return f" {ROLE_NAMES[seat_word(seat, winner)][0]} "
 
     return _MENTION_RX.sub(word, text)
 
 
-def multi_win_refusal(variant: str, options: Any, how: str) -> str | None:
+def multi_win_refusal(variant: str, options: Any, how: str) -> Reason | None:
     """Why several winners on one tile are not allowed here (None: they are). RULES: 上饶
     (§3.1) and 九江 (§5.1) give the tile to the first claimer in play order from the
     discarder; 新余 (§4.1) wins on a discard only with ``discard_win``, and then every
     claimer wins (一炮多响) — on a discard or a robbed kong, as the table engine plays it."""
     if how == "self":
-        return "a self-drawn win (自摸) has one winner; several winners need a discard (一炮多响)"
+        return _why(
+            "multi_self",
+            "a self-drawn win (自摸) has one winner; several winners need a discard (一炮多响)",
+        )
     v = variants.get(variant)
     if not v.rules(v.options_class()).multi_win:
-        return (
-            f"{variant} has one winner per discard: the first in play order from the "
-            "discarder (RULES); record only that one"
+        return _why(
+            "multi_first",
+            "{variant} has one winner per discard: the first in play order from the "
+            "discarder (RULES); record only that one",
+            variant=variant_title(variant),
         )
     if not getattr(options, "discard_win", False):
-        return (
-            f"{variant} wins on a discard only with the rule option discard_win=true (then 一炮多响 "
-            "is allowed): add it to options, or set it as the server's house rule"
+        return _why(
+            "multi_discard_win",
+            "{variant} wins on a discard only with the rule option discard_win=true (then 一炮多响 "
+            "is allowed): add it to options, or set it as the server's house rule",
+            variant=variant_title(variant),
         )
     return None
 
@@ -307,7 +336,10 @@ def _score_winner(
     """Score one winner: their hand through the calculator's reading, or the given points."""
     if (hand is None) == (points is None):
         raise BadReport(
-            field_name, "give either the hand (scored by the bot) or the points, not both"
+            field_name,
+            _why(
+                "hand_or_points", "give either the hand (scored by the bot) or the points, not both"
+            ),
         )
     if hand is not None:
         flags = tuple(hand.flags)
@@ -317,12 +349,14 @@ def _score_winner(
         ctx = build_context(query, default_variant=variant, house_rules=house_rules)
         result = score(ctx)
         if not result.legal:
-            raise BadReport(field_name, f"not a legal win: {result.reason}")
+            raise BadReport(
+                field_name, _why("not_legal", "not a legal win: {reason}", reason=result.reason)
+            )
         return _Won(seat, ctx, result, hand.hand)
     if type(points) is not int or not 0 < points <= MAX_POINTS:
         raise BadReport(
             "points" if field_name == "hand" else field_name,
-            f"points must be a whole number 1–{MAX_POINTS}",
+            _why("points_range", "points must be a whole number 1–{most}", most=MAX_POINTS),
         )
     options = _options_for(variant, report.options, house_rules)
     ctx = WinContext(
@@ -346,10 +380,10 @@ def _table_for(
     feeder_seat: int | None = None
     if report.feeder is not None:
         if report.feeder not in players:
-            raise BadReport("feeder", "the 叁包 feeder must be one of the four players")
+            raise BadReport("feeder", _why("not_player", "must be one of the four players"))
         feeder_seat = players.index(report.feeder)
         if feeder_seat == winner:
-            raise BadReport("feeder", "the winner cannot be the 叁包 feeder")
+            raise BadReport("feeder", _why("feeder_winner", "the winner cannot be the 叁包 feeder"))
         feeder = seat_word(feeder_seat, winner)
     given_hand = first.hand_text is not None
     sanbao = variants.get(first.ctx.variant).desk.feeder  # 上饶 叁包
@@ -394,36 +428,45 @@ def prepare_record(
     """
     players = list(report.players)
     if len(players) != 4:
-        raise BadReport("players", f"name exactly four players, not {len(players)}")
+        raise BadReport(
+            "players", _why("four_players", "name exactly four players, not {n}", n=len(players))
+        )
     if len(set(players)) != 4:
-        raise BadReport("players", "each player may be named once")
+        raise BadReport("players", _why("player_twice", "each player may be named once"))
     how_text = report.how
     if (how_text is None or not how_text.strip()) and report.discarder is not None:
         how_text = "discard"  # a discarder named, no way given: 点炮
     if report.winner is not None and (how_text is None or not how_text.strip()):
         # 自摸 and 点炮 move different points: a record is never a guess
-        raise BadReport("how", "say how the hand was won: 自摸 (self), 点炮 (discard) or 抢杠")
+        raise BadReport(
+            "how",
+            _why("how_missing", "say how the hand was won: 自摸 (self), 点炮 (discard) or 抢杠"),
+        )
     how = parse_how(how_text, draw=report.winner is None)
     given = report.hand.variant if report.hand is not None and report.hand.variant else None
     variant = parse_variant(given or report.variant, default_variant)
     details: dict[str, Any] = {"variant": variant, "players": players}
     if report.dealer is not None:
         if report.dealer not in players:
-            raise BadReport("dealer", "the dealer must be one of the four players")
+            raise BadReport("dealer", _why("not_player", "must be one of the four players"))
         details["dealer"] = report.dealer
     if how == "draw":
         if report.winner is not None:
-            raise BadReport("winner", "a drawn hand (流局) has no winner")
+            raise BadReport("winner", _why("draw_winner", "a drawn hand (流局) has no winner"))
         if report.discarder is not None:
-            raise BadReport("discarder", "a drawn hand has no discarder")
+            raise BadReport("discarder", _why("draw_discarder", "a drawn hand has no discarder"))
         if report.hand is not None or report.points is not None:
-            raise BadReport("hand", "a drawn hand has no hand or points to record")
+            raise BadReport(
+                "hand", _why("draw_hand", "a drawn hand has no hand or points to record")
+            )
         if report.more_winners:
-            raise BadReport("winner2", "a drawn hand (流局) has no winner")
+            raise BadReport("winner2", _why("draw_winner", "a drawn hand (流局) has no winner"))
         for name in ("feeder", "streak"):
             value = getattr(report, name)
             if value is not None and (not isinstance(value, str) or value.strip()):
-                raise BadReport(name, "a drawn hand pays nothing: leave it empty")
+                raise BadReport(
+                    name, _why("draw_pays", "a drawn hand pays nothing: leave it empty")
+                )
         options = _options_for(variant, _hand_options(report), house_rules)
         deltas, parts, shown = _draw_kong_money(report.others, players, variant, options)
         hand = HandInput(
@@ -439,28 +482,35 @@ def prepare_record(
         return PreparedRecord(hand, None, {**details, "how": "draw"})
     assert report.winner is not None
     if report.winner not in players:
-        raise BadReport("winner", "the winner must be one of the four players")
+        raise BadReport("winner", _why("not_player", "must be one of the four players"))
     winner = players.index(report.winner)
     extra_seats: list[int] = []
     for n, extra in enumerate(report.more_winners, 2):
         if extra.user_id not in players:
-            raise BadReport(f"winner{n}", f"winner{n} must be one of the four players")
+            raise BadReport(f"winner{n}", _why("not_player", "must be one of the four players"))
         seat = players.index(extra.user_id)
         if seat == winner or seat in extra_seats:
-            raise BadReport(f"winner{n}", "each winner may be named once")
+            raise BadReport(f"winner{n}", _why("winner_twice", "each winner may be named once"))
         extra_seats.append(seat)
     payer: int | None = None
     if how == "self":
         if report.discarder is not None:
-            raise BadReport("discarder", "a self-drawn win (自摸) has no discarder")
+            raise BadReport(
+                "discarder", _why("self_discarder", "a self-drawn win (自摸) has no discarder")
+            )
     else:
         if report.discarder is None:
-            raise BadReport("discarder", "name who discarded (点炮) or whose kong was robbed")
+            raise BadReport(
+                "discarder",
+                _why("discarder_missing", "name who discarded (点炮) or whose kong was robbed"),
+            )
         if report.discarder not in players:
-            raise BadReport("discarder", "the discarder must be one of the four players")
+            raise BadReport("discarder", _why("not_player", "must be one of the four players"))
         payer = players.index(report.discarder)
         if payer == winner or payer in extra_seats:
-            raise BadReport("discarder", "a winner cannot be the discarder")
+            raise BadReport(
+                "discarder", _why("winner_discarder", "a winner cannot be the discarder")
+            )
     if extra_seats:
         why = multi_win_refusal(
             variant, _options_for(variant, _hand_options(report), house_rules), how
@@ -534,7 +584,7 @@ def prepare_record(
         source="record",
     )
     if first.hand_text is not None:
-        details["hand"] = first.hand_text
+        details["hand"] = typed_hand(first.hand_text)
     details.update(how=how, points=total_points, deltas=deltas, parts=parts)
     if len(won) > 1:
         details["winners"] = [
@@ -557,13 +607,23 @@ def _draw_kong_money(
     if text is None or not text.strip():
         return [0] * SEATS, [{} for _ in range(SEATS)], []
     if not variants.get(variant).rules(options).kong_money:
-        raise BadReport("others", f"a drawn hand pays nothing in {variant}: leave it empty")
+        raise BadReport(
+            "others",
+            _why(
+                "draw_no_kong_money",
+                "a drawn hand pays nothing in {variant}: leave it empty",
+                variant=variant_title(variant),
+            ),
+        )
     pieces = _MENTION_RX.split(text)  # [before, id, melds, id, melds, …]
     if pieces[0].strip(" ;；,，、"):
         raise BadReport(
             "others",
-            "a drawn hand has no winner to count seats from: start each part with the player's"
-            " mention, e.g. @Bo [7777m]; @Cai (5555p)",
+            _why(
+                "draw_mentions",
+                "a drawn hand has no winner to count seats from: start each part with the "
+                "player's mention, e.g. @Bo [7777m]; @Cai (5555p)",
+            ),
         )
     kongs: list[tuple[int, bool]] = []
     shown_melds: list[dict[str, Any]] = []
@@ -571,12 +631,19 @@ def _draw_kong_money(
     for uid_text, melds in zip(pieces[1::2], pieces[2::2], strict=True):
         uid = int(uid_text)
         if uid not in players or uid in seen:
-            raise BadReport("others", f"<@{uid}> must be one of the four players, named once")
+            raise BadReport(
+                "others",
+                _why(
+                    "not_player_once",
+                    "{who} must be one of the four players, named once",
+                    who=f"<@{uid}>",
+                ),
+            )
         seen.add(uid)
         try:
             shown = parse_others("下家 " + melds.strip(" ;；,，、")).get(1)
         except DeskInputError as e:
-            raise BadReport("others", str(e)) from None
+            raise BadReport("others", e.problem) from None
         if shown is not None:
             seat = players.index(uid)
             kongs += [(seat, m.kind is MeldKind.CONCEALED_KONG) for m in shown.melds if m.is_kong]
@@ -642,7 +709,10 @@ def _settle_several(
     for rel, sm in table.others.items():
         seat = absolute_seat(rel, first.seat)
         if seat in winner_seats:
-            raise BadReport("others", "a winner's own kongs belong in their hand, not in others")
+            raise BadReport(
+                "others",
+                _why("winner_kongs", "a winner's own kongs belong in their hand, not in others"),
+            )
         kongs += [(seat, m.kind is MeldKind.CONCEALED_KONG) for m in sm.melds if m.is_kong]
     money = table_kong_money(variant, kongs)
     total = win + money
@@ -694,7 +764,12 @@ class RecordService:
         returns the one in force."""
         if hours is not None and not 0 < hours <= MAX_EXPIRY / timedelta(hours=1):
             raise BadReport(
-                "hours", f"the expiry must be more than 0 and at most {MAX_EXPIRY.days} days"
+                "hours",
+                _why(
+                    "expiry_range",
+                    "the expiry must be more than 0 and at most {days} days",
+                    days=MAX_EXPIRY.days,
+                ),
             )
         await self.store.guilds.update_settings(
             guild_id, record_expiry_hours=None if hours is None else float(hours)

@@ -45,7 +45,7 @@ from engine.review import ReviewLine, review_states
 from i18n import t
 from services.action_codec import Logged, entry_action, read_logged, read_step
 from services.engine_views import primary_of
-from services.model import ActionKey, MeldInfo
+from services.model import ActionKey, MeldInfo, shown_ai_name
 from services.picture_words import picture_words
 from services.pictures import draw
 from services.real_engine import meld_info
@@ -300,7 +300,7 @@ def frame(
             last = who_
     seats = four_seats(
         SeatView(
-            name=rh.names[i],
+            name=shown_ai_name(rh.names[i], lang),
             score=state.scores[i],
             concealed_count=len(s.hand),
             melds=tuple(_meld_view(i, meld_info(m)) for m in s.melds),
@@ -437,7 +437,9 @@ def move_lines(rh: ReplayHand, step: int, view: int, lang: str) -> list[tuple[in
 
 
 def end_text(rh: ReplayHand, lang: str) -> str:
-    return result_text(rh.replay.final.hand.result, rh.names, lang)
+    return result_text(
+        rh.replay.final.hand.result, [shown_ai_name(n, lang) for n in rh.names], lang
+    )
 
 
 # --------------------------------------------------------------------------- exports

@@ -26,6 +26,7 @@ from engine.game.state import GameState
 from engine.options import VARIANT_NAMES
 from engine.tiles import WINDS, tile_str
 from i18n import BOTH, t
+from services.model import shown_ai_name
 
 #: How a hand ended (``replay.how.<how>``: 自摸, 点炮, 抢杠, 流局).
 HOWS = ("self", "discard", "rob_kong", "draw")
@@ -71,7 +72,7 @@ def tile_word(kind: int, lang: str) -> str:
 
 def who(names: list[str], seat: int, viewer: int | None, lang: str) -> str:
     """``上家 bob`` (zh) / ``bob (left)`` (en) from the shown seat; just the name otherwise."""
-    name = names[seat] if seat < len(names) else f"#{seat + 1}"
+    name = shown_ai_name(names[seat], lang) if seat < len(names) else f"#{seat + 1}"
     if viewer is None or seat == viewer:
         return name
     rel = t(f"replay.relative.{(seat - viewer) % 4}", one(lang))

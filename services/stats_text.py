@@ -25,6 +25,7 @@ from db.types import (
 from engine.game.wall import commitment
 from engine.options import VARIANT_NAMES
 from i18n import short, t
+from i18n.engine_texts import engine_text_by_zh
 from services.model import Seat
 
 FIELD_LIMIT = 1024
@@ -131,11 +132,12 @@ def item_text(item: Any, lang: str = "zh") -> str:
     if isinstance(item, Mapping):
         zh = str(item.get("name") or item.get("zh") or item.get("en") or "?")
         en = str(item.get("en") or zh)
-        label = en if lang == "en" else zh
+        label = en if lang == "en" else engine_text_by_zh(zh, lang)
         value = item.get("value")
         return label if value in (None, "") else f"{label} {value_text(value)}"
     if isinstance(item, Sequence) and not isinstance(item, str) and len(item) == 2:
-        return f"{item[0]} {value_text(item[1])}"
+        name = engine_text_by_zh(str(item[0]), lang)
+        return f"{name} {value_text(item[1])}"
     return str(item)
 
 
@@ -486,6 +488,16 @@ def seed_lines(seed_reveal: Mapping[str, Any] | None, lang: str = "zh") -> list[
     return lines
 
 
+def winners_received(hand: HandInfo) -> int | None:
+    """What the winner(s) received in all (赢家共收): their change, the sum of every loser's
+    payment — with 九江 吃兴家 and the value per 炮, which the hand's own points leave out.
+    None for a hand without a winner."""
+    winners = set(hand.winner_seats)
+    if not winners:
+        return None
+    return sum(int(d.get("delta", 0)) for d in hand.deltas if int(d.get("seat", -1)) in winners)
+
+
 def hand_field(hand: HandInfo, game: GameInfo | None, lang: str = "zh") -> Field:
     """One hand: winner, how, items, payments and the fairness seed."""
     names = hand_names(hand, game, lang)
@@ -499,7 +511,11 @@ def hand_field(hand: HandInfo, game: GameInfo | None, lang: str = "zh") -> Field
     if hand.items:
         lines.append(t("stats.items", lang1, items=items_text(hand.items, lang)))
     if hand.points:
-        lines.append(t("stats.points_total", lang1, points=hand.points))
+        received = winners_received(hand)
+        if received is None or received == hand.points:
+            lines.append(t("stats.points_total", lang1, points=hand.points))
+        else:
+            lines.append(t("stats.hand_total", lang1, points=hand.points, received=received))
     pay = " · ".join(
         f"{names.get(int(d.get('seat', 0)), '?')} {signed(int(d.get('delta', 0)))}"
         for d in hand.deltas

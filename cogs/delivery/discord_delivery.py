@@ -130,6 +130,7 @@ class DiscordDelivery:
         """Stop pending table edits and delayed alerts; the saves of remembered messages
         under way or asked for end first (shut-down: the store closes after this)."""
         self.places.closing = True
+        await self.places.stale.close()
         await self.tables.stop_all()
         await self.access.close()
         await self.alerts.close()
@@ -318,6 +319,7 @@ class DiscordDelivery:
         await self.alerts.close_alerts(game)
         if not await self.access.game_blocked(game):  # (else: in /mahjong stats, the replay)
             await self.public(game, lambda: self._game_ended(game))
+        await self.hands.strip_all(game)  # (ended mid-hand: the DMs still show the moves)
         self.hands.forget_game(game.id)
         self.commitments.pop(game.id, None)  # (kept per game playing: an ended one never returns)
         self.results_held.pop(game.id, None)
@@ -335,7 +337,7 @@ class DiscordDelivery:
             await self.places.put_lobby(game, embed, None)
         elif message_id is not None:
             at = self.places.refs(game).get("table_at")
-            await self.places.retire(int(at[0]) if at else game.channel_id, message_id)
+            await self.places.retire(game, int(at[0]) if at else game.channel_id, message_id)
         await self.places.retire_result(game)
         if game.hand_no and not self.places.refs(game).get("standings"):
             await self.session.post_standings(game)  # the final standings with 再来一局
@@ -345,6 +347,8 @@ class DiscordDelivery:
         alert still open stands for the decision asked now, the table is brought up to date."""
         self.hands.reopen(game)
         self.alerts.adopt_alerts(game)
+        # buttons a failed edit or a crash left on old messages go, spaced out
+        self.places.stale.adopt(game)
         if table is not None and table.commitment:
             self.commitments[game.id] = table.commitment
         await self.public(game, lambda: self.tables.flush(game, table))
@@ -361,6 +365,14 @@ class DiscordDelivery:
     async def _session_changed(self, game: GameSummary, result: HandResult | None) -> bool:
         await self.session.session_changed(game, result)
         return True
+
+    async def resumed(self, serves_guild: Callable[[int], bool] | None = None) -> int:
+        """After the resume: the buttons still owed removal on messages of games that ended
+        recently (of the servers ``serves_guild`` accepts) are taken off too, spaced out.
+        Returns how many messages."""
+        if self.store is None:
+            return 0
+        return await self.places.stale.adopt_ended(self.store, serves_guild)
 
 
 def result_nonce(game: GameSummary) -> str:

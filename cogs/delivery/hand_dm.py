@@ -126,6 +126,9 @@ class HandMessages:
         self.pictures = ShownPictures()
         #: each player's DM channel (far more than discord.py keeps)
         self.dm_channels = DmChannels()
+        #: (game, user) → the hand DM last written without buttons by this process (an
+        #: earlier hand's DM known bare is not edited again when the next hand's goes out)
+        self.bare: dict[tuple[int, int], int] = {}
 
     # ------------------------------------------------------------------ what a press showed
 
@@ -206,6 +209,7 @@ class HandMessages:
                 else:
                     with self.pictures.changing(known[1].id, picture if png else None):
                         await known[1].edit(embed=embed, view=view, attachments=files())
+                self._note_buttons(key, known[1].id, view)
                 return False
             except discord.NotFound:
                 known = None
@@ -238,8 +242,12 @@ class HandMessages:
             return noticed
         self.places.note_snowflake(message.id)
         self.pictures.note(message.id, picture if png else None)
+        self._note_buttons(key, message.id, view)
         self.dm_messages[key] = (game.hand_no, message)
         held = self.places.refs(game).setdefault("dm", {})
+        # the DM this one takes the place of (this hand's, or an earlier hand's that may
+        # still show buttons) is written down with it: its buttons go, even after a crash
+        replaced = self._replaced(game, key, held.get(str(update.user_id)), known, message.id)
         held[str(update.user_id)] = [message.channel.id, message.id, game.hand_no]
         # waited for: a crash after this DM's send costs at most this one duplicate, never
         # a second DM for messages sent after it (and sharing, the stored DM decides)
@@ -247,8 +255,39 @@ class HandMessages:
         if await self._keep_stored_dm(game, key, message, embed, view, files):
             message = self.dm_messages[key][1]  # (the duplicate notified them before it went)
         if known is not None and known[1].id != message.id:
-            await self._point_to(known[1], message, lang)
+            await self._point_to(game, known[1], message, lang)
+        elif replaced is not None:
+            await self.places.stale.strip(game, *replaced)
         return True
+
+    def _note_buttons(self, key: tuple[int, int], message_id: int, view: Any) -> None:
+        """The hand DM was just written, with buttons (``view``) or without."""
+        if view is None or not getattr(view, "children", None):
+            self.bare[key] = message_id
+        elif self.bare.get(key) == message_id:
+            del self.bare[key]
+
+    def _replaced(
+        self,
+        game: GameSummary,
+        key: tuple[int, int],
+        entry: Any,
+        known: tuple[int, Any] | None,
+        sent: int,
+    ) -> tuple[int, int] | None:
+        """The hand DM a new one replaces, written down as owing its buttons' removal:
+        ``known`` (this hand's, which could not be edited), else the remembered DM of an
+        earlier hand unless this process last wrote it without buttons. Returns
+        ``(channel, message)`` of the earlier hand's DM to strip (None: none, or ``known``)."""
+        if known is not None and known[1].id != sent:
+            self.places.stale.owe(game, known[1].channel.id, known[1].id)
+            return None
+        with contextlib.suppress(TypeError, ValueError, IndexError):
+            channel_id, message_id, hand_no = int(entry[0]), int(entry[1]), int(entry[2])
+            if hand_no < game.hand_no and message_id != sent and self.bare.get(key) != message_id:
+                self.places.stale.owe(game, channel_id, message_id)
+                return channel_id, message_id
+        return None
 
     def _hand_dm(self, game: GameSummary, key: tuple[int, int]) -> tuple[int, Any] | None:
         """(hand number, message) of the player's hand DM of this hand (None: none yet; an
@@ -349,17 +388,30 @@ class HandMessages:
         if isinstance(alert, list) and uid not in alerts:
             alerts[uid] = list(alert)
 
-    async def _point_to(self, old: Any, new: Any, lang: str) -> None:
-        """An old hand DM replaced by a new one: it says where the hand went (best effort)."""
+    async def _point_to(self, game: GameSummary, old: Any, new: Any, lang: str) -> None:
+        """An old hand DM replaced by a new one: it says where the hand went, without
+        buttons (when that fails, its buttons are taken off later:
+        :mod:`cogs.delivery.stale_buttons`)."""
         embed = discord.Embed(
             description=t("game.hand_moved", lang, link=jump_url(new.channel.id, new.id)),
             colour=discord.Colour.blue(),
         )
-        try:
+
+        async def edit() -> None:
             with self.pictures.changing(old.id, None):
                 await old.edit(embed=embed, view=None, attachments=[])
-        except discord.HTTPException as error:
-            log.info("old hand DM %s not updated (%s %s)", old.id, error.status, error.code)
+
+        if not await self.places.stale.strip(game, old.channel.id, old.id, edit=edit):
+            log.info("old hand DM %s not updated yet", old.id)
+
+    async def strip_all(self, game: GameSummary) -> None:
+        """The game ended: every remembered hand DM not known bare loses its buttons (a game
+        ended by a vote or an operator mid-hand leaves them showing the moves)."""
+        for uid, ref in list((self.places.refs(game).get("dm") or {}).items()):
+            with contextlib.suppress(TypeError, ValueError, IndexError):
+                channel_id, message_id = int(ref[0]), int(ref[1])
+                if self.bare.get((game.id, int(uid))) != message_id:
+                    await self.places.stale.strip(game, channel_id, message_id)
 
     def reopen(self, game: GameSummary) -> None:
         """After a restart: the remembered hand DMs are edited again (not sent anew), and
@@ -378,6 +430,8 @@ class HandMessages:
         for key in [k for k in self.dm_messages if k[0] == game_id]:
             _hand_no, message = self.dm_messages.pop(key)
             self.pictures.forget(message.id)
+        for key in [k for k in self.bare if k[0] == game_id]:
+            del self.bare[key]
 
     # ------------------------------------------------------------------ closed DMs
 

@@ -147,6 +147,13 @@ class MessageIds:
         self._saved[game_id] = ours
         return stored
 
+    async def cross_out(self, game_id: int, group: str, key: str, entry: Any) -> None:
+        """Remove ``key`` (stored as ``entry``) from a group of the game's stored messages,
+        by itself: a game this process no longer holds (ended). A three-way merge like every
+        save: the group's other entries, and whatever else is stored, stay."""
+        await self._writes.settled(game_id)
+        await self._games.merge_messages(game_id, {group: {key: entry}}, {group: {}})
+
     def forget(self, game_id: int) -> None:
         """The game ended here: its ids are kept among the newest ended games, and the
         oldest let go past :data:`KEEP_ENDED` (an id owed is still written)."""

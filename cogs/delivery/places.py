@@ -15,7 +15,8 @@ delivery keeps up to date (and remembers across restarts).
   table instead of losing the update.
 - **Remembered messages.** The hand DMs, open alerts, the lobby, the last result and the
   hand of the current table are kept in the game's ``messages`` (the store), so a restart
-  edits them instead of sending new ones.
+  edits them instead of sending new ones; so are the old messages whose buttons are still
+  to go (:mod:`cogs.delivery.stale_buttons`: retried after a failed edit or a restart).
 - **Posts that cannot be doubled.** A post standing for one game event carries a
   :func:`nonce` built from the event (a hand's result: game and hand), the same in every
   process and after a restart. discord.py sends any nonce with ``enforce_nonce``: Discord
@@ -39,9 +40,9 @@ import discord
 from cogs.delivery.message_ids import MessageIds
 from cogs.delivery.preferences import Preferences
 from cogs.delivery.resend import lost_access
+from cogs.delivery.stale_buttons import StaleButtons
 from cogs.game.text import t, variant_name
 from cogs.game.views import lobby_message
-from cogs.replay.buttons import result_view
 from db.errors import StoreUnwritable
 from services.delivery import GameSummary
 from services.game import GameService
@@ -134,6 +135,10 @@ class Places:
         self._saves: SingleFlight[int] = SingleFlight(self._save_once, "messages of game")
         #: Discord's clock: the time of the newest snowflake seen (epoch seconds)
         self._discord_time = 0.0
+        #: buttons still to take off old messages (written down, retried)
+        self.stale = StaleButtons(self)
+        #: crossings-out of ended games' stored messages under way
+        self._crossing: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ what is remembered
 
@@ -185,6 +190,8 @@ class Places:
         """Wait until every save asked for has ended, and the table message ids written
         behind with them (shut-down, tests)."""
         await self._saves.drained()
+        if self._crossing:
+            await asyncio.gather(*self._crossing, return_exceptions=True)
         if self.ids is not None:
             await self.ids.written_behind()
 
@@ -207,6 +214,31 @@ class Places:
         if self._refs.get(game_id) is held:
             self._stored[game_id] = _copy(stored)
             take_stored(held, sent, stored)
+
+    def live_refs(self, game_id: int) -> dict[str, Any] | None:
+        """The game's remembered messages if this process holds them (not after its end)."""
+        return self._refs.get(game_id)
+
+    def save_refs_behind(self, game_id: int) -> None:
+        """Store the game's remembered messages behind (nothing waits for it)."""
+        if self._refs.get(game_id) is not None and self.ids is not None:
+            self._saves.request(game_id)
+
+    def cross_out_stored(self, game_id: int, group: str, key: str, entry: Any) -> None:
+        """Remove one entry of a group of an ended game's stored messages (its copy is not
+        held any more), behind; entries other processes stored meanwhile stay."""
+        if self.ids is None:
+            return
+        task = asyncio.create_task(self._cross_out(game_id, group, key, entry))
+        self._crossing.add(task)
+        task.add_done_callback(self._crossing.discard)
+
+    async def _cross_out(self, game_id: int, group: str, key: str, entry: Any) -> None:
+        assert self.ids is not None
+        try:
+            await self.ids.cross_out(game_id, group, key, entry)
+        except Exception:
+            log.exception("game %s: could not cross out %s %s", game_id, group, key)
 
     def stored(self, game_id: int) -> dict[str, Any]:
         """The game's remembered messages as this process last stored them (empty: none
@@ -478,6 +510,11 @@ class Places:
         made = nonce("t", game.id, game.hand_no, game.version, current or 0)
         message = await self.send(where, embed=embed, view=view, files=files or [], nonce=made)
         self.note_snowflake(message.id)
+        if current is not None and current != message.id:
+            # the table (or lobby) it replaces is written down before the new id is stored:
+            # a crash before its buttons go leaves them owed, not forgotten
+            self.stale.owe(game, int(at[0]) if at else game.channel_id, current)
+            await self.save_refs(game.id)
         if self.ids is not None:
             # alone on the database nobody else posts this game's table: the id is written
             # behind, and the next edit does not wait for it
@@ -493,9 +530,9 @@ class Places:
                     refs["lobby"] = current
                     await self._lobby_started(game, current, where)
                 else:  # a table from before this version, in the channel
-                    await self.retire(game.channel_id, current)
+                    await self.retire(game, game.channel_id, current)
             else:
-                await self.retire(int(old_at[0]), current)
+                await self.retire(game, int(old_at[0]), current)
         await self.retire_result(game, before=game.hand_no)
         await self.save_refs(game.id)
 
@@ -508,7 +545,7 @@ class Places:
             await message.delete()
         except discord.HTTPException as error:
             log.info("duplicate table %s not deleted (%s %s)", message.id, error.status, error.code)
-            await self.retire(message.channel.id, message.id)
+            await self.retire(game, message.channel.id, message.id)
 
     async def _keep_stored_table(
         self,
@@ -545,20 +582,20 @@ class Places:
         embed, _view = lobby_message(game, lang)
         if where != game.channel_id:
             embed.description = t("game.lobby_playing", lang, thread=f"<#{where}>")
-        try:
+
+        async def edit() -> None:
             await self.partial(game.channel_id, lobby).edit(embed=embed, view=None)
-        except discord.HTTPException as error:
-            log.info("game %s: lobby not updated (%s %s)", game.id, error.status, error.code)
+
+        if not await self.stale.strip(game, game.channel_id, lobby, edit=edit):
+            log.info("game %s: lobby not updated yet", game.id)
 
     async def retire(
-        self, channel_id: int, message_id: int, keep: discord.ui.View | None = None
+        self, game: GameSummary, channel_id: int, message_id: int, keep_hand: int = 0
     ) -> None:
-        """Take the buttons off an old message, but those of ``keep`` (best effort: it stays
-        as it was)."""
-        try:
-            await self.partial(channel_id, message_id).edit(view=keep)
-        except discord.HTTPException as error:
-            log.info("buttons of message %s stay (%s %s)", message_id, error.status, error.code)
+        """Take the buttons off an old message (a result of hand ``keep_hand`` keeps its 回放):
+        written down until done, retried when it fails (:mod:`cogs.delivery.stale_buttons`)."""
+        if not await self.stale.strip(game, channel_id, message_id, keep_hand):
+            log.info("game %s: buttons of message %s stay for now", game.id, message_id)
 
     async def retire_result(self, game: GameSummary, *, before: int | None = None) -> None:
         """Take 准备 / 解散 off the last result (of a hand before ``before``, or any); its
@@ -568,10 +605,8 @@ class Places:
         if not result or (before is not None and int(result[2]) >= before):
             return
         refs.pop("result", None)
-
-        lang = await self.preferences.lang_for_guild(game.guild_id)
-        keep = result_view(game.id, int(result[2]), lang)  # 回放 stays on every result
-        await self.retire(int(result[0]), int(result[1]), keep)
+        # 回放 stays on every result
+        await self.retire(game, int(result[0]), int(result[1]), keep_hand=int(result[2]))
 
     async def note_result(self, game: GameSummary, channel_id: int, message_id: int) -> None:
         """The result message of the hand just ended (its buttons go when the next starts)."""

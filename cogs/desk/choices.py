@@ -6,6 +6,7 @@ from __future__ import annotations
 from discord.app_commands import Choice
 
 from cogs.desk.text import raise_names, role_name
+from cogs.refusal_text import translated
 from engine import variants
 from engine.notation import format_hand
 from i18n import BOTH, short, t
@@ -60,7 +61,13 @@ def option_choices(variant: str | None, current: str) -> list[Choice[str]]:
     return out[:25]
 
 
-def hand_choices(current: str) -> list[Choice[str]]:
+def _problem(error: DeskInputError, lang: str) -> str:
+    """What is wrong with the typed text, in the reader's language (``zh+en``: the English
+    the error was raised with, as short as a hint must be)."""
+    return str(error.problem if lang == BOTH else translated(error.problem, lang))
+
+
+def hand_choices(current: str, lang: str = BOTH) -> list[Choice[str]]:
     """Live check of the hand being typed: the hand read back (✓) or what is wrong (⚠);
     examples while empty. The value is always the text as typed."""
     text = current.strip()
@@ -71,7 +78,7 @@ def hand_choices(current: str) -> list[Choice[str]]:
     try:
         read = read_hand(text)
     except DeskInputError as error:
-        return [Choice(name=f"⚠ {error.problem}"[:100], value=text)]
+        return [Choice(name=f"⚠ {_problem(error, lang)}"[:100], value=text)]
     return [Choice(name=f"✓ {format_hand(read)}"[:100], value=text)]
 
 
@@ -124,7 +131,7 @@ def others_choices(variant: str | None, current: str, lang: str = BOTH) -> list[
     try:
         others = parse_others(text)
     except DeskInputError as error:
-        return [Choice(name=f"⚠ {error.problem}"[:100], value=text)]
+        return [Choice(name=f"⚠ {_problem(error, lang)}"[:100], value=text)]
     parts = []
     for seat in sorted(others):
         sm = others[seat]
@@ -153,7 +160,7 @@ def streak_choices(variant: str | None, current: str, lang: str = BOTH) -> list[
     try:
         value, raises = parse_streak(text)
     except DeskInputError as error:
-        return [Choice(name=f"⚠ {error.problem}"[:100], value=text)]
+        return [Choice(name=f"⚠ {_problem(error, lang)}"[:100], value=text)]
     why = f" ({raise_names(raises, short(lang))})" if raises else ""
     label = t("desk.choice.streak_value", lang, value=value, why=why)
     return [Choice(name=f"✓ {label}"[:100], value=text)]

@@ -64,6 +64,7 @@ from services.records import (
     RecordReport,
     attach_message,
     message_of,
+    report_why,
     waiting_for,
 )
 
@@ -265,7 +266,7 @@ class Desk(commands.Cog):
     async def _score_hand(
         self, interaction: discord.Interaction, current: str
     ) -> list[Choice[str]]:
-        return hand_choices(current)
+        return hand_choices(current, lang_of(interaction.locale))
 
     @score.autocomplete("variant")
     async def _score_variant(
@@ -365,7 +366,10 @@ class Desk(commands.Cog):
         more: list[ExtraWinner] = []
         for n, (user, text) in enumerate(((winner2, hand2), (winner3, hand3)), 2):
             if user is None and text is not None:
-                error = BadReport(f"winner{n}", f"hand{n} is given but not winner{n}")
+                error = BadReport(
+                    f"winner{n}",
+                    report_why("hand_without_winner", "a hand is given but not its winner"),
+                )
                 await interaction.response.send_message(
                     record_error_text(error, lang), ephemeral=True
                 )
@@ -402,7 +406,7 @@ class Desk(commands.Cog):
                 "streak": streak,
             }
             await interaction.response.send_message(
-                input_error_text(error, typed.get(error.field), lang), ephemeral=True
+                input_error_text(error, typed.get(error.field), lang, "record"), ephemeral=True
             )
             return
         except RecordError as error:
@@ -515,7 +519,7 @@ class Desk(commands.Cog):
     async def _record_hand(
         self, interaction: discord.Interaction, current: str
     ) -> list[Choice[str]]:
-        return hand_choices(current)
+        return hand_choices(current, lang_of(interaction.locale))
 
     @record.autocomplete("variant")
     async def _record_variant(

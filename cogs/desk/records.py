@@ -17,13 +17,16 @@ from cogs.desk.text import (
     RECORD_STATUSES,
     item_line,
     mention,
+    option_label,
     player_lines,
     record_lines,
     status_text,
     variant_label,
 )
+from cogs.refusal_text import translated
 from db.store import Store
 from db.types import PhysicalRecordInfo
+from engine.refusal import Reason
 from i18n import t
 from services.records import NoSuchRecord, RecordError, RecordNotPending
 
@@ -132,14 +135,26 @@ def record_view(record: PhysicalRecordInfo, lang: str) -> discord.ui.View:
 
 
 def record_error_text(error: RecordError, lang: str) -> str:
+    """A refused record request in ``lang``: the sentence of its kind, the option at fault
+    by the name the reader's Discord shows, what is wrong translated (a
+    :class:`~engine.refusal.Reason`)."""
     if isinstance(error, RecordNotPending):
         status = error.status
         shown = t(f"desk.status.{status}", lang) if status in RECORD_STATUSES else status
         return t("desk.record_closed", lang, status=shown)
-    params = {k: v for k, v in error.params.items() if k not in ("detail",)}
-    params.setdefault("field", "")
+    params = {k: translated(v, lang) for k, v in error.params.items() if k != "detail"}
+    detail = error.detail
+    if isinstance(detail, Reason) and isinstance(detail.params.get("reason"), str):
+        # an engine's "中文 · English" explanation of an illegal win: the reader's half
+        why = detail.params["reason"]
+        if not isinstance(why, Reason) and " · " in why:
+            zh, en = why.split(" · ", 1)
+            detail = Reason(
+                detail.key, str(detail), **{**detail.params, "reason": en if lang == "en" else zh}
+            )
+    params["field"] = option_label(str(params.get("field", "")), lang)
     key = error.key if error.key.startswith("desk.") else f"desk.{error.key}"
-    return t(key, lang, detail=error.detail, **params)
+    return t(key, lang, detail=translated(detail, lang), **params)
 
 
 async def _ephemeral(interaction: discord.Interaction, text: str) -> None:

@@ -196,7 +196,7 @@ def context_lines(answer: DeskAnswer, lang: str) -> list[str]:
     word: 宝, 精 …), flags and counts, the rest of the table."""
     ctx = answer.context
     lines = [
-        f"`{format_hand(ctx.hand)}`",
+        f"`{answer.typed.replace('`', '') if answer.typed else format_hand(ctx.hand)}`",
         t("desk.how_won", lang, how=t(f"desk.win.{ctx.win}", lang)),
     ]
     if ctx.wildcards:
@@ -238,12 +238,28 @@ def answer_title(answer: DeskAnswer, lang: str) -> str:
     return t("desk.illegal_title", lang, variant=variant)
 
 
-def input_error_text(error: DeskInputError, given: str | None, lang: str) -> str:
+def option_label(field: str, lang: str, command: str = "record") -> str:
+    """A ``/mahjong <command>`` option as the reader's Discord names it (``winner2`` →
+    ``赢家2``); ``players`` is the four player options; an unknown name stays as it is."""
+    if field == "players":
+        first, last = option_label("player1", lang, command), option_label("player4", lang, command)
+        return f"{first}–{last}"
+    for cmd in (command, "score", "record", "record_expiry"):
+        try:
+            return t(f"commands.mahjong.{cmd}.param.{field}.name", lang)
+        except KeyError:
+            continue
+    return field
+
+
+def input_error_text(
+    error: DeskInputError, given: str | None, lang: str, command: str = "score"
+) -> str:
     """The pointed explanation of bad input: which option, the text with the bad part marked
     【like this】, what is wrong, and examples."""
     field = error.field if error.field in INPUT_FIELDS else "count"
     head = t(f"desk.bad_{field}", lang)
-    lines = [f"❌ **{head}** (`{error.field}`)"]
+    lines = [f"❌ **{head}** (`{option_label(error.field, lang, command)}`)"]
     if given:
         span = locate(given, error.bad) if error.bad else None
         shown = (

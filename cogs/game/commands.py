@@ -34,6 +34,7 @@ from cogs.components import component_ids, custom_id_of
 from cogs.delivery import pictures
 from cogs.delivery.discord_delivery import DiscordDelivery
 from cogs.delivery.shown_pictures import ShownPictures
+from cogs.game.config_text import settings_lines
 from cogs.game.late_answer import acknowledge, deferred_when_late, edit_pressed
 from cogs.game.press_timing import PressClock
 from cogs.game.session import LENGTH_CHOICES, SESSION_KINDS, handle_session_button
@@ -463,6 +464,10 @@ class Game(commands.Cog):
             log.info("Resumed %d unfinished game(s)", len(games))
         except Exception:
             log.exception("resuming games failed")
+        try:
+            await self.delivery.resumed(self.bot.serves_guild)
+        except Exception:
+            log.exception("old buttons of ended games not looked for")
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
@@ -928,28 +933,7 @@ class Game(commands.Cog):
                 await answer(interaction, refusal_text(BadOption(reason_of(error)), lang))
                 return
             self.delivery.preferences.forget_guild_language(interaction.guild_id)
-        lines = [
-            f"default_variant = {current.default_variant}",
-            f"turn_timeout = {current.turn_timeout}",
-            f"claim_timeout = {current.claim_timeout}",
-            f"hints = {str(current.hints).lower()}",
-            f"language = {current.language}",
-            f"thread = {str(current.thread).lower()}",
-            "ai_pace = "
-            + (
-                f"{self.service.ai_pace:g} (default)"
-                if current.ai_pace is None
-                else f"{current.ai_pace:g}"
-            ),
-            f"length = {current.length}",
-            f"ready_timeout = {current.ready_timeout}",
-            f"vote_timeout = {current.vote_timeout}",
-        ]
-        for v in variants.names():
-            if current.rule_options.get(v):
-                lines.append(
-                    f"{v}: " + ", ".join(f"{k}={val}" for k, val in current.rule_options[v].items())
-                )
+        lines = settings_lines(current, self.service.ai_pace, lang)
         embed = discord.Embed(
             title=t("game.config_title", lang),
             description="\n".join(lines),

@@ -125,13 +125,9 @@ def dealer_choice_line(game: GameSummary, events: list[GameEvent], lang: str) ->
             vs = [int(v) for v in values] if isinstance(values, list | tuple) else []
             dice = "+".join(str(v) for v in vs)
             shown.append(f"{seat_name(names, int(seat_text))} {dice}={sum(vs)}")
-        text = "，".join(shown) if lang != "en" else ", ".join(shown)
+        text = punct("comma", lang).join(shown)
         if i < len(rounds) - 1:
-            text += (
-                f"（{t('session.dice_again', lang)}）"
-                if lang != "en"
-                else f" ({t('session.dice_again', lang)})"
-            )
+            text += punct("open", lang) + t("session.dice_again", lang) + punct("close", lang)
         parts.append(text)
     return t(
         "session.line_dealer_dice", lang, rolls=" → ".join(parts), name=seat_name(names, dealer)
@@ -191,7 +187,9 @@ def showdown_hand_line(
     first_winner = bool(result.winners) and hand.seat == result.winners[0]
     if won and first_winner and result.winning_tile in concealed:
         concealed.remove(result.winning_tile)  # shown apart, marked
-    line = f"{head}：`{hand_notation(tuple(concealed), wildcards, lang, variant)}`"
+    line = (
+        f"{head}{punct('colon', lang)}`{hand_notation(tuple(concealed), wildcards, lang, variant)}`"
+    )
     if hand.melds:
         line += " " + " ".join(meld_text(m, lang, hand.seat) for m in hand.melds)
     if hand.flowers:
@@ -267,7 +265,7 @@ def showdown_lines(
         out.append(t("game.result_draw", lang))
     else:
         how = how_word(result.how, lang)
-        who = "、".join(seat_name(names, s) for s in result.winners)
+        who = punct("list", lang).join(seat_name(names, s) for s in result.winners)
         line = f"🀄 **{who}** · {how}"
         if result.discarder is not None and result.how != "self":
             key = (
@@ -278,14 +276,16 @@ def showdown_lines(
             line += " · " + t(key, lang, name=seat_name(names, result.discarder))
         out.append(line)
         if result.items:
-            items = "，".join(score_line_text(i, short(lang)) for i in result.items)
-            out.append(f"{t('game.result_items', lang)}：{items}")
+            items = punct("comma", lang).join(score_line_text(i, short(lang)) for i in result.items)
+            out.append(t("game.result_items", lang) + punct("colon", lang) + items)
         out.append(t("game.result_points", lang, n=result.points))
         payer = sanbao_payer(result)
         if payer is not None:
             out.append(t("session.showdown_sanbao", lang, name=seat_name(names, payer)))
     if result.value_per_pao > 1:
-        why = "、".join(result.raised_by) or t("session.showdown_value_why", short(lang))
+        why = punct("list", lang).join(result.raised_by) or t(
+            "session.showdown_value_why", short(lang)
+        )
         out.append(t("session.showdown_value", lang, n=result.value_per_pao, why=why))
     if wildcards:
         out.append(
@@ -432,7 +432,7 @@ def standings_lines(game: GameSummary, lang: str) -> list[str]:
             t(
                 "session.standings_winner",
                 lang,
-                names="、".join(seat_name(names, s.seat) for s in best),
+                names=punct("list", lang).join(seat_name(names, s.seat) for s in best),
             )
         )
     length = length_label(info.length if info else None, lang)
@@ -458,5 +458,5 @@ def rematch_text(game: GameSummary, lang: str) -> str:
     if info.rematch_closed:
         return t("session.rematch_started", lang, game=info.rematch_game)
     seats = {s.user_id: s.name for s in game.seats if s.user_id is not None}
-    who = "、".join(seats.get(u, str(u)) for u in info.rematch_users)
+    who = punct("list", lang).join(seats.get(u, str(u)) for u in info.rematch_users)
     return t("session.rematch_line", lang, game=info.rematch_game, who=who)

@@ -152,12 +152,13 @@ def how_word(how: str, lang: str) -> str:
 
 
 def score_line_text(item: ScoreLine, lang: str) -> str:
-    """One scoring item with its value: ``清一色 ×4`` (zh), ``清一色 (Pure one suit) ×4``."""
+    """One scoring item with its value: ``清一色 ×4`` (zh), ``Pure one suit (清一色) ×4`` (en:
+    the English name first, the Chinese one players also use beside it unless it is in it)."""
     name = item.name
     if lang == "zh-TW":
         name = engine_text_by_zh(item.name, lang)
     elif lang != "zh" and item.en:
-        name = f"{item.name} ({item.en})"
+        name = item.en if item.name in item.en else f"{item.en} ({item.name})"
     return f"{name} {value_text(item.value, lang)}"
 
 

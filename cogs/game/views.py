@@ -27,6 +27,7 @@ from cogs.game.text import (
     action_label,
     hand_lines,
     lang_of,
+    punct,
     t,
     table_lines,
     variant_name,
@@ -156,7 +157,7 @@ def lobby_message(game: GameSummary, lang: str) -> tuple[discord.Embed, discord.
         if i < len(game.seats):
             seat = game.seats[i]
             mark = (
-                f"（{t('game.host', lang)}）"
+                punct("open", lang) + t("game.host", lang) + punct("close", lang)
                 if seat.user_id == game.host_id and not seat.ai
                 else ""
             )
@@ -201,7 +202,7 @@ def rules_text(variant: str, options: dict[str, Any], lang: str) -> str:
     lines = []
     for name, value, info in describe_options(opts, lang):
         shown = "—" if value is None else str(value).lower()
-        lines.append(f"`{name}` = **{shown}** · {info}")
+        lines.append(f"`{name}={shown}` · {info}")
     return "\n".join(lines) or "—"
 
 

@@ -79,7 +79,7 @@ def options_text(variant: str, lang: str) -> str:
     lines = []
     for name, value, info in describe_options(make_options(variant), lang):
         shown = "—" if value is None else str(value).lower()
-        lines.append(f"`{name}` = **{shown}** · {info}")
+        lines.append(f"`{name}={shown}` · {info}")
     return t("help.options_head", lang) + "\n" + "\n".join(lines)
 
 

@@ -280,7 +280,9 @@ def replay_view(rh: ReplayHand, step: int, view: int, lang: str) -> discord.ui.V
     v.add_item(StepButton(g, h, "l", last, view, emoji="⏭", disabled=step >= last))
     v.add_item(StepButton(g, h, "a", step, view, label=t("replay.animate", one(lang))))
     options = [
-        discord.SelectOption(label=f"{i + 1}. {rh.names[i]}"[:100], value=str(i), default=view == i)
+        discord.SelectOption(
+            label=f"{i + 1}. {who(rh.names, i, None, lang)}"[:100], value=str(i), default=view == i
+        )
         for i in range(4)
     ]
     options.append(

@@ -150,7 +150,7 @@ NAMES: dict[str, Text] = {
 }
 
 #: Tile names that may lead an item (``中明杠``, ``一筒暗杠``): the 简体 name of every kind.
-_TILE_PREFIX = re.compile(
+TILE_PREFIX = re.compile(
     "^(?:" + "|".join(sorted((zh_name(k) for k in range(N_KINDS)), key=len, reverse=True)) + ")"
     "(?=明杠|暗杠|碰|暗刻)"
 )
@@ -176,7 +176,7 @@ def split_item_name(name: str) -> tuple[str, ...]:
     """The catalogue names a scored line is made of (see the module doc)."""
     parts = []
     for part in _COUNT.sub("", name).split():
-        parts.append(_TILE_PREFIX.sub("", part))
+        parts.append(TILE_PREFIX.sub("", part))
     return tuple(parts)
 
 

@@ -559,3 +559,42 @@ async def test_nanchang_takes_both_jing_as_the_zheng_jing_or_the_indicator(
     )  # fmt: skip
     msg = await ix.wait_reply()
     assert not msg.ephemeral and any(c.endswith(":confirm") for c in msg.custom_ids())
+
+
+async def test_a_traditional_chinese_reader_is_refused_in_traditional_chinese(
+    fake: FakeDiscord, desk_bot: BotProcess
+) -> None:
+    """A zh-TW user's bad ``/mahjong record`` is refused in 繁體 only: the sentence, the
+    option by its 繁體 name, what is wrong; no English words."""
+    bob = fake.user("bob")
+    bob.locale = "zh-TW"
+    players = {
+        f"player{i}": fake.user(n) for i, n in enumerate(("alice", "bob", "carol", "dave"), 1)
+    }
+    refusals = [
+        ({**players, "winner": bob, "hand": "123m456m789p234s99s +9s"}, "胡法", "點炮"),
+        ({**players, "winner": bob, "how": "discard", "hand": "123m456m789p234s99s +9s"},
+         "點炮者", "點炮"),
+        ({**players, "winner": bob, "how": "self", "points": 4, "hand": "123m456m789p234s99s +9s"},
+         "手牌", "分數"),
+    ]  # fmt: skip
+    for options, field, word in refusals:
+        ix = await fake.slash(bob, "mahjong record", options)
+        reply = await ix.wait_reply()
+        assert reply.ephemeral and reply.visible_to is bob
+        text = reply.content
+        assert text.startswith("記錄有誤（" + field + "）："), text
+        assert word in text, text
+        assert re.findall(r"[A-Za-z]+", text) == [], text
+    assert fake.channel_messages() == []
+
+
+async def test_score_echoes_the_hand_as_the_user_grouped_it(
+    fake: FakeDiscord, desk_bot: BotProcess
+) -> None:
+    alice = fake.user("alice")
+    typed = "99s 234s [555s]  123m 456m ＋9s"
+    ix = await fake.slash(alice, "mahjong score", {"hand": typed, "variant": "xinyu"})
+    reply = await ix.wait_reply()
+    [embed] = reply.embeds
+    assert embed["description"].split("\n")[0] == "`99s 234s [555s] 123m 456m +9s`"

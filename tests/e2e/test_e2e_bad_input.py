@@ -114,7 +114,7 @@ async def test_config_refuses_forged_values_and_nothing_is_stored(
     saved = await (
         await fake.slash(alice, "mahjong-admin config", {"variant": "xinyu", "turn_timeout": 45})
     ).wait_reply()
-    assert "default_variant = xinyu" in saved.text() and "turn_timeout = 45" in saved.text()
+    assert "variant: Xinyu" in saved.text() and "turn_timeout: 45 seconds" in saved.text()
     _assert_within_limits(fake)
 
 

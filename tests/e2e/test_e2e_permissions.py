@@ -144,7 +144,7 @@ async def test_admin_commands_refuse_a_member_without_manage_server(
     saved = await (
         await fake.slash(alice, "mahjong-admin config", {"turn_timeout": 30})
     ).wait_reply()
-    assert "turn_timeout = 30" in saved.text()
+    assert "turn_timeout: 30 seconds" in saved.text()
 
 
 async def test_abandon_is_for_the_host_or_a_manager(

@@ -379,7 +379,7 @@ async def test_a_server_may_turn_threads_off(fake: FakeDiscord, bot_factory) -> 
     await start_bot(bot_factory)
     alice = fake.user("alice")  # owns the server
     ix = await fake.slash(alice, "mahjong-admin config", {"thread": False})
-    assert "thread = false" in (await ix.wait_reply()).text()
+    assert "thread: off" in (await ix.wait_reply()).text()
     gid, _lobby = await open_game(fake, alice, [], variant="xinyu")
     await fake.wait_for(lambda: table_message(fake, gid), 10, what="the table")
     assert fake.threads() == [] and table_message(fake, gid).channel_id == fake.channel.id

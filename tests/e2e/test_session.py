@@ -292,9 +292,9 @@ async def test_a_dissolve_vote_times_out_after_a_hand(fake: FakeDiscord, bot_fac
     check_privacy(fake)
     # the server's default length (alice owns the server): the next lobby takes it
     ix = await fake.slash(alice, "mahjong-admin config", {"length": "2圈"})
-    assert "length = 2圈" in (await ix.wait_reply()).text()
+    assert "length: 2 rounds" in (await ix.wait_reply()).text()
     bad = await fake.slash(alice, "mahjong-admin config", {"ready_timeout": 1}, force=True)
-    assert "ready_timeout = 1" not in (await bad.wait_reply()).text()  # refused, unchanged
+    assert "ready_timeout: 1 second" not in (await bad.wait_reply()).text()  # refused, unchanged
     ix = await fake.slash(bob, "mahjong new", {"variant": "xinyu"})
     await ix.wait_reply()
     lobby = await fake.wait_for(

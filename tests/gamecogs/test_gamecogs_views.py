@@ -149,7 +149,7 @@ def test_hand_lines_private_and_result_lists_every_item():
         items=(ScoreLine("点炮", "Discard win", "+1炮"), ScoreLine("门清", "Concealed", "+1炮")),
     )
     english = result_lines(jiujiang, ["a", "b", "c", "d"], "en")
-    assert any("点炮 (Discard win) +1 pao, 门清 (Concealed) +1 pao" in line for line in english)
+    assert any("Discard win (点炮) +1 pao, Concealed (门清) +1 pao" in line for line in english)
     assert not any(ch in line for line in english for ch in "：，；（）、")
 
 

@@ -138,4 +138,4 @@ def test_scoring_items_of_a_result_read_traditional_for_zh_tw() -> None:
     line = ScoreLine("杠上开花", "Win on a kong replacement", "×2")
     assert score_line_text(line, "zh") == "杠上开花 ×2"
     assert score_line_text(line, "zh-TW") == "槓上開花 ×2"
-    assert score_line_text(line, "en") == "杠上开花 (Win on a kong replacement) ×2"
+    assert score_line_text(line, "en") == "Win on a kong replacement (杠上开花) ×2"

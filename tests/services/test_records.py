@@ -191,7 +191,7 @@ async def test_a_xinyu_draw_records_the_kong_money(store: Store) -> None:
 @pytest.mark.parametrize(
     ("changes", "words"),
     [
-        ({"variant": "shangrao"}, "pays nothing in shangrao"),
+        ({"variant": "shangrao"}, "pays nothing in Shangrao"),
         ({"others": "下家 [7777m]"}, "mention"),
         ({"others": f"<@{B}> [7777m]; <@{B}> [1111p]"}, "named once"),
         ({"others": "<@999> [7777m]"}, "four players"),

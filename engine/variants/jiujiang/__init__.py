@@ -52,7 +52,7 @@ VARIANT = Variant(
             "help.jiujiang.summary",
             "兴家、二炮起胡、花牌、吃兴家",
             "興家、二炮起胡、花牌、吃興家",
-            "发 flowers, 2 炮 minimum, big hands",
+            "发 flowers, 2 pao (炮) minimum, big hands",
         ),
         pages=HELP_PAGES,
     ),

@@ -20,9 +20,9 @@ class ShangraoOptions(RuleOptions):
     INFO: ClassVar[dict[str, OptionInfo]] = {
         "scoring": OptionInfo(
             ("classic", "xingchen"),
-            "计分方式：classic 为百科分数表，xingchen 为星辰麻将番数表",
+            "计分方式：`classic` 为百科分数表，`xingchen` 为星辰麻将番数表",
             "Scoring preset: classic (the encyclopedia points table) or xingchen (the multiplier table)",
-            zh_TW="計分方式：classic 為百科分數表，xingchen 為星辰麻將番數表",
+            zh_TW="計分方式：`classic` 為百科分數表，`xingchen` 為星辰麻將番數表",
         ),
         "discard_win": OptionInfo(
             (False, True),
@@ -32,9 +32,9 @@ class ShangraoOptions(RuleOptions):
         ),
         "jiebao_points": OptionInfo(
             (None,),
-            "接宝 / 四个宝 的分数（空 = 按计分方式：classic 16，xingchen 10）",
-            "Points for 接宝 / 四个宝 (empty = by preset: classic 16, xingchen 10)",
-            zh_TW="接寶 / 四個寶 的分數（空 = 按計分方式：classic 16，xingchen 10）",
+            "接宝 / 四个宝 的分数（空 = 按计分方式：`classic` 16，`xingchen` 10）",
+            "Points for 接宝 / 四个宝 (empty = by preset: `classic` 16, `xingchen` 10)",
+            zh_TW="接寶 / 四個寶 的分數（空 = 按計分方式：`classic` 16，`xingchen` 10）",
             int_range=(1, 1000),
         ),
     }

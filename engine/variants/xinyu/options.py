@@ -25,8 +25,8 @@ class XinyuOptions(RuleOptions):
         ),
         "draw_dealer": OptionInfo(
             ("next", "stay"),
-            "流局后坐庄：next 下家坐庄，stay 连庄",
-            "Dealer after a drawn hand: next (the dealer's 下家) or stay (连庄)",
-            zh_TW="流局後坐莊：next 下家坐莊，stay 連莊",
+            "流局后坐庄：`next` 下家坐庄，`stay` 连庄",
+            "Dealer after a drawn hand: `next` (the dealer's 下家) or `stay` (连庄)",
+            zh_TW="流局後坐莊：`next` 下家坐莊，`stay` 連莊",
         ),
     }

@@ -180,6 +180,7 @@ class MahjongBot(commands.Bot):
             ephemeral_lifetime=settings.ephemeral_lifetime_seconds,
             alert_delay=settings.alert_delay_seconds,
             table_edits_per_second=settings.table_edits_per_second,
+            channel_probe_seconds=settings.channel_probe_seconds,
         )
         service = GameService(
             self.store,

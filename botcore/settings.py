@@ -65,6 +65,10 @@ class Settings(BaseSettings):
     #: allows every 2 s, each table is edited less often (never more than 10 s behind while
     #: the budget has room). 0 = no cap of its own (every table every 2 s, budget permitting)
     table_edits_per_second: float = Field(default=30, ge=0, le=1000)
+    #: seconds between two tries of a game channel that refuses the bot (403 Missing
+    #: Permissions) when no gateway event said its permissions returned
+    #: (``CHANNEL_PROBE_SECONDS``): one request per such channel per probe
+    channel_probe_seconds: float = Field(default=60, ge=0.5, le=3600)
     ready_timeout_seconds: int = Field(default=60, gt=0, le=3600)
     vote_timeout_seconds: int = Field(default=60, gt=0, le=3600)
     extra_extensions: str = ""

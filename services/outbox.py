@@ -8,7 +8,9 @@ queued them was committed. Delivery never undoes a committed action; a failing j
   was given, doubling up to :data:`BACKOFF_MAX`, until it succeeds, becomes **obsolete** (a
   newer job with the same ``key`` was queued: e.g. a newer hand for the same seat), or the
   service shuts down (what is still owed then is rebuilt from the stored state at resume);
-- **logged and skipped** otherwise (a 403 or 404 that sending again cannot mend).
+- **logged and skipped** otherwise (a 403 or 404 that sending again cannot mend);
+- **held** by the delivery itself when it raises :class:`Held` (a channel that refuses the
+  bot now: it makes the job once the channel opens) — not a failure, logged as a note.
 
 Later jobs of the game wait behind a job being sent again, so the order is kept.
 
@@ -41,6 +43,12 @@ Job = Callable[[], Awaitable[None]]
 BACKOFF_FIRST = 1.0
 #: the back-off doubles per failed attempt up to this many seconds
 BACKOFF_MAX = 60.0
+
+
+class Held(Exception):
+    """Raised by a job the delivery keeps to make later itself (its channel refuses the bot
+    now): not logged as a failure, and what the job stood for stays owed — a hand's result
+    stays unposted (:mod:`services.results_owed`: a restart hands it over again)."""
 
 
 @dataclass(frozen=True)
@@ -137,6 +145,9 @@ async def _deliver(live: LiveGame, item: _Queued) -> None:
             return
         except asyncio.CancelledError:
             raise
+        except Held as held:
+            log.info("game %s: delivery held (%s)", live.id, held)
+            return
         except Exception as error:
             wait = item.resend.delay(error) if item.resend is not None else None
             if wait is None:

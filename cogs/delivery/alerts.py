@@ -340,6 +340,8 @@ class Alerts:
                 return None  # no hand DM to point to (it could not be sent)
         if update.alert_kind != "turn":
             return None  # a public mention would tell the table who may claim
+        if self.places.refuses(await self.places.play_channel_id(game)):
+            return None  # (the channel refuses the bot now: the host was told)
         lang = await self.preferences.lang_for_guild(game.guild_id)
         text = t(
             "game.alert_turn_public",

@@ -18,6 +18,11 @@
 - :class:`cogs.game.session.SessionMessages` — the 准备 line, ready alerts, the 解散 vote, the
   final standings with 再来一局 (in the channel, with the lobby).
 
+A channel that takes the bot's permissions away mid-game is
+:class:`cogs.delivery.channel_access.ChannelAccess`'s: the host is told once, nothing is sent
+there meanwhile (play goes on by DM), and the table, the results and the 准备 line held back
+catch up (:meth:`DiscordDelivery.catch_up`) once the permissions return.
+
 Public lines for claims, kongs, wins and timeouts are :func:`cogs.delivery.event_lines.event_line`.
 
 Posts that stand for one game event carry a nonce built from it (:func:`cogs.delivery.places.nonce`):
@@ -28,17 +33,19 @@ another process or after a restart, returns the message already posted.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import NoReturn, TypeVar
 
 import discord
 
 from cogs.delivery.alerts import Alerts
+from cogs.delivery.channel_access import PROBE_SECONDS, ChannelAccess
 from cogs.delivery.event_lines import event_line
 from cogs.delivery.hand_dm import HandMessages
 from cogs.delivery.message_ids import MessageIds
 from cogs.delivery.places import Places, nonce, text_id
 from cogs.delivery.preferences import Preferences
-from cogs.delivery.resend import resend_delay
+from cogs.delivery.resend import lost_access, resend_delay
 from cogs.delivery.table_edits import TABLE_EDIT_INTERVAL, TABLE_EDITS_PER_SECOND, TableEdits
 from cogs.game.session import SessionMessages, result_parts
 from cogs.game.text import t
@@ -48,7 +55,10 @@ from db.store import Store
 from services.delivery import GameSummary, PrivateUpdate
 from services.game import GameService
 from services.model import GameEvent, HandResult, TableView
+from services.outbox import Held
 from services.results_owed import RESULT_POSTED, result_posted
+
+T = TypeVar("T")
 
 
 class DiscordDelivery:
@@ -63,6 +73,7 @@ class DiscordDelivery:
         table_edits_per_second: float = TABLE_EDITS_PER_SECOND,
         ephemeral_lifetime: float | None = None,
         alert_delay: float = 0.0,
+        channel_probe_seconds: float = PROBE_SECONDS,
     ) -> None:
         self.bot = bot
         self.preferences = Preferences(store)
@@ -83,6 +94,18 @@ class DiscordDelivery:
         self.session = SessionMessages(self.places, self.preferences, self.hands, self.alerts.due)
         #: game → the SHA-256 commitment of its hand's wall (revealed with the result)
         self.commitments: dict[int, str] = {}
+        #: the channels that refuse the bot now, and their games waiting to catch up
+        self.access = ChannelAccess(
+            bot, self.places, self.preferences, self.hands, probe_seconds=channel_probe_seconds
+        )
+        self.access.catch_up = self.catch_up
+        self.tables.access = self.access
+        self.places.permissions_noted = self.access.note_permissions
+        self.places.refuses = self.access.blocked
+        #: game → the results its refused channel holds back: ``(game, result, table, past)``
+        self.results_held: dict[int, list[tuple[GameSummary, HandResult, TableView, bool]]] = {}
+        #: game → its newest session change its refused channel held back
+        self.session_held: dict[int, tuple[GameSummary, HandResult | None]] = {}
 
     @property
     def store(self) -> Store | None:
@@ -109,6 +132,7 @@ class DiscordDelivery:
         self.places.closing = True
         await self.places.stale.close()
         await self.tables.stop_all()
+        await self.access.close()
         await self.alerts.close()
         await self.places.saves_done()
 
@@ -125,9 +149,47 @@ class DiscordDelivery:
         """A short public line for a notable event (:func:`cogs.delivery.event_lines.event_line`)."""
         return event_line(game, event, events, lang)
 
+    async def public(self, game: GameSummary, job: Callable[[], Awaitable[T]]) -> T | None:
+        """Run a job that posts or edits where the game shows; a refusal for want of the
+        bot's permissions there starts (or goes on with) the channel's episode instead of
+        failing the delivery: None then."""
+        try:
+            return await job()
+        except discord.HTTPException as error:
+            if not lost_access(error) or self.closing:
+                raise
+            await self.access.refused(game, error)
+            return None
+
+    async def catch_up(self, game: GameSummary) -> None:
+        """The game's channel is open to the bot again: the results it held back are posted,
+        the table shows the game as it stands, the 准备 line as it stands (raises when
+        refused again: what is left stays held)."""
+        held = self.results_held.get(game.id, [])
+        while held:
+            summary, result, table, past = held[0]
+            if past:
+                await self._post_past_result(summary, result)
+            else:
+                await self._post_result(summary, result, table)
+            held.pop(0)
+        self.results_held.pop(game.id, None)
+        latest = self.tables.latest(game.id)
+        if latest is not None:
+            await self.tables.flush(*latest)
+        session = self.session_held.get(game.id)
+        if session is not None:
+            await self.session.session_changed(*session)
+            self.session_held.pop(game.id, None)
+
     # ------------------------------------------------------------------ Delivery
 
     async def lobby_changed(self, game: GameSummary) -> None:
+        if self.access.blocked(game.channel_id):
+            return  # (the lobby: the game's start catches up with the table)
+        await self.public(game, lambda: self._lobby_changed(game))
+
+    async def _lobby_changed(self, game: GameSummary) -> None:
         lang = await self.preferences.lang_for_guild(game.guild_id)
         embed, view = lobby_message(game, lang)
         await self.places.put_lobby(game, embed, view)
@@ -143,11 +205,10 @@ class DiscordDelivery:
             if event.kind == "hand_started" and event.data.get("commitment"):
                 self.commitments[game.id] = str(event.data["commitment"])
         lines = [line for line in (event_line(game, e, events, lang) for e in events) if line]
-        if lines:
+        if lines and not await self.access.game_blocked(game):
             text = "\n".join(lines)
-            await self.places.say(
-                game, text, nonce=nonce("l", game.id, game.version, text_id(text))
-            )
+            line_nonce = nonce("l", game.id, game.version, text_id(text))
+            await self.public(game, lambda: self.places.say(game, text, nonce=line_nonce))
         self.tables.schedule(game, table)
 
     async def hand_changed(self, game: GameSummary, update: PrivateUpdate) -> None:
@@ -157,9 +218,10 @@ class DiscordDelivery:
             notified = await self.hands.update_hand(game, update)
         except Exception:
             self.hands.forget_rendered(game, update)
-            await self.alerts.update_alert(game, update)
+            await self.public(game, lambda: self.alerts.update_alert(game, update))
             raise
-        await self.alerts.update_alert(game, update, notified=notified)
+        # (a closed-DM player's alert is a mention where the game shows)
+        await self.public(game, lambda: self.alerts.update_alert(game, update, notified=notified))
 
     def result_shown(self, game: GameSummary) -> bool:
         """Whether this hand's result was posted (remembered across restarts)."""
@@ -176,6 +238,22 @@ class DiscordDelivery:
         called again (a send made again, a restart that finds the hand over), it only brings
         the table and the alerts up to date. True: ``result_posted`` is stored with the
         game's messages (the service need not note it)."""
+        if await self.access.game_blocked(game):
+            self._hold_result(game, result, table, past=False)
+        posted = await self.public(game, lambda: self._post_result(game, result, table))
+        if posted is None:
+            self._hold_result(game, result, table, past=False)
+        return posted
+
+    def _hold_result(
+        self, game: GameSummary, result: HandResult, table: TableView, *, past: bool
+    ) -> NoReturn:
+        """A result the game's channel refuses now: held for the catch-up, and still owed
+        for the service (:class:`services.outbox.Held`: a restart hands it over again)."""
+        self.results_held.setdefault(game.id, []).append((game, result, table, past))
+        raise Held(f"the result of hand {game.hand_no} waits for its channel")
+
+    async def _post_result(self, game: GameSummary, result: HandResult, table: TableView) -> bool:
         lang = await self.preferences.lang_for_guild(game.guild_id)
         await self.tables.flush(game, table)
         if self.result_shown(game):
@@ -208,6 +286,14 @@ class DiscordDelivery:
         dealt the next hand at once, and the bot restarted before the result was posted):
         posted once, with the seed reveal and the hash published when that hand started; the
         table, which shows the hand in play, is left alone, and there is no 准备 to press."""
+        if await self.access.game_blocked(game):
+            self._hold_result(game, result, table, past=True)
+        posted = await self.public(game, lambda: self._post_past_result(game, result))
+        if posted is None:
+            self._hold_result(game, result, table, past=True)
+        return posted
+
+    async def _post_past_result(self, game: GameSummary, result: HandResult) -> bool:
         if self.result_shown(game):
             return self.result_stored(game)
         lang = await self.preferences.lang_for_guild(game.guild_id)
@@ -229,8 +315,22 @@ class DiscordDelivery:
         return self.result_stored(game)
 
     async def game_ended(self, game: GameSummary, reason: str) -> None:
-        lang = await self.preferences.lang_for_guild(game.guild_id)
         await self.tables.stop(game.id)
+        await self.alerts.close_alerts(game)
+        if not await self.access.game_blocked(game):  # (else: in /mahjong stats, the replay)
+            await self.public(game, lambda: self._game_ended(game))
+        await self.hands.strip_all(game)  # (ended mid-hand: the DMs still show the moves)
+        self.hands.forget_game(game.id)
+        self.commitments.pop(game.id, None)  # (kept per game playing: an ended one never returns)
+        self.results_held.pop(game.id, None)
+        self.session_held.pop(game.id, None)
+        self.access.forget_game(game.id)
+        await self.places.save_refs(game.id)
+        self.places.forget_game(game.id)
+
+    async def _game_ended(self, game: GameSummary) -> None:
+        """The table and the last result lose their buttons, the final standings go out."""
+        lang = await self.preferences.lang_for_guild(game.guild_id)
         message_id = self.places.table_id(game)
         if message_id is not None and game.hand_no == 0:
             embed, _view = lobby_message(game, lang)
@@ -239,14 +339,8 @@ class DiscordDelivery:
             at = self.places.refs(game).get("table_at")
             await self.places.retire(game, int(at[0]) if at else game.channel_id, message_id)
         await self.places.retire_result(game)
-        await self.alerts.close_alerts(game)
         if game.hand_no and not self.places.refs(game).get("standings"):
             await self.session.post_standings(game)  # the final standings with 再来一局
-        await self.hands.strip_all(game)  # (ended mid-hand: the DMs still show the moves)
-        self.hands.forget_game(game.id)
-        self.commitments.pop(game.id, None)  # (kept per game playing: an ended one never returns)
-        await self.places.save_refs(game.id)
-        self.places.forget_game(game.id)
 
     async def refresh(self, game: GameSummary, table: TableView | None) -> None:
         """After a restart: the remembered hand DMs are edited again (not sent anew), an
@@ -257,11 +351,20 @@ class DiscordDelivery:
         self.places.stale.adopt(game)
         if table is not None and table.commitment:
             self.commitments[game.id] = table.commitment
-        await self.tables.flush(game, table)
+        await self.public(game, lambda: self.tables.flush(game, table))
 
     async def session_changed(self, game: GameSummary, result: HandResult | None) -> None:
         """See :meth:`services.delivery.Delivery.session_changed`."""
+        if await self.access.game_blocked(game):
+            self.session_held[game.id] = (game, result)
+            return
+        done = await self.public(game, lambda: self._session_changed(game, result))
+        if done is None:
+            self.session_held[game.id] = (game, result)
+
+    async def _session_changed(self, game: GameSummary, result: HandResult | None) -> bool:
         await self.session.session_changed(game, result)
+        return True
 
     async def resumed(self, serves_guild: Callable[[int], bool] | None = None) -> int:
         """After the resume: the buttons still owed removal on messages of games that ended

@@ -39,6 +39,7 @@ import discord
 
 from cogs.delivery.message_ids import MessageIds
 from cogs.delivery.preferences import Preferences
+from cogs.delivery.resend import lost_access
 from cogs.delivery.stale_buttons import StaleButtons
 from cogs.game.text import t, variant_name
 from cogs.game.views import lobby_message
@@ -125,6 +126,10 @@ class Places:
         self._where: dict[int, int] = {}
         #: channel → the bot's permissions there, as the latest interaction reported them
         self._perms: dict[int, discord.Permissions] = {}
+        #: told of every channel's permissions noted (the channels that refused the bot)
+        self.permissions_noted: Callable[[int, discord.Permissions], None] | None = None
+        #: whether a channel refuses the bot now (:mod:`cogs.delivery.channel_access`)
+        self.refuses: Callable[[int], bool] = lambda _channel_id: False
         self._place_locks: dict[int, asyncio.Lock] = {}
         #: the saves of each game's remembered messages, combined (one under way at a time)
         self._saves: SingleFlight[int] = SingleFlight(self._save_once, "messages of game")
@@ -271,6 +276,8 @@ class Places:
         """The bot's permissions in a channel (``interaction.app_permissions``)."""
         if channel_id:
             self._perms[channel_id] = perms
+            if self.permissions_noted is not None:
+                self.permissions_noted(channel_id, perms)
 
     def may_thread(self, channel_id: int) -> bool:
         """Whether the bot may play a game in a thread of this channel (unknown: try)."""
@@ -489,8 +496,8 @@ class Places:
                 )
                 return
             except discord.HTTPException as error:
-                if self.closing:
-                    raise
+                if self.closing or lost_access(error):
+                    raise  # (a fresh post needs the same permissions: it is not tried)
                 log.info(
                     "game %s: table edit refused (%s %s); posting a fresh table",
                     game.id,

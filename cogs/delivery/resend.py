@@ -17,11 +17,21 @@ event, so the job made again builds the same), and Discord returns the message a
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
 import aiohttp
 import discord
 
 #: seconds to wait after a 429 that gave no ``retry_after``
 DEFAULT_RETRY_AFTER = 1.0
+#: Discord's answers when the bot may not do something in a channel: Missing Access (no View
+#: Channel), Missing Permissions (:mod:`cogs.delivery.channel_access`)
+LOST_CODES = (50001, 50013)
+
+
+def lost_access(error: BaseException) -> TypeGuard[discord.Forbidden]:
+    """Whether Discord refused a request for want of the bot's permissions in a channel."""
+    return isinstance(error, discord.Forbidden) and error.code in LOST_CODES
 
 
 def retry_after_of(error: discord.HTTPException) -> float:

@@ -27,8 +27,10 @@ import discord
 
 from botcore.request_budget import PRIORITY, TABLE, RequestBudget
 from cogs.delivery import pictures
+from cogs.delivery.channel_access import ChannelAccess
 from cogs.delivery.places import Places
 from cogs.delivery.preferences import Preferences
+from cogs.delivery.resend import lost_access
 from cogs.game.views import table_message
 from services import outbox
 from services.delivery import GameSummary
@@ -76,6 +78,9 @@ class TableEdits:
         self.clock = clock
         #: the bot's request budget (None: none): the tables take what the players leave
         self.budget: RequestBudget | None = None
+        #: the channels that refuse the bot (None: not followed): a table whose channel
+        #: refuses it is not written, only its newest state kept for the catch-up
+        self.access: ChannelAccess | None = None
         self._swept = 0.0
 
     def spacing(self) -> float:
@@ -84,7 +89,7 @@ class TableEdits:
         :data:`TABLE_MAX_INTERVAL`): ``per_second``, or what the request budget leaves
         the tables when that is less.
 
-        >>> edits = TableEdits(None, None, lambda e: None, per_second=10)  # type: ignore[arg-type]
+        >>> edits = TableEdits(None, None, lambda e: None, per_second=10)
         >>> edits.spacing()
         2.0
         >>> for game in range(50):
@@ -145,12 +150,17 @@ class TableEdits:
             latest = self._latest.get(game_id)
             if latest is None or latest is written:
                 return
+            if self.access is not None and await self.access.game_blocked(latest[0]):
+                return  # kept in _latest: the channel's catch-up writes it
             self._writing.add(game_id)
             try:
                 await self.write(*latest)
             except Exception as error:
                 if self.places.closing or self.places.bot.is_closed():
                     log.info("game %s: table edit dropped at shut-down", game_id)
+                    return
+                if self.access is not None and lost_access(error):
+                    await self.access.refused(latest[0], error)
                     return
                 delay = self.resend_delay(error)
                 if delay is None:
@@ -169,6 +179,10 @@ class TableEdits:
             finally:
                 self._writing.discard(game_id)
             written, failures = latest, 0
+
+    def latest(self, game_id: int) -> tuple[GameSummary, TableView | None] | None:
+        """The newest table of the game asked for (written or not)."""
+        return self._latest.get(game_id)
 
     async def stop(self, game_id: int) -> None:
         """No coalesced edit pending any more: one still waiting is dropped, one already

@@ -5,6 +5,7 @@ network error) is sent again with back-off until it lands or is obsolete; one th
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from typing import Any
 
@@ -36,12 +37,16 @@ class FlakyDelivery(RecordingDelivery):
         super().__init__()
         self.fails: dict[str, int] = {}
         self.refused: set[str] = set()
+        #: names the delivery holds itself (its channel refuses the bot: made later)
+        self.held: set[str] = set()
         self.attempts: dict[str, int] = {}
 
     def _note(self, name: str, *args: Any) -> None:
         self.attempts[name] = self.attempts.get(name, 0) + 1
         if name in self.refused:
             raise Refused(name)
+        if name in self.held:
+            raise outbox.Held(name)
         if self.fails.get(name, 0) > 0:
             self.fails[name] -= 1
             raise Flaky()
@@ -89,6 +94,26 @@ async def test_a_refused_send_is_given_up_and_the_next_ones_go(make_service, qui
     await svc.next_hand(gid, USERS[0])
     await settle(svc)
     assert any(g.hand_no == 2 for g, *_ in delivery.named("table"))
+
+
+async def test_a_held_result_stays_owed_and_is_no_failure(
+    make_service, caplog: pytest.LogCaptureFixture
+):
+    """A result the delivery holds (its channel refuses the bot now) is not sent again nor
+    logged as a failure; it stays owed, so the next deal notes it for a restart."""
+    delivery = FlakyDelivery()
+    delivery.held.add("result")
+    svc = make_service(delivery=delivery)
+    gid = await lobby_with(svc, 1)
+    await svc.start(gid, USERS[0])
+    await play_until_over(svc, gid, USERS[:1])
+    await settle(svc)
+    assert delivery.attempts["result"] == 1
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
+    assert svc._games[gid].results_unposted == {1}
+    await svc.next_hand(gid, USERS[0])
+    await settle(svc)
+    assert list(svc._games[gid].session.results_owed) == [1]
 
 
 def test_back_off_doubles_honours_retry_after_and_stops_growing() -> None:

@@ -27,18 +27,33 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 
 from botcore.request_budget import PRIORITY, TABLE
+from cogs.delivery.preferences import Preferences
 from cogs.delivery.resend import resend_delay
 from cogs.replay.buttons import result_view
 from services import outbox
 from services.delivery import GameSummary
 
-if TYPE_CHECKING:
-    from cogs.delivery.places import Places
+
+class Places(Protocol):
+    """What the retrier uses of :class:`cogs.delivery.places.Places` (named here, not
+    imported: the places own a retrier, so importing them back would make a circle)."""
+
+    closing: bool
+    preferences: Preferences
+
+    def held(self, game: GameSummary, name: str) -> dict[str, Any]: ...
+    def refs(self, game: GameSummary) -> dict[str, Any]: ...
+    def table_id(self, game: GameSummary) -> int | None: ...
+    def partial(self, channel_id: int, message_id: int) -> discord.PartialMessage: ...
+    def live_refs(self, game_id: int) -> dict[str, Any] | None: ...
+    def save_refs_behind(self, game_id: int) -> None: ...
+    def cross_out_stored(self, game_id: int, group: str, key: str, entry: Any) -> None: ...
+
 
 log = logging.getLogger(__name__)
 

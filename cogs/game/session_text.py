@@ -22,6 +22,7 @@ from engine import variants
 from engine.notation import format_tiles
 from engine.tiles import tile_str
 from i18n import short
+from i18n.engine_texts import engine_text_by_zh
 from services.delivery import GameSummary
 from services.model import GameEvent, HandResult, RevealedHand
 from services.picture_words import wildcard_mark, wildcard_word
@@ -207,10 +208,11 @@ def showdown_hand_line(
 
 def pay_reason(line: PayLine, lang: str) -> str:
     """Why ``line`` is paid, in ``lang``: ``自摸``, ``冲关 · 霸王精``, ``杠分 · 暗杠`` …"""
+    label = engine_text_by_zh(line.label, lang) if lang == "zh-TW" else line.label
     if line.kind in ("hand", "sanbao"):
-        why = t("session.pay_hand", lang, label=line.label)
+        why = t("session.pay_hand", lang, label=label)
     else:
-        why = t(f"session.pay_{line.kind}", lang, label=line.label)
+        why = t(f"session.pay_{line.kind}", lang, label=label)
     return " · ".join([why] + [t(f"session.pay_mark_{m}", lang) for m in line.marks])
 
 

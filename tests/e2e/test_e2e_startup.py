@@ -89,6 +89,7 @@ async def test_dev_guild_sync(fake: FakeDiscord, bot_factory) -> None:
         "mahjong",
         "mahjong-admin",
         "mahjong-language",
+        "mahjong-sessions",
     ]
     assert fake.synced_commands() == []
     ix = await fake.slash(fake.user("alice"), "mahjong ping")

@@ -124,7 +124,9 @@ def best_discard(state: GameState, seat: int, kinds: Sequence[int], defend: bool
     h = state.hand
     plain, w = split_wilds(seat_counts(h.seats[seat]), h.wildcards)
     plain = list(plain)
-    cands = [k for k in kinds if k not in h.wildcards] or list(kinds)  # keep the 宝
+    cands = [k for k in kinds if k not in h.wildcards]  # keep the 宝 / 精
+    if not cands:
+        return today._least_feeding(state, seat, list(kinds))
     if len(cands) == 1:
         return cands[0]
     sh = {k: _shanten_after(plain, w, k, h.wildcards) for k in cands}
@@ -179,6 +181,8 @@ def _turn(g: GameState, seat: int, legal: list[Action], defend: bool) -> Action:
         if isinstance(a, AddedKong | IndicatorKong):
             return a
         if isinstance(a, ConcealedKong):
+            if a.kind in h.wildcards:
+                return a  # 杠精 (南昌): 10 from each other player, its 精 still count
             plain, w = today._split(counts, h.wildcards)
             after = list(plain)
             after[a.kind] = 0
@@ -200,6 +204,8 @@ def _turn(g: GameState, seat: int, legal: list[Action], defend: bool) -> Action:
 
 def _claim(g: GameState, seat: int, legal: list[Action]) -> Action:
     if any(isinstance(a, Win) for a in legal):
+        if Pass() in legal and today._waits_for_self_draw(g, seat):
+            return Pass()  # 精钓 (南昌): self-drawn it pays more
         return Win()
     h = g.hand
     c = h.claim
@@ -209,11 +215,14 @@ def _claim(g: GameState, seat: int, legal: list[Action]) -> Action:
     plain = list(plain)
     for a in legal:
         if isinstance(a, Kong):
+            if k in h.wildcards:
+                return a  # 杠精 (南昌): 10 from each other player
             after = list(plain)
             after[k] = 0
             if shanten(after, w) <= shanten(plain, w):
                 return a
-    claims = [a for a in legal if isinstance(a, Pong | Chi)]
+    # A held 精 (南昌) would freeze into the meld as its face value: such claims keep it wild.
+    claims = [a for a in legal if isinstance(a, Pong | Chi) and h.wildcards.isdisjoint(_used(a, k))]
     if not claims:
         return Pass()
     o = outlook_of(g, seat)
@@ -222,14 +231,9 @@ def _claim(g: GameState, seat: int, legal: list[Action]) -> Action:
     best: tuple[float, Action] = (now, Pass())
     for a in claims:
         after = list(plain)
-        if isinstance(a, Pong):
-            after[k] -= 2
-            meld: tuple[str, tuple[int, ...]] = ("pong", (k, k, k))
-        else:
-            for x in a.tiles:
-                if x != k:
-                    after[x] -= 1
-            meld = ("chi", tuple(a.tiles))
+        for x in _used(a, k):
+            after[x] -= 1
+        meld = ("pong", (k, k, k)) if isinstance(a, Pong) else ("chi", tuple(a.tiles))
         claimed = _with_meld(g, seat, o, meld)
         kinds = [x for x in range(34) if after[x]] or [next(iter(o.wild))]
         v = max(discard_values(after, w, kinds, claimed).values())
@@ -240,3 +244,8 @@ def _claim(g: GameState, seat: int, legal: list[Action]) -> Action:
         if sh_after < sh_now and v >= CLAIM_FLOOR * now and (best[1] == Pass() or v > best[0]):
             best = (v, a)
     return best[1]
+
+
+def _used(claim: Pong | Chi, k: int) -> list[int]:
+    """The kinds a claim of a discarded ``k`` takes from the hand."""
+    return [k, k] if isinstance(claim, Pong) else [x for x in claim.tiles if x != k]

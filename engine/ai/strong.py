@@ -8,9 +8,11 @@
 - **Claims** (碰 / 吃): a claim that lowers the 向听, unless the hand after it (and its best
   discard) is worth less than :data:`CLAIM_FLOOR` of the hand that passes (a claim gives up
   门清 and 七对, a sequence 碰碰胡); of two claims, the one worth more.
-- **Kongs**, **wins**, **偷机** and **报听**: as today's AI (:mod:`engine.game.ai`): a kong
-  when it keeps the 向听, every legal win (but 偷机 where the preset makes 宝吊 worth
-  waiting for), 报听 whenever allowed (九江 counts it as a big hand).
+- **Kongs**: a kong when it keeps the 向听; where a kong pays on its own (新余 杠钱) also
+  when it costs a step, unless it breaks a ready hand; a 精 kind always (南昌 杠精).
+- **Wins**, **偷机** and **报听**: as today's AI (:mod:`engine.game.ai`): every legal win
+  (but 偷机 where the preset makes 宝吊 worth waiting for, and a 南昌 精钓 hand waits for
+  its self-draw), 报听 whenever allowed (九江 counts it as a big hand).
 - **Defence** (守牌), where a discard can be won and some seat is a clear threat: each
   candidate discard is scored ``value × win_gain × (1 − P) − P × deal_in_loss``, ``P`` the
   chance of dealing in read from :mod:`engine.game.danger` (about :data:`DEAL_IN_PER_RISK`
@@ -191,7 +193,7 @@ def _turn(g: GameState, seat: int, legal: list[Action], defend: bool) -> Action:
                 if sum(plain)
                 else 9
             )
-            if shanten(after, w) <= now:
+            if _kong_worth_it(g, shanten(after, w), now):
                 return a
     ready = [a.tile for a in legal if isinstance(a, DeclareReady)]
     if ready:
@@ -200,6 +202,16 @@ def _turn(g: GameState, seat: int, legal: list[Action], defend: bool) -> Action:
     if not kinds:
         return legal[0]
     return Discard(best_discard(g, seat, kinds, defend))
+
+
+def _kong_worth_it(g: GameState, after: int, now: int) -> bool:
+    """Whether a kong leaving the hand ``after`` 向听 (``now`` without it) is worth it: when
+    it keeps the 向听, and where a kong pays on its own (新余 杠钱: 3 points, 6 concealed,
+    more than a whole hand is worth on average) also when it costs a step, unless it breaks a
+    ready hand."""
+    if after <= now:
+        return True
+    return rules_of(g.variant, g.options).kong_money and now > 0
 
 
 def _claim(g: GameState, seat: int, legal: list[Action]) -> Action:
@@ -219,7 +231,7 @@ def _claim(g: GameState, seat: int, legal: list[Action]) -> Action:
                 return a  # 杠精 (南昌): 10 from each other player
             after = list(plain)
             after[k] = 0
-            if shanten(after, w) <= shanten(plain, w):
+            if _kong_worth_it(g, shanten(after, w), shanten(plain, w)):
                 return a
     # A held 精 (南昌) would freeze into the meld as its face value: such claims keep it wild.
     claims = [a for a in legal if isinstance(a, Pong | Chi) and h.wildcards.isdisjoint(_used(a, k))]

@@ -50,7 +50,7 @@ from engine.game.danger import THREAT_MIN, risks, sight_of, threats
 from engine.game.legal import legal_actions
 from engine.game.rules import live_count, rules_of, seat_counts, split_wilds
 from engine.game.state import PHASE_TURN, GameState
-from engine.shanten import shanten
+from engine.shanten import HonourRuns, shanten
 
 #: Chance of dealing in per unit of risk (:func:`engine.game.danger.risks`): in 九江
 #: self-play a ready seat's wait was hit by about 11 % of the discards of risk 0.6–1.
@@ -78,7 +78,13 @@ def outlook_of(state: GameState, seat: int) -> Outlook:
         melds,
         variants.get(state.variant).ai,
         *_boosts(state, seat, melds),
+        _runs(state),
     )
+
+
+def _runs(state: GameState) -> HonourRuns:
+    """The honour triples that are sequences in this game (南昌 中发白, three winds)."""
+    return rules_of(state.variant, state.options).honour_sequences
 
 
 def _boosts(
@@ -101,7 +107,7 @@ def _with_meld(
 ) -> Outlook:
     """The outlook after claiming ``meld`` (the boosts of the hand it makes)."""
     melds = (*o.melds, meld)
-    return Outlook(o.unseen, o.draws, o.wild, melds, o.tuning, *_boosts(state, seat, melds))
+    return Outlook(o.unseen, o.draws, o.wild, melds, o.tuning, *_boosts(state, seat, melds), o.runs)
 
 
 def choose(
@@ -131,7 +137,8 @@ def best_discard(state: GameState, seat: int, kinds: Sequence[int], defend: bool
         return today._least_feeding(state, seat, list(kinds))
     if len(cands) == 1:
         return cands[0]
-    sh = {k: _shanten_after(plain, w, k, h.wildcards) for k in cands}
+    runs = _runs(state)
+    sh = {k: _shanten_after(plain, w, k, h.wildcards, runs) for k in cands}
     least = min(sh.values())
     # Measured in the arena: letting the route values pick a discard that leaves the hand a
     # step further from ready lost more wins than the bigger hands paid back.
@@ -155,12 +162,14 @@ def best_discard(state: GameState, seat: int, kinds: Sequence[int], defend: bool
     return max(score, key=lambda k: (score[k], -today._keep_value(plain, k), k))
 
 
-def _shanten_after(plain: list[int], w: int, k: int, wild: frozenset[int]) -> int:
+def _shanten_after(
+    plain: list[int], w: int, k: int, wild: frozenset[int], runs: HonourRuns = ()
+) -> int:
     if k in wild:
-        return shanten(plain, w - 1)
+        return shanten(plain, w - 1, runs)
     plain[k] -= 1
     try:
-        return shanten(plain, w)
+        return shanten(plain, w, runs)
     finally:
         plain[k] += 1
 
@@ -179,6 +188,7 @@ def _turn(g: GameState, seat: int, legal: list[Action], defend: bool) -> Action:
             return Win()
         return KeepDrawing(best_discard(g, seat, [a.tile for a in keep], defend=False))
     counts = seat_counts(s)
+    runs = _runs(g)
     for a in legal:
         if isinstance(a, AddedKong | IndicatorKong):
             return a
@@ -189,11 +199,11 @@ def _turn(g: GameState, seat: int, legal: list[Action], defend: bool) -> Action:
             after = list(plain)
             after[a.kind] = 0
             now = (
-                min(today._sh_after_discard(plain, w, k) for k in range(34) if plain[k])
+                min(_shanten_after(plain, w, k, frozenset(), runs) for k in range(34) if plain[k])
                 if sum(plain)
                 else 9
             )
-            if _kong_worth_it(g, shanten(after, w), now):
+            if _kong_worth_it(g, shanten(after, w, runs), now):
                 return a
     ready = [a.tile for a in legal if isinstance(a, DeclareReady)]
     if ready:
@@ -224,6 +234,7 @@ def _claim(g: GameState, seat: int, legal: list[Action]) -> Action:
     assert c is not None
     k = c.tile >> 2
     plain, w = split_wilds(seat_counts(h.seats[seat]), h.wildcards)
+    runs = _runs(g)
     plain = list(plain)
     for a in legal:
         if isinstance(a, Kong):
@@ -231,7 +242,7 @@ def _claim(g: GameState, seat: int, legal: list[Action]) -> Action:
                 return a  # 杠精 (南昌): 10 from each other player
             after = list(plain)
             after[k] = 0
-            if _kong_worth_it(g, shanten(after, w), shanten(plain, w)):
+            if _kong_worth_it(g, shanten(after, w, runs), shanten(plain, w, runs)):
                 return a
     # A held 精 (南昌) would freeze into the meld as its face value: such claims keep it wild.
     claims = [a for a in legal if isinstance(a, Pong | Chi) and h.wildcards.isdisjoint(_used(a, k))]
@@ -239,7 +250,7 @@ def _claim(g: GameState, seat: int, legal: list[Action]) -> Action:
         return Pass()
     o = outlook_of(g, seat)
     now = hand_value(plain, w, o)
-    sh_now = shanten(plain, w)
+    sh_now = shanten(plain, w, runs)
     best: tuple[float, Action] = (now, Pass())
     for a in claims:
         after = list(plain)
@@ -252,7 +263,7 @@ def _claim(g: GameState, seat: int, legal: list[Action]) -> Action:
         # Measured in the arena: refusing a claim that brings the hand closer to ready, for
         # the 门清 / 七对 it gives up, lost more wins than it paid; only a claim that halves
         # the hand's value is refused.
-        sh_after = min(_shanten_after(after, w, x, o.wild) for x in kinds)
+        sh_after = min(_shanten_after(after, w, x, o.wild, runs) for x in kinds)
         if sh_after < sh_now and v >= CLAIM_FLOOR * now and (best[1] == Pass() or v > best[0]):
             best = (v, a)
     return best[1]

@@ -108,3 +108,18 @@ def test_the_strong_policy_plays_nanchang_hands_to_the_end() -> None:
             step = advance(step, seat, action)
         assert step.state.hand.phase == PHASE_OVER
         assert sum(step.state.hand.deltas) == 0
+
+
+@pytest.mark.parametrize(
+    ("hand", "kept"),
+    [
+        ("1z 2z 3z 1m 2m 3m 4m 5m 6m 7p 8p 2s 5s 9p", "1z 2z 3z"),  # 东南西: a set
+        ("5z 6z 7z 1m 2m 3m 4m 5m 6m 7p 8p 2s 5s 9p", "5z 6z 7z"),  # 中发白: a set
+        ("1z 2z 4z 1m 2m 3m 4m 5m 6m 7p 8p 2s 5s 8s", "1z 2z 4z"),  # 东南北: a set
+    ],
+)
+def test_an_honour_sequence_is_kept_as_a_set(table_only, hand: str, kept: str) -> None:
+    # 精 9s / 1s (indicator 9s) play no part: the honours are sets in 南昌, not loose tiles
+    g = rig("nanchang", [hand, "", "", ""], indicator="9s")
+    a = choose(g, 0)
+    assert isinstance(a, Discard) and a.tile not in parse_tiles(kept)

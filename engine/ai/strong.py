@@ -4,7 +4,8 @@
   lowest 向听, the one that leaves the hand worth most by
   :func:`engine.ai.value.hand_value` — 进张 on every winning route (平胡, 七对, 碰碰胡,
   清一色 / 混一色) weighted by what the route pays in this variant; the 宝 / 精 is kept (it is
-  a wildcard on every route). Ties go to the less connected tile.
+  a wildcard on every route). Ties go to the less connected tile. Where honour triples
+  are sequences (南昌 中发白, three winds) the 向听 and 进张 count them as sets.
 - **Claims** (碰 / 吃): a claim that lowers the 向听, unless the hand after it (and its best
   discard) is worth less than :data:`CLAIM_FLOOR` of the hand that passes (a claim gives up
   门清 and 七对, a sequence 碰碰胡); of two claims, the one worth more.

@@ -19,7 +19,9 @@ the first step succeeds on a draw with chance ``u / U`` (``u`` its 进张 of ``U
 tiles), each later step at the route's typical rate (:data:`TYPICAL_UKEIRE`), as a hand's
 进张 shrinks on its way to ready.
 Value of the hand: the best route's chance × value, plus a fifth of the others' (a hand that
-keeps two routes open is worth more than one that keeps only the best).
+keeps two routes open is worth more than one that keeps only the best), plus, where a kong
+pays on its own (新余 杠钱), the expected kong money of its held fours, concealed triplets and
+exposed pongs (:func:`_kong_money`).
 
 Everything is read from what the seat may see: its own tiles and melds, and the count of
 tiles it cannot see (:func:`unseen_of`). Pure and fast: one discard decision weighs every

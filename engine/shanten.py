@@ -47,6 +47,8 @@ __all__ = ["clear_caches", "shanten", "shanten_chiitoi", "shanten_standard", "sh
 
 #: Largest number of sets a hand of at most 14 tiles needs.
 MAX_SETS = 4
+#: Honour triples (tile kinds 27–33) that are sequences in a variant (南昌).
+HonourRuns = tuple[tuple[int, int, int], ...]
 _WIDTH = 2 * (MAX_SETS + 1)  # entries per group: index 2 * sets + pair
 _INF = 99
 
@@ -56,7 +58,7 @@ _honour_cache: dict[bytes, tuple[int, ...]] = {b"": _EMPTY}
 #: whole hands' shanten, (counts, wildcards) → shanten: the AI asks again for the hands it
 #: asked about moments before (a seat's hand in each claim window until its next draw, the
 #: hand left by a discard it weighed last turn) — about one call in five during play
-_hand_cache: dict[tuple[bytes, int], int] = {}
+_hand_cache: dict[tuple[bytes, int] | tuple[bytes, int, HonourRuns], int] = {}
 #: hands kept in ``_hand_cache`` before it starts afresh
 HAND_CACHE_SIZE = 1 << 15
 #: two groups' answers merged, (a, b, sets) → :func:`_merge` of them: suits take few
@@ -148,6 +150,70 @@ def _honours(v: bytes) -> tuple[int, ...]:
     return found if found is not None else _missing(key, False, _honour_cache)
 
 
+#: Per honour-sequence set (南昌 中发白, winds): the honours' answers, as ``_honour_cache``.
+_run_caches: dict[tuple[tuple[int, ...], ...], dict[bytes, tuple[int, ...]]] = {}
+
+
+def _missing_runs(
+    v: bytes, runs: tuple[tuple[int, ...], ...], cache: dict[bytes, tuple[int, ...]]
+) -> tuple[int, ...]:
+    """As :func:`_missing` for the 7 honours (``v`` in kind order), where the honour
+    triples ``runs`` (indices 0–6) are sequences too."""
+    found = cache.get(v)
+    if found is not None:
+        return found
+    i = len(v) - len(v.lstrip(b"\0"))
+    if i == len(v):
+        cache[v] = _EMPTY
+        return _EMPTY
+    c = v[i]
+    w = bytearray(v)
+    w[i] -= 1
+    best = list(_missing_runs(bytes(w), runs, cache))  # tile i discarded
+    # Triplet (刻子) at i, and each sequence holding i as its lowest real tile.
+    takes: list[tuple[bytes, int]] = []
+    w = bytearray(v)
+    w[i] -= min(c, 3)
+    takes.append((bytes(w), 3 - min(c, 3)))
+    for run in runs:
+        if i in run:
+            w = bytearray(v)
+            cost = 0
+            for j in run:
+                if j >= i and w[j]:
+                    w[j] -= 1
+                else:
+                    cost += 1
+            takes.append((bytes(w), cost))
+    for rest, cost in takes:
+        sub = _missing_runs(rest, runs, cache)
+        for k in range(2, _WIDTH):
+            t = sub[k - 2] + cost
+            if t < best[k]:
+                best[k] = t
+    # The pair (将) at i.
+    w = bytearray(v)
+    w[i] -= min(c, 2)
+    sub = _missing_runs(bytes(w), runs, cache)
+    cost = 2 - min(c, 2)
+    for k in range(1, _WIDTH, 2):
+        t = sub[k - 1] + cost
+        if t < best[k]:
+            best[k] = t
+    result = tuple(best)
+    cache[v] = result
+    return result
+
+
+def _indices(runs: HonourRuns) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(k - 27 for k in run) for run in runs)
+
+
+def _honours_with(v: bytes, runs: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    cache = _run_caches.setdefault(runs, {b"": _EMPTY})
+    return _missing_runs(v, runs, cache)
+
+
 def _merge(a: tuple[int, ...] | list[int], b: tuple[int, ...], sets: int) -> list[int]:
     """Min-plus merge of two groups, for up to ``sets`` sets; one pair at most."""
     out = []
@@ -193,8 +259,9 @@ def _size(counts: Sequence[int], wilds: int) -> int:
     return total
 
 
-def shanten_standard(counts: Sequence[int], wilds: int = 0) -> int:
-    """Shanten for the standard shape (n sets + 1 pair; 平胡 shape).
+def shanten_standard(counts: Sequence[int], wilds: int = 0, runs: HonourRuns = ()) -> int:
+    """Shanten for the standard shape (n sets + 1 pair; 平胡 shape); ``runs``: honour
+    triples (kinds) that are sequences too (南昌 中发白, three winds).
 
     >>> shanten_standard([1, 1, 1, 1, 1, 1, 1, 1, 1, 2] + [0] * 24)  # 123456789m 11p: -1
     -1
@@ -207,7 +274,7 @@ def shanten_standard(counts: Sequence[int], wilds: int = 0) -> int:
     sets = total // 3
     raw = bytes(counts)
     group = _merged(_merged(_suit(raw[:9]), _suit(raw[9:18]), sets), _suit(raw[18:27]), sets)
-    h = _honours(raw[27:])
+    h = _honours_with(raw[27:], _indices(runs)) if runs else _honours(raw[27:])
     n = sets
     best = _INF
     for i in range(n + 1):
@@ -255,22 +322,23 @@ def _small_counts(counts: Sequence[int]) -> bytes | None:
     return raw if max(raw, default=0) <= 4 else None
 
 
-def shanten(counts: Sequence[int], wilds: int = 0) -> int:
-    """Shanten of the hand: the smaller of the standard shape and (at 13–14 tiles) 七对.
+def shanten(counts: Sequence[int], wilds: int = 0, runs: HonourRuns = ()) -> int:
+    """Shanten of the hand: the smaller of the standard shape (with the honour sequences
+    ``runs``) and (at 13–14 tiles) 七对.
 
     >>> shanten([2, 2, 2, 2, 2, 2, 1] + [0] * 20 + [1] + [0] * 6)  # 七对 ready
     0
     """
-    key: tuple[bytes, int] | None
+    key: tuple[bytes, int] | tuple[bytes, int, HonourRuns] | None
     try:
-        key = (bytes(counts), wilds)
+        key = (bytes(counts), wilds, runs) if runs else (bytes(counts), wilds)
     except (TypeError, ValueError):
         key = None  # not counts at all: the checks below say why
     if key is not None:
         found = _hand_cache.get(key)
         if found is not None:
             return found
-    best = shanten_standard(counts, wilds)
+    best = shanten_standard(counts, wilds, runs)
     if best >= 0 and sum(counts) + wilds >= 13:
         best = min(best, shanten_chiitoi(counts, wilds))
     if key is not None:

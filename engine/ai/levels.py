@@ -11,10 +11,11 @@ The arena (:mod:`engine.arena`) measures them against each other on duplicate de
 per hand, challenger − the others, 95 % interval (December 2026):
 
 - 初级 against 中级, 1,000 deals each: 九江 −0.45 [−0.66, −0.24], 新余 −0.45 [−0.54, −0.36],
-  上饶 −0.32 [−0.57, −0.06];
-- 高级 against 中级, 4,000 deals each: 上饶 +0.19 [+0.06, +0.33], 九江 +0.12 [−0.00, +0.23],
-  新余 −0.05 [−0.10, +0.00] (there 高级 wins 0.7 % fewer hands for slightly bigger ones:
-  not yet stronger).
+  上饶 −0.32 [−0.57, −0.06]; 南昌 (2,000 deals, seed 0) −0.68 [−0.81, −0.54];
+- 高级 against 中级, 4,000 deals each: 上饶 +0.19 [+0.06, +0.33], 九江 +0.12 [−0.00, +0.23];
+  seed 0: 新余 +0.07 [+0.02, +0.12] (it was +0.01 [−0.04, +0.06] before it weighed 杠钱),
+  南昌 +0.55 [+0.44, +0.66] (it was −0.21 [−0.32, −0.11] before it read the honour
+  sequences as sets).
 """
 
 from __future__ import annotations

@@ -4,13 +4,16 @@
   lowest 向听, the one that leaves the hand worth most by
   :func:`engine.ai.value.hand_value` — 进张 on every winning route (平胡, 七对, 碰碰胡,
   清一色 / 混一色) weighted by what the route pays in this variant; the 宝 / 精 is kept (it is
-  a wildcard on every route). Ties go to the less connected tile.
+  a wildcard on every route). Ties go to the less connected tile. Where honour triples
+  are sequences (南昌 中发白, three winds) the 向听 and 进张 count them as sets.
 - **Claims** (碰 / 吃): a claim that lowers the 向听, unless the hand after it (and its best
   discard) is worth less than :data:`CLAIM_FLOOR` of the hand that passes (a claim gives up
   门清 and 七对, a sequence 碰碰胡); of two claims, the one worth more.
-- **Kongs**, **wins**, **偷机** and **报听**: as today's AI (:mod:`engine.game.ai`): a kong
-  when it keeps the 向听, every legal win (but 偷机 where the preset makes 宝吊 worth
-  waiting for), 报听 whenever allowed (九江 counts it as a big hand).
+- **Kongs**: a kong when it keeps the 向听; where a kong pays on its own (新余 杠钱) also
+  when it costs a step, unless it breaks a ready hand; a 精 kind always (南昌 杠精).
+- **Wins**, **偷机** and **报听**: as today's AI (:mod:`engine.game.ai`): every legal win
+  (but 偷机 where the preset makes 宝吊 worth waiting for, and a 南昌 精钓 hand waits for
+  its self-draw), 报听 whenever allowed (九江 counts it as a big hand).
 - **Defence** (守牌), where a discard can be won and some seat is a clear threat: each
   candidate discard is scored ``value × win_gain × (1 − P) − P × deal_in_loss``, ``P`` the
   chance of dealing in read from :mod:`engine.game.danger` (about :data:`DEAL_IN_PER_RISK`
@@ -48,7 +51,7 @@ from engine.game.danger import THREAT_MIN, risks, sight_of, threats
 from engine.game.legal import legal_actions
 from engine.game.rules import live_count, rules_of, seat_counts, split_wilds
 from engine.game.state import PHASE_TURN, GameState
-from engine.shanten import shanten
+from engine.shanten import HonourRuns, shanten
 
 #: Chance of dealing in per unit of risk (:func:`engine.game.danger.risks`): in 九江
 #: self-play a ready seat's wait was hit by about 11 % of the discards of risk 0.6–1.
@@ -76,7 +79,13 @@ def outlook_of(state: GameState, seat: int) -> Outlook:
         melds,
         variants.get(state.variant).ai,
         *_boosts(state, seat, melds),
+        _runs(state),
     )
+
+
+def _runs(state: GameState) -> HonourRuns:
+    """The honour triples that are sequences in this game (南昌 中发白, three winds)."""
+    return rules_of(state.variant, state.options).honour_sequences
 
 
 def _boosts(
@@ -99,7 +108,7 @@ def _with_meld(
 ) -> Outlook:
     """The outlook after claiming ``meld`` (the boosts of the hand it makes)."""
     melds = (*o.melds, meld)
-    return Outlook(o.unseen, o.draws, o.wild, melds, o.tuning, *_boosts(state, seat, melds))
+    return Outlook(o.unseen, o.draws, o.wild, melds, o.tuning, *_boosts(state, seat, melds), o.runs)
 
 
 def choose(
@@ -124,10 +133,13 @@ def best_discard(state: GameState, seat: int, kinds: Sequence[int], defend: bool
     h = state.hand
     plain, w = split_wilds(seat_counts(h.seats[seat]), h.wildcards)
     plain = list(plain)
-    cands = [k for k in kinds if k not in h.wildcards] or list(kinds)  # keep the 宝
+    cands = [k for k in kinds if k not in h.wildcards]  # keep the 宝 / 精
+    if not cands:
+        return today._least_feeding(state, seat, list(kinds))
     if len(cands) == 1:
         return cands[0]
-    sh = {k: _shanten_after(plain, w, k, h.wildcards) for k in cands}
+    runs = _runs(state)
+    sh = {k: _shanten_after(plain, w, k, h.wildcards, runs) for k in cands}
     least = min(sh.values())
     # Measured in the arena: letting the route values pick a discard that leaves the hand a
     # step further from ready lost more wins than the bigger hands paid back.
@@ -151,12 +163,14 @@ def best_discard(state: GameState, seat: int, kinds: Sequence[int], defend: bool
     return max(score, key=lambda k: (score[k], -today._keep_value(plain, k), k))
 
 
-def _shanten_after(plain: list[int], w: int, k: int, wild: frozenset[int]) -> int:
+def _shanten_after(
+    plain: list[int], w: int, k: int, wild: frozenset[int], runs: HonourRuns = ()
+) -> int:
     if k in wild:
-        return shanten(plain, w - 1)
+        return shanten(plain, w - 1, runs)
     plain[k] -= 1
     try:
-        return shanten(plain, w)
+        return shanten(plain, w, runs)
     finally:
         plain[k] += 1
 
@@ -175,19 +189,22 @@ def _turn(g: GameState, seat: int, legal: list[Action], defend: bool) -> Action:
             return Win()
         return KeepDrawing(best_discard(g, seat, [a.tile for a in keep], defend=False))
     counts = seat_counts(s)
+    runs = _runs(g)
     for a in legal:
         if isinstance(a, AddedKong | IndicatorKong):
             return a
         if isinstance(a, ConcealedKong):
+            if a.kind in h.wildcards:
+                return a  # 杠精 (南昌): 10 from each other player, its 精 still count
             plain, w = today._split(counts, h.wildcards)
             after = list(plain)
             after[a.kind] = 0
             now = (
-                min(today._sh_after_discard(plain, w, k) for k in range(34) if plain[k])
+                min(_shanten_after(plain, w, k, frozenset(), runs) for k in range(34) if plain[k])
                 if sum(plain)
                 else 9
             )
-            if shanten(after, w) <= now:
+            if _kong_worth_it(g, shanten(after, w, runs), now):
                 return a
     ready = [a.tile for a in legal if isinstance(a, DeclareReady)]
     if ready:
@@ -198,45 +215,61 @@ def _turn(g: GameState, seat: int, legal: list[Action], defend: bool) -> Action:
     return Discard(best_discard(g, seat, kinds, defend))
 
 
+def _kong_worth_it(g: GameState, after: int, now: int) -> bool:
+    """Whether a kong leaving the hand ``after`` 向听 (``now`` without it) is worth it: when
+    it keeps the 向听, and where a kong pays on its own (新余 杠钱: 3 points, 6 concealed,
+    more than a whole hand is worth on average) also when it costs a step, unless it breaks a
+    ready hand."""
+    if after <= now:
+        return True
+    return rules_of(g.variant, g.options).kong_money and now > 0
+
+
 def _claim(g: GameState, seat: int, legal: list[Action]) -> Action:
     if any(isinstance(a, Win) for a in legal):
+        if Pass() in legal and today._waits_for_self_draw(g, seat):
+            return Pass()  # 精钓 (南昌): self-drawn it pays more
         return Win()
     h = g.hand
     c = h.claim
     assert c is not None
     k = c.tile >> 2
     plain, w = split_wilds(seat_counts(h.seats[seat]), h.wildcards)
+    runs = _runs(g)
     plain = list(plain)
     for a in legal:
         if isinstance(a, Kong):
+            if k in h.wildcards:
+                return a  # 杠精 (南昌): 10 from each other player
             after = list(plain)
             after[k] = 0
-            if shanten(after, w) <= shanten(plain, w):
+            if _kong_worth_it(g, shanten(after, w, runs), shanten(plain, w, runs)):
                 return a
-    claims = [a for a in legal if isinstance(a, Pong | Chi)]
+    # A held 精 (南昌) would freeze into the meld as its face value: such claims keep it wild.
+    claims = [a for a in legal if isinstance(a, Pong | Chi) and h.wildcards.isdisjoint(_used(a, k))]
     if not claims:
         return Pass()
     o = outlook_of(g, seat)
     now = hand_value(plain, w, o)
-    sh_now = shanten(plain, w)
+    sh_now = shanten(plain, w, runs)
     best: tuple[float, Action] = (now, Pass())
     for a in claims:
         after = list(plain)
-        if isinstance(a, Pong):
-            after[k] -= 2
-            meld: tuple[str, tuple[int, ...]] = ("pong", (k, k, k))
-        else:
-            for x in a.tiles:
-                if x != k:
-                    after[x] -= 1
-            meld = ("chi", tuple(a.tiles))
+        for x in _used(a, k):
+            after[x] -= 1
+        meld = ("pong", (k, k, k)) if isinstance(a, Pong) else ("chi", tuple(a.tiles))
         claimed = _with_meld(g, seat, o, meld)
         kinds = [x for x in range(34) if after[x]] or [next(iter(o.wild))]
         v = max(discard_values(after, w, kinds, claimed).values())
         # Measured in the arena: refusing a claim that brings the hand closer to ready, for
         # the 门清 / 七对 it gives up, lost more wins than it paid; only a claim that halves
         # the hand's value is refused.
-        sh_after = min(_shanten_after(after, w, x, o.wild) for x in kinds)
+        sh_after = min(_shanten_after(after, w, x, o.wild, runs) for x in kinds)
         if sh_after < sh_now and v >= CLAIM_FLOOR * now and (best[1] == Pass() or v > best[0]):
             best = (v, a)
     return best[1]
+
+
+def _used(claim: Pong | Chi, k: int) -> list[int]:
+    """The kinds a claim of a discarded ``k`` takes from the hand."""
+    return [k, k] if isinstance(claim, Pong) else [x for x in claim.tiles if x != k]

@@ -19,7 +19,9 @@ the first step succeeds on a draw with chance ``u / U`` (``u`` its 进张 of ``U
 tiles), each later step at the route's typical rate (:data:`TYPICAL_UKEIRE`), as a hand's
 进张 shrinks on its way to ready.
 Value of the hand: the best route's chance × value, plus a fifth of the others' (a hand that
-keeps two routes open is worth more than one that keeps only the best).
+keeps two routes open is worth more than one that keeps only the best), plus, where a kong
+pays on its own (新余 杠钱), the expected kong money of its held fours, concealed triplets and
+exposed pongs (:func:`_kong_money`).
 
 Everything is read from what the seat may see: its own tiles and melds, and the count of
 tiles it cannot see (:func:`unseen_of`). Pure and fast: one discard decision weighs every
@@ -33,7 +35,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from engine.game.state import GameState, MeldRec
-from engine.shanten import shanten_chiitoi, shanten_standard, shanten_within
+from engine.shanten import HonourRuns, shanten_chiitoi, shanten_standard, shanten_within
 from engine.variants.base import AiTuning
 
 #: Weight of the routes other than the best in a hand's value.
@@ -41,6 +43,8 @@ OTHER_ROUTES = 0.2
 #: A suit route (清一色 / 混一色) is weighed only when the suit holds at least this many of
 #: the hand's tiles (melds included): below it the route is too far to matter.
 FLUSH_MIN = 7
+#: Weight of the expected 杠钱 in a hand's value (:func:`_kong_money`).
+KONG_MONEY_WEIGHT = 1.0
 #: Melds that leave the hand concealed (门清): a concealed kong, 上饶's indicator kong.
 CONCEALED_MELDS = frozenset({"concealed_kong", "indicator_kong"})
 
@@ -61,6 +65,8 @@ class Outlook:
     #: some variants let win on a discard only with an extra (九江 二炮起胡).
     last_boost: float = 1.0
     plain_boost: float = 1.0
+    #: Honour triples that are sequences too (南昌 中发白, three winds).
+    runs: HonourRuns = ()
 
     @property
     def unseen_total(self) -> int:
@@ -140,28 +146,32 @@ def _wild_draws(o: Outlook) -> int:
 
 #: Standard-shape 向听 of hands weighed lately, (counts, wildcards) → 向听: the hands after
 #: "discard a, draw b" come back for many a and b, and from one decision to the next.
-_standard_cache: dict[tuple[bytes, int], int] = {}
+_standard_cache: dict[tuple[bytes, int, HonourRuns], int] = {}
 STANDARD_CACHE_SIZE = 1 << 16
 
 
-def _sh_standard(plain: list[int], w: int) -> int:
-    key = (bytes(plain), w)
+def _sh_standard(plain: list[int], w: int, runs: HonourRuns = ()) -> int:
+    key = (bytes(plain), w, runs)
     found = _standard_cache.get(key)
     if found is None:
         if len(_standard_cache) >= STANDARD_CACHE_SIZE:
             _standard_cache.clear()
-        found = _standard_cache[key] = shanten_standard(plain, w)
+        found = _standard_cache[key] = shanten_standard(plain, w, runs)
     return found
 
 
-def _neighbours(plain: list[int]) -> list[int]:
+def _neighbours(plain: list[int], runs: HonourRuns = ()) -> list[int]:
     """Kinds a draw of which can lower the standard 向听 of a hand without wildcards: held
-    kinds and, in the suits, those within two of a held tile (a tile with no such neighbour
-    makes no pair or partial set; with a wildcard it could, so such hands try every kind)."""
+    kinds and, in the suits, those within two of a held tile, with honour sequences ``runs``
+    the partners of a held honour (a tile with no such neighbour makes no pair or partial
+    set; with a wildcard it could, so such hands try every kind)."""
     near = set()
     for k in range(34):
         if plain[k]:
             near.add(k)
+            for run in runs:
+                if k in run:
+                    near.update(run)
             if k < 27:
                 r = k % 9
                 for d in (-2, -1, 1, 2):
@@ -172,19 +182,19 @@ def _neighbours(plain: list[int]) -> list[int]:
 
 def _standard(plain: list[int], w: int, o: Outlook) -> tuple[int, int]:
     """平胡 route: (向听, 进张)."""
-    base = _sh_standard(plain, w)
+    base = _sh_standard(plain, w, o.runs)
     if base < 0:
         return base, 0
     uk = 0
-    for x in _neighbours(plain) if w == 0 else range(34):
+    for x in _neighbours(plain, o.runs) if w == 0 else range(34):
         n = o.unseen[x]
         if not n or x in o.wild or plain[x] >= 4:
             continue
         plain[x] += 1
-        if _sh_standard(plain, w) < base:
+        if _sh_standard(plain, w, o.runs) < base:
             uk += n
         plain[x] -= 1
-    if _wild_draws(o) and _sh_standard(plain, w + 1) < base:
+    if _wild_draws(o) and _sh_standard(plain, w + 1, o.runs) < base:
         uk += _wild_draws(o)
     return base, uk
 
@@ -294,7 +304,30 @@ def hand_value(plain: list[int], w: int, o: Outlook) -> float:
                 * bonus
             )
     best = max(values)
-    return best + OTHER_ROUTES * (sum(values) - best)
+    return best + OTHER_ROUTES * (sum(values) - best) + _kong_money(plain, o)
+
+
+def _kong_money(plain: list[int], o: Outlook) -> float:
+    """Expected 杠钱 of the hand's kongs to come (where kongs pay on their own): a held
+    four; a concealed triplet whose last copy may be drawn; an exposed pong (补杠) the same,
+    at half the value."""
+    t = o.tuning
+    if not t.kong_value:
+        return 0.0
+    total = o.unseen_total
+    out = 0.0
+    for k in range(34):
+        if plain[k] >= 3 and k not in o.wild:
+            out += t.kong_value * (1.0 if plain[k] == 4 else _drawn(o.unseen[k], total, o.draws))
+    for kind, kinds in o.melds:
+        if kind == "pong":
+            out += t.kong_value / 2 * _drawn(o.unseen[kinds[0]], total, o.draws)
+    return KONG_MONEY_WEIGHT * out
+
+
+def _drawn(copies: int, unseen: int, draws: int) -> float:
+    """Chance that one of ``copies`` of ``unseen`` tiles comes in ``draws`` draws."""
+    return 1.0 - (1.0 - min(1.0, copies / unseen)) ** draws
 
 
 def discard_values(plain: list[int], w: int, kinds: Sequence[int], o: Outlook) -> dict[int, float]:

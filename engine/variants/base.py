@@ -158,6 +158,9 @@ class AiTuning:
     #: A plain win's gain and a deal-in's (点炮) loss, in points of a plain win (defence).
     win_gain: float = 1.0
     deal_in_loss: float = 1.0
+    #: What a concealed kong earns on its own, win or not (新余 杠钱), in plain wins; an
+    #: exposed or added kong half as much.
+    kong_value: float = 0.0
 
 
 @dataclass(frozen=True)

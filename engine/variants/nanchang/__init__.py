@@ -35,7 +35,7 @@ VARIANT = Variant(
     maybe_special=maybe_special,
     wildcards_of=wildcards_of,
     needs_wildcards=True,
-    ai=AiTuning(pace=3),
+    ai=AiTuning(pace=3, flush_value=1.0),  # no 清一色 item in 南昌 (RULES §8.4)
     desk=DeskFields(wildcard=True, others=True),
     items=ITEMS,
     help=HelpFacts(

@@ -31,6 +31,7 @@ VARIANT = Variant(
         flush_value=2.0,
         half_flush_value=1.5,
         concealed_value=2.0,
+        kong_value=2.0,  # 暗杠 2 from each of three, a plain self-draw 1 from each
     ),
     desk=DeskFields(others=True, others_example=("对家 (5555p); 上家 [1111s]", "下家 [7777m]")),
     items=ITEMS,

@@ -26,7 +26,7 @@ def test_level_names() -> None:
         level_of("expert")
 
 
-@pytest.mark.parametrize("variant", ["shangrao", "xinyu", "jiujiang"])
+@pytest.mark.parametrize("variant", ["shangrao", "xinyu", "jiujiang", "nanchang"])
 def test_every_level_plays_legal_hands_to_the_end(variant: str) -> None:
     for n in range(3):
         step = new_game(variant, None, f"levels/{n}")

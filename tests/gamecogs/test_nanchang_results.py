@@ -192,7 +192,7 @@ def test_every_settlement_item_has_its_own_line_in_every_language() -> None:
     _check_zero_sum_and_itemised(result)
     words = {
         "zh": ("冲关 · 霸王精 · 包", "杠精", "杠分 · 暗杠", "抄庄", "p2包", "杠精每家10"),
-        "zh-TW": ("衝關 · 霸王精 · 包", "槓精", "槓分 · 暗杠", "抄莊", "p2包", "槓精每家10"),
+        "zh-TW": ("衝關 · 霸王精 · 包", "槓精", "槓分 · 暗槓", "抄莊", "p2包", "槓精每家10"),
         "en": ("冲关 (精 over the bar) · 霸王精", "杠精 (kong of a 精)", "kong points · 暗杠",
                "抄庄 (everyone", "paid by p2 (包)", "杠精 10 from each"),
     }  # fmt: skip

@@ -189,6 +189,7 @@ class MahjongBot(commands.Bot):
             turn_timeout=float(settings.turn_timeout_seconds),
             claim_timeout=float(settings.claim_timeout_seconds),
             ai_pace=settings.ai_pace_seconds,
+            claim_hold=settings.claim_hold_seconds,
         )
         service.ready_timeout = float(settings.ready_timeout_seconds)
         service.vote_timeout = float(settings.vote_timeout_seconds)

@@ -52,6 +52,11 @@ class Settings(BaseSettings):
     record_sweep_seconds: float = Field(default=60, gt=0, le=3600)
     ephemeral_lifetime_seconds: float = Field(default=840, gt=0, le=840)
     ai_pace_seconds: float = Field(default=0.8, ge=0, le=5)
+    #: seconds every discard shows its claim window (等待吃碰杠胡…) while a human sits at the
+    #: table, whoever may claim, drawn within ±1/3 of this each time (``CLAIM_HOLD_SECONDS``;
+    #: :mod:`services.reveal`): only thinking beyond it is visible. 0 = windows show only
+    #: while someone may claim, which tells the table a human could
+    claim_hold_seconds: float = Field(default=1.5, ge=0, le=5)
     #: seconds a player may take over a decision before its turn / claim alert goes out
     #: (``ALERT_DELAY_SECONDS``): one who acts sooner is not pinged; 0 = alert at once
     alert_delay_seconds: float = Field(default=5, ge=0, le=30)

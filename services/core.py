@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -24,7 +25,7 @@ from typing import Any
 from db.errors import StoreBusy, StoreUnwritable, WriteRolledBack
 from db.types import DuplicateHand, GameInfo, GameNotFound, HandInput, LoadedGame
 from engine.refusal import reason_of
-from services import gamelog, outbox
+from services import gamelog, outbox, reveal
 from services.autoplay import MAX_AUTO_STEPS, run_robots
 from services.deadlines import Deadlines, awaited_timeout
 from services.delivery import Delivery, GameSummary, NullDelivery, PrivateUpdate
@@ -68,7 +69,9 @@ class GameCore:
     ``turn_timeout`` / ``claim_timeout`` (seconds) are the process defaults used when a server
     kept the built-in ones; ``snapshot_every`` N actions a snapshot is saved; ``ai_pace``
     (seconds) is the default pause between two AI moves shown while a human sits at the table
-    (see :meth:`_after_change`; 0 shows them at once).
+    (see :meth:`_after_change`; 0 shows them at once); ``claim_hold`` (seconds) how long every
+    discard's claim window is shown then, whoever may claim (:mod:`services.reveal`; 0: only
+    real windows show, and only while someone decides).
     """
 
     def __init__(
@@ -83,6 +86,7 @@ class GameCore:
         clock: Callable[[], float] = time.time,
         new_seed: Callable[[], str] = lambda: secrets.token_hex(16),
         ai_pace: float = 0.0,
+        claim_hold: float = 0.0,
     ) -> None:
         self.store = store
         self.engine = engine
@@ -93,6 +97,8 @@ class GameCore:
         self.clock = clock
         self.new_seed = new_seed
         self.ai_pace = max(0.0, ai_pace)
+        self.claim_hold = max(0.0, claim_hold)
+        self._holds = random.Random()  # each window's hold (not a secret: only its length)
         self._stopping = asyncio.Event()
         self._games = HeldGames()  # indexed by channel and player; finished games leave
         #: how far the resume after a restart got (a miss may be a game still loading)
@@ -182,7 +188,7 @@ class GameCore:
         def settle(target: LiveGame, at: float) -> None:
             target.state = state
             self._bookkeep(target, seat, old, at)
-            target.steps.append((seat, state, own))
+            target.steps.append((seat, old, state, own))
             self._settle_steps(target, state, provisional, at)
 
         snapshot = self._snapshot_due(live, after, settle)
@@ -251,7 +257,7 @@ class GameCore:
         for seat, new, events in provisional:
             live.state = new
             self._bookkeep(live, seat, old, at)
-            live.steps.append((seat, new, events))
+            live.steps.append((seat, old, new, events))
             old = new
 
     async def _commit(
@@ -398,34 +404,59 @@ class GameCore:
         While a human sits at the table, the public moments of the steps taken (a discard, a
         claim, a kong…) are shown one by one, ``ai_pace`` seconds apart, before the final
         state, the hands and the alerts (everything is committed already: only the showing
-        waits, and the awaited decision's timeout starts when it is shown). Returns True
-        when the change is shown that way. ``actor``: the seat whose press made the change."""
+        waits, and the awaited decision's timeout starts when it is shown). With a
+        ``claim_hold`` every discard shows its claim window that long, and the next public
+        change waits for it (:mod:`services.reveal`). Returns True when the change is shown
+        in moments. ``actor``: the seat whose press made the change."""
         steps, live.steps = live.steps, []
         if live.status != "active" or live.state is None:
             return False
         self._update_prompts(live)
         self._end_waited_episodes(live, actor)
         public = [e for e in events if e.visible_to is None]
-        plan = self._reveal_plan(live, steps, public)
-        pace = self._pace(live)
+        phase = self.engine.phase(live.state)
+        hold = self._hold(live)
+        plan = None
+        if not all(s.ai for s in live.seats):
+            plan = reveal.plan(
+                self.engine,
+                steps,
+                public,
+                pace=self._pace(live),
+                hold=hold,
+                holds=self._holds,
+                final_phase=phase,
+            )
+        shown: list[reveal.Moment] = []
         if plan is not None:
             shown, public = plan
-            live.window_at = max(live.window_at, self.clock() + pace * len(shown))
+            waits = sum(m.pause for m in shown) + max(0.0, live.hold_until - self.clock())
+            live.window_at = max(live.window_at, self.clock() + waits)
         self._rearm(live)
         summary = self._summary(live)
         table = self.engine.table_view(live.state)
-        for state, group in plan[0] if plan is not None else ():
-            moment = replace(summary, phase=self.engine.phase(state), deadline=None)
-            view = self.engine.table_view(state)
-            self._enqueue(live, partial(self.delivery.table_changed, moment, view, group))
-            self._enqueue(live, lambda: self._pause(pace))
+        held = False  # the next public change waits for the window on show to be up
+        for moment in shown:
+            if not held and hold > 0:
+                held = True
+                self._enqueue(live, lambda: self._hold_over(live))
+            shown_as = replace(summary, phase=moment.phase, deadline=None)
+            job = partial(self.delivery.table_changed, shown_as, moment.view, moment.events)
+            self._enqueue(live, job)
+            self._enqueue(live, partial(self._pause, moment.pause))
         # the table is edited only when it shows something new: an edit when one seat passes
         # in a claim window the others still decide on would tell the table someone could
         # claim (and when they answered)
         seen = (table, summary.totals, tuple(s.auto for s in summary.seats), summary.deadline)
         if public or force_private or plan is not None or seen != live.public_seen:
             live.public_seen = seen
+            if not held and hold > 0:
+                self._enqueue(live, lambda: self._hold_over(live))
             self._enqueue(live, lambda: self.delivery.table_changed(summary, table, public))
+            if hold > 0 and phase == "claim" and any(e.kind == "discarded" for e in public):
+                # a human may claim: the window shown now is held like any other
+                until = reveal.hold_seconds(hold, self._holds)
+                self._enqueue(live, lambda: self._hold_from_now(live, until))
         dealt = any(e.kind == "hand_started" for e in events)
         for seat, s in enumerate(live.seats):
             if s.ai or s.user_id is None:
@@ -472,39 +503,19 @@ class GameCore:
         except (TypeError, ValueError):
             return self.ai_pace
 
-    def _reveal_plan(
-        self,
-        live: LiveGame,
-        steps: list[tuple[int | None, Any, list[GameEvent]]],
-        public: list[GameEvent],
-    ) -> tuple[list[tuple[Any, list[GameEvent]]], list[GameEvent]] | None:
-        """The public moments to show one by one before the final state: ``([(state,
-        its public events)], public events left for the final state)``, or None when the
-        change is shown at once (no pace, no human at the table, fewer than two moments).
+    def _hold(self, live: LiveGame) -> float:
+        """Seconds every discard's claim window is shown while a human sits at the table
+        (:mod:`services.reveal`); 0: none."""
+        if all(s.ai for s in live.seats):
+            return 0.0
+        return self.claim_hold
 
-        Only steps with public events are moments: a pass in a claim window shows nothing
-        and takes no time (who could claim stays secret)."""
-        if self._pace(live) <= 0 or all(s.ai for s in live.seats):
-            return None
-        moments = []
-        for _actor, state, step_events in steps:
-            mine = [e for e in step_events if e.visible_to is None]
-            if mine:
-                moments.append((state, mine))
-        if len(moments) < 2:
-            return None
-        owner = {id(e): i for i, (_state, mine) in enumerate(moments) for e in mine}
-        groups: list[list[GameEvent]] = [[] for _ in moments]
-        waiting: list[GameEvent] = []  # the service's own events (timeout, 托管) go first
-        for event in public:
-            i = owner.get(id(event))
-            if i is None:
-                waiting.append(event)
-                continue
-            groups[i] += [*waiting, event]
-            waiting = []
-        shown = [(state, groups[i]) for i, (state, _mine) in enumerate(moments[:-1])]
-        return shown, groups[-1] + waiting
+    async def _hold_over(self, live: LiveGame) -> None:
+        """Wait until the claim window on show has been up its hold time."""
+        await self._pause(live.hold_until - self.clock())
+
+    async def _hold_from_now(self, live: LiveGame, seconds: float) -> None:
+        live.hold_until = self.clock() + seconds
 
     async def _pause(self, seconds: float) -> None:
         """Wait between two shown moments (cut short when the service closes)."""

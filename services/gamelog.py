@@ -78,8 +78,12 @@ class LiveGame:
     #: seat → (asked, its episode) when the last change was shown (see
     #: :meth:`services.core.GameCore._end_waited_episodes`)
     asked_last: dict[int, tuple[bool, int | None]] = field(default_factory=dict)
-    #: ``(actor seat or None, state after, events)`` of each step since the last delivery
-    steps: list[tuple[int | None, Any, list[Any]]] = field(default_factory=list)
+    #: ``(actor seat or None, state before, state after, events)`` of each step since the
+    #: last delivery (state before: None for a deal)
+    steps: list[tuple[int | None, Any, Any, list[Any]]] = field(default_factory=list)
+    #: until when (clock seconds) the claim window last shown publicly stays up: the next
+    #: public change waits for it (:meth:`services.core.GameCore._after_change`)
+    hold_until: float = 0.0
     #: created by this process (the start-up resume pass leaves it alone)
     fresh: bool = False
     #: what the table last showed (see ``GameCore._after_change``): a change that shows

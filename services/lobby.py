@@ -208,7 +208,7 @@ class LobbyMixin(GameCore):
         live.hand_no = 1
         live.status = "active"
         self._bookkeep(live, None, None, self.clock())
-        live.steps.append((None, state, list(events)))
+        live.steps.append((None, None, state, list(events)))
         live.totals = [0] * SEATS
         log.info("game %s: started", live.id)
         events = list(events) + await self._advance(live)

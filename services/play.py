@@ -87,9 +87,9 @@ class PlayMixin(GameCore):
             if paced and own is not None and live.state is not None:
                 # the others' moves are being shown one by one: the answer shows the hand
                 # right after this press; what follows reaches the hand message in its turn
-                moment = self._private(live, seat, (), state=own[1])
+                moment = self._private(live, seat, (), state=own[2])
                 hand = replace(moment, hand=replace(moment.hand, legal=()))
-                game = replace(game, phase=self.engine.phase(own[1]))
+                game = replace(game, phase=self.engine.phase(own[2]))
         return ActResult(game, tuple(e for e in events if e.visible_to is None), hand)
 
     async def _human_action(
@@ -132,7 +132,7 @@ class PlayMixin(GameCore):
         live.state = state
         live.hand_no += 1
         self._bookkeep(live, None, None, self.clock())
-        live.steps.append((None, state, list(events)))
+        live.steps.append((None, None, state, list(events)))
         live.delivered.clear()
         events = list(events) + await self._advance(live)
         self._after_change(live, events)

@@ -323,7 +323,9 @@ def table_lines(
         )
     elif table.phase == "hand_over":
         out.append(t("game.hand_over", lang))
-    if deadline is not None and table.phase in ("turn", "claim"):
+    # a claim window shows no deadline: it would tell a window a human decides in from the
+    # hold every discard shows (services.reveal); the claimers see theirs in their hands
+    if deadline is not None and table.phase == "turn":
         out.append(t("game.deadline", lang, when=f"<t:{int(deadline)}:R>"))
     if table.commitment:
         out.append(t("game.fairness", lang, hash=f"`{table.commitment[:16]}…`"))

@@ -37,6 +37,7 @@ SETTING_NAMES = (
     "RECORD_EXPIRY_HOURS",
     "RECORD_SWEEP_SECONDS",
     "AI_PACE_SECONDS",
+    "CLAIM_HOLD_SECONDS",
     "READY_TIMEOUT_SECONDS",
     "VOTE_TIMEOUT_SECONDS",
 )
@@ -95,6 +96,8 @@ class BotProcess:
             DATABASE_URL=self.database_url,
             LOG_LEVEL="INFO",
             AI_PACE_SECONDS="0",  # AI moves at once (a test sets a pace to see it)
+            # discards' windows not held (test_e2e_claim_cadence plays with the hold on)
+            CLAIM_HOLD_SECONDS="0",
             PYTHONUNBUFFERED="1",
             PYTHONDONTWRITEBYTECODE="1",
             PYTHONPATH=os.pathsep.join([str(REPO_ROOT), str(PLUGINS_DIR)]),

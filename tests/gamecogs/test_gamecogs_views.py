@@ -216,7 +216,9 @@ def test_a_claim_window_looks_the_same_whoever_may_claim(monkeypatch):
     names = ["ann", "bea", "cid", "dan"]
     text = "\n".join(table_lines(table, names, (0,) * 4, [False] * 4, "zh", deadline=1e9))
     assert "等待吃碰杠胡… · cid 的 五万" in text and "▶" not in text
-    assert "决定是否" not in text and text.count("<t:1000000000:R>") == 1
+    # no deadline either: every discard shows this wait, and only a window a human decides
+    # in has one (services.reveal)
+    assert "决定是否" not in text and "<t:" not in text
     en = "\n".join(table_lines(table, names, (0,) * 4, [False] * 4, "en"))
     assert "Waiting for claims… · cid's 5 Characters" in en
     picture = pictures.table_picture(game(phase="claim"), table)

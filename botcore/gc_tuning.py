@@ -4,8 +4,8 @@ Every press builds thousands of short-lived container objects (engine states, vi
 discord.py models). With CPython's default thresholds (700 allocations per young
 collection) the collector runs hundreds of times a second under load, and each older
 collection walks every object the process holds — the engine tables, the caches, the games
-in memory — although none of them is garbage. Measured on ``benchmarks.service_bench`` flat out
-(issue 15), collection was about a fifth of the CPU; with the thresholds below, a quarter of
+in memory — although none of them is garbage. Measured on ``benchmarks.service_bench`` flat out,
+collection was about a fifth of the CPU; with the thresholds below, a quarter of
 that. The objects alive once the bot has started are moved out of the collector's sight
 (:func:`gc.freeze`): they live as long as the process.
 

@@ -1,4 +1,4 @@
-"""The bot's REST request budget: Discord's global limit, kept by the bot itself (issue 15).
+"""The bot's REST request budget: Discord's global limit, kept by the bot itself.
 
 Discord lets a bot make about 50 REST requests a second in all; past it, it answers a
 *global* 429 and every request of the bot waits it out — a player's hand DM as much as a

@@ -3,8 +3,8 @@
 Every press appends to its game's log (:meth:`db.games.GameRepository.append_action`). Built
 and run through SQLAlchemy Core, each append rebuilt its ``UPDATE`` and ``INSERT``, worked
 out their cache keys and took three trips to aiosqlite's thread per statement (cursor,
-execute, close): the largest cost of a press served flat out (issue 15,
-``python -m benchmarks.service_bench``). Here each statement is compiled once per column set (the
+execute, close): the largest cost of a press served flat out
+(``python -m benchmarks.service_bench``). Here each statement is compiled once per column set (the
 SQL stays the models' own: SQLAlchemy compiles it, for the engine's dialect) and its
 parameters go through the column types' own bind processors (JSON as the engine writes it,
 timestamps in UTC), so the rows are exactly what the Core statements stored; each

@@ -4,7 +4,7 @@ Delivery saves a game's remembered Discord messages (``games.messages``: hand DM
 the table's hand…) after most presses (:meth:`db.games.GameRepository.merge_messages`).
 Through SQLAlchemy Core each save built and compiled its ``SELECT`` and ``UPDATE``, opened a
 savepoint in the group commit's batch and took three trips to aiosqlite's thread per
-statement: about a tenth of the bot's CPU per press served flat out (issue 15). Here the
+statement: about a tenth of the bot's CPU per press served flat out. Here the
 two statements are compiled once (the SQL stays the models' own, for the engine's dialect)
 and their values go through the column types' own processors (JSON as the engine writes and
 reads it, timestamps in UTC), so the row is exactly what the Core statements stored; each

@@ -1,6 +1,6 @@
 """Bookkeeping writes combined per key (a game): at most one run in flight, and the calls
 that arrive meanwhile are served together by ONE following run, which writes the latest
-state (issue 15: write capacity is what a busy process runs out of first).
+state (write capacity is what a busy process runs out of first).
 
 ``work(key)`` must read the state it writes before its first ``await`` (a run serves every
 call made before it started). A run that raises is logged; the next call starts a new run.

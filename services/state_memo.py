@@ -4,7 +4,7 @@ The adapter remembers, per engine state, its step (who is awaited, their legal a
 seats' button keys and the public table (:mod:`services.real_engine`). Kept in a few dozen
 slots shared by every game, these were lost under load: between two presses of one game
 every other game made its own states, so at hundreds of tables each press worked them all
-out again (issue 15). Here an entry lives as long as its state does, through a weak
+out again. Here an entry lives as long as its state does, through a weak
 reference, and goes when the state is dropped: the state a game holds keeps what was worked
 out for it, however many games play, and no memory is held for states nobody keeps.
 

@@ -1,4 +1,4 @@
-"""The table message ids written behind (issue 15): a process that needs nothing of the stored
+"""The table message ids written behind: a process that needs nothing of the stored
 result — it does not share the database, so nobody else posts a game's table — keeps the new
 id in memory at once and writes it soon after, several ids of one game that come close
 together in ONE write (the newest). The write is the same compare-and-set on the id it

@@ -11,7 +11,7 @@ more often than the bot's request budget (:mod:`botcore.request_budget`,
 (:meth:`~botcore.request_budget.RequestBudget.spare`). With more tables playing than that
 allows at ``interval``, each table's interval grows (``tables playing ÷ edits per second``)
 up to :data:`TABLE_MAX_INTERVAL` (5 s, so that with its picture's render and the request,
-under load, a table stays within 10 s of the game: issue 15). Past that, the coalesced
+under load, a table stays within 10 s of the game). Past that, the coalesced
 edits' requests wait in the budget behind the players' (they are made at
 :data:`~botcore.request_budget.TABLE` priority): when the budget is short, the table lags,
 not the hand DMs, alerts and results."""
@@ -42,7 +42,7 @@ TABLE_EDIT_INTERVAL = 2.0  # seconds between two edits of one table message
 #: table edits per second for all games together (``TABLE_EDITS_PER_SECOND``)
 TABLE_EDITS_PER_SECOND = 30.0
 #: the longest a table waits for its edit however many tables play (seconds): with the
-#: picture's render and the request, a table stays within 10 s of the game (issue 15)
+#: picture's render and the request, a table stays within 10 s of the game
 TABLE_MAX_INTERVAL = 5.0
 #: a table edited within this many seconds counts as playing (longer than the longest
 #: spacing, so a table edited at every turn of it always counts)

@@ -1,6 +1,6 @@
 """The public cadence (services.reveal): every discard in a hand with humans shows the same
 claim window for the hold, whoever may claim, so a window no longer tells the table that a
-human could claim (issue 25, item 2)."""
+human could claim."""
 
 from __future__ import annotations
 

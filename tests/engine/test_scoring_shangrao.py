@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import pytest
 from scoring_helpers import names, sc, values, why
 
@@ -44,6 +47,12 @@ def test_classic_pinghu_with_bao_in_use_is_not_legal_and_says_why() -> None:
     assert (r.legal, r.points) == (False, 0)
     assert why(r) == ("engine.not_legal.youbao", {"name": "engine.item.pinghu"})
     assert "飞宝" in r.reason and "宝吊" in r.reason
+
+
+def test_why_a_hand_is_no_win_keeps_its_keys_when_pickled_or_copied() -> None:
+    r = classic("123m456m78p5p234s99s +9s")
+    for again in (pickle.loads(pickle.dumps(r)), copy.deepcopy(r)):
+        assert again == r and why(again) == why(r)  # the hand's name (a nested reason) too
 
 
 def test_classic_feibao_makes_it_legal_and_doubles_per_flown_bao() -> None:

@@ -1,11 +1,12 @@
 """Texts the engine owns, reached through :func:`i18n.t` as ``engine.<id>``.
 
-Variant names, scoring-item names, variant help facts and impossible-hand refusal reasons
-are data in :mod:`engine` — :class:`engine.variants.Text` values with a stable ``id`` and
-the three locales ``zh``, ``zh_TW``, ``en``. This module indexes them by id: every ``Text``
-reachable from a registered variant (its title, help facts, …), and every ``Text`` the
-engine lists itself through an ``engine.variants.texts()`` function when it has one (the
-scoring-item catalogue, refusal reasons). ``t("engine.variant.xinyu", "zh-TW")`` → 新餘麻將.
+Variant names, scoring-item names, variant help facts, impossible-hand refusal reasons and
+why a hand is not a legal win are data in :mod:`engine` — :class:`engine.variants.Text`
+values with a stable ``id`` and the three locales ``zh``, ``zh_TW``, ``en``. This module
+indexes them by id: every ``Text`` reachable from a registered variant (its title, help
+facts, …), and every ``Text`` the engine lists itself through an ``engine.variants.texts()``
+function when it has one (the scoring-item catalogue, refusal and not-a-legal-win reasons).
+``t("engine.variant.xinyu", "zh-TW")`` → 新餘麻將.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from cogs.desk.text import (
     payment_lines,
     total_line,
 )
+from cogs.refusal_text import translated
 from i18n import LOCALES, locale_for, t
 from render.models import HandPicture, MeldView
 from services.desk import DeskAnswer, primary_wildcard
@@ -76,5 +77,6 @@ def answer_embed(answer: DeskAnswer, lang: str) -> discord.Embed:
             inline=False,
         )
     else:
-        embed.add_field(name=t("desk.why", lang), value=(answer.reason or "—")[:1024], inline=False)
+        why = str(translated(answer.reason, lang)) or "—"  # the engine's Reason, in ``lang``
+        embed.add_field(name=t("desk.why", lang), value=why[:1024], inline=False)
     return embed

@@ -26,7 +26,6 @@ from cogs.desk.text import (
 from cogs.refusal_text import translated
 from db.store import Store
 from db.types import PhysicalRecordInfo
-from engine.refusal import Reason
 from i18n import t
 from services.records import NoSuchRecord, RecordError, RecordNotPending
 
@@ -143,18 +142,9 @@ def record_error_text(error: RecordError, lang: str) -> str:
         shown = t(f"desk.status.{status}", lang) if status in RECORD_STATUSES else status
         return t("desk.record_closed", lang, status=shown)
     params = {k: translated(v, lang) for k, v in error.params.items() if k != "detail"}
-    detail = error.detail
-    if isinstance(detail, Reason) and isinstance(detail.params.get("reason"), str):
-        # an engine's "中文 · English" explanation of an illegal win: the reader's half
-        why = detail.params["reason"]
-        if not isinstance(why, Reason) and " · " in why:
-            zh, en = why.split(" · ", 1)
-            detail = Reason(
-                detail.key, str(detail), **{**detail.params, "reason": en if lang == "en" else zh}
-            )
     params["field"] = option_label(str(params.get("field", "")), lang)
     key = error.key if error.key.startswith("desk.") else f"desk.{error.key}"
-    return t(key, lang, detail=translated(detail, lang), **params)
+    return t(key, lang, detail=translated(error.detail, lang), **params)
 
 
 async def _ephemeral(interaction: discord.Interaction, text: str) -> None:

@@ -1,4 +1,10 @@
-"""Helpers shared by the variant scorers: colour of a hand, candidates, results."""
+"""Helpers shared by the variant scorers: colour of a hand, candidates, results, and why a
+hand is not a legal win (不能胡) in words the bot can translate.
+
+>>> why = not_legal("youbao", name=item_name("七对"))
+>>> str(why), why.key, why.params["name"].key
+('Seven pairs with a 宝 in use is a legal win only as 宝吊 (the 宝 pairs the drawn tile) or after 飞宝 (a 宝 discarded)', 'engine.not_legal.youbao', 'engine.item.qidui')
+"""
 
 from __future__ import annotations
 
@@ -6,11 +12,32 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.not_legal_texts import NOT_LEGAL
+from engine.refusal import Reason
 from engine.scoring.types import ScoreItem, ScoreResult
 from engine.tiles import suit_of
+from engine.variants.catalogue import NAMES
 
 _SUIT = tuple(suit_of(k) for k in range(34))
-NOT_COMPLETE = "不成胡：牌型不完整 · the hand is not complete"
+
+
+def not_legal(name: str, /, **params: Any) -> Reason:
+    """Why a hand is not a legal win (不能胡): the reason ``name`` of
+    :data:`~engine.not_legal_texts.NOT_LEGAL`, its English as text, its key the engine text's
+    so the bot says it in the reader's language."""
+    text = NOT_LEGAL[name]
+    return Reason(f"engine.{text.id}", text.en, **params)
+
+
+def item_name(zh: str) -> Reason:
+    """A scoring item's name (``七对``) inside a reason: English as text, translated by the bot
+    through its catalogue entry (the reader's 七对 / 七對 / Seven pairs)."""
+    text = NAMES[zh]
+    return Reason(f"engine.{text.id}", text.en)
+
+
+#: 不成胡: no reading makes the hand complete.
+NOT_COMPLETE = not_legal("not_complete")
 
 
 def colour(kinds: Iterable[int]) -> str:

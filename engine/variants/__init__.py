@@ -19,6 +19,7 @@ import importlib
 import pkgutil
 from collections.abc import Iterable, Mapping
 
+from engine.not_legal_texts import NOT_LEGAL
 from engine.refusal import Reason
 from engine.refusal_texts import REFUSALS
 from engine.variants.base import (
@@ -125,10 +126,11 @@ def all() -> tuple[Variant, ...]:
 
 def texts() -> tuple[Text, ...]:
     """Every engine-owned text the bot shows by id: each scoring item name of the catalogue
-    (shared items once), the refusals of impossible hands (``refusal.<name>``), and each
-    registered variant's titles, unit and help facts."""
+    (shared items once), the refusals of impossible hands (``refusal.<name>``), why a hand
+    is not a legal win (``not_legal.<name>``), and each registered variant's titles, unit and
+    help facts."""
     out: dict[str, Text] = {t.id: t for t in catalogue_texts()}
-    for t in REFUSALS.values():
+    for t in (*REFUSALS.values(), *NOT_LEGAL.values()):
         out.setdefault(t.id, t)
     for v in all():
         for t in (v.title, v.short, v.unit, v.wildcard):

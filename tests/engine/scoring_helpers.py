@@ -6,6 +6,7 @@ from typing import Any
 
 from engine.notation import parse_hand
 from engine.options import make_options
+from engine.refusal import Reason
 from engine.scoring import ScoreResult, WinContext, score
 from engine.tiles import kind_of
 
@@ -41,3 +42,12 @@ def names(result: ScoreResult) -> list[str]:
 
 def values(result: ScoreResult) -> dict[str, str]:
     return {i.name: i.value for i in result.items}
+
+
+def why(result: ScoreResult) -> tuple[str, dict[str, Any]]:
+    """Why ``result`` is not a legal win, as the bot translates it: the reason's catalogue key
+    and its arguments (a nested reason, such as a hand's name, by its own key)."""
+    reason = result.reason
+    assert isinstance(reason, Reason), repr(reason)
+    params = {k: v.key if isinstance(v, Reason) else v for k, v in reason.params.items()}
+    return reason.key, params

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scoring_helpers import names, sc, values
+from scoring_helpers import names, sc, values, why
 
 from engine.notation import parse_hand
 from engine.variants.jiujiang.scoring import waits
@@ -15,7 +15,8 @@ def jj(hand: str, win: str = "self", **kw):
 def test_one_pao_is_not_a_win() -> None:
     r = jj("[222m] 567m 345p 678s 11s +8s", "discard")
     assert (r.legal, r.points) == (False, 0)
-    assert r.reason.startswith("1炮：九江二炮起胡")
+    assert why(r) == ("engine.not_legal.jiujiang_two_pao", {"points": 1})  # 二炮起胡
+    assert r.reason.startswith("1 炮 only")
 
 
 def test_small_hand_items() -> None:
@@ -93,4 +94,4 @@ def test_flag_big_hands() -> None:
 def test_no_winds_or_green_in_jiujiang() -> None:
     for hand in ("[EEE] 345m 567m 789m 11m +9m", "234m567m345p678s66z +6z"):
         r = jj(hand, "discard")
-        assert not r.legal and "风" in r.reason
+        assert not r.legal and why(r) == ("engine.not_legal.jiujiang_winds", {})

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import pytest
-from scoring_helpers import names, sc, values
+from scoring_helpers import names, sc, values, why
 
 C = {"scoring": "classic"}
 X = {"scoring": "xingchen"}
@@ -42,7 +45,14 @@ def test_classic_rows_and_their_item(hand: str, bao: str, points: int, item: str
 def test_classic_pinghu_with_bao_in_use_is_not_legal_and_says_why() -> None:
     r = classic("123m456m78p5p234s99s +9s")
     assert (r.legal, r.points) == (False, 0)
+    assert why(r) == ("engine.not_legal.youbao", {"name": "engine.item.pinghu"})
     assert "飞宝" in r.reason and "宝吊" in r.reason
+
+
+def test_why_a_hand_is_no_win_keeps_its_keys_when_pickled_or_copied() -> None:
+    r = classic("123m456m78p5p234s99s +9s")
+    for again in (pickle.loads(pickle.dumps(r)), copy.deepcopy(r)):
+        assert again == r and why(again) == why(r)  # the hand's name (a nested reason) too
 
 
 def test_classic_feibao_makes_it_legal_and_doubles_per_flown_bao() -> None:
@@ -55,7 +65,7 @@ def test_classic_feibao_makes_it_legal_and_doubles_per_flown_bao() -> None:
 def test_classic_bao_standing_as_itself_is_still_youbao() -> None:
     # 宝 = 6z, the hand holds one 6z used as itself: classic 无宝 means no 宝 tile at all
     r = classic("147m369p258s12346z +6z", bao="6z")
-    assert not r.legal and "十三烂" in r.reason
+    assert not r.legal and why(r) == ("engine.not_legal.youbao", {"name": "engine.item.shisanlan"})
     assert xingchen("147m369p258s12346z +6z", bao="6z").points == 4  # xingchen: no wildcard
 
 
@@ -151,7 +161,7 @@ def test_xingchen_touji_without_a_baodiao_head_adds_nothing() -> None:
 
 def test_xingchen_pinghu_in_use_needs_feibao() -> None:
     r = xingchen("123m456m78p5p234s99s +9s")
-    assert not r.legal and r.reason.startswith("平胡有宝")
+    assert not r.legal and why(r) == ("engine.not_legal.youbao", {"name": "engine.item.pinghu"})
     r = xingchen("123m456m78p5p234s99s +9s", flown=2)
     assert (r.legal, r.points) == (True, 8)
 

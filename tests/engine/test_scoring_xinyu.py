@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scoring_helpers import names, sc, values
+from scoring_helpers import names, sc, values, why
 
 
 def xy(hand: str, win: str = "self", **kw):
@@ -59,7 +59,10 @@ def test_kong_bloom() -> None:
 def test_discard_and_rob_kong_need_the_option() -> None:
     for win in ("discard", "rob_kong"):
         r = xy("123m456m789p234s99s +9s", win)
-        assert not r.legal and "自摸" in r.reason
+        assert not r.legal and why(r) == (
+            "engine.not_legal.xinyu_self_draw_only",
+            {"what": f"common.how.{win}"},
+        )
         r = xy("123m456m789p234s99s +9s", win, options={"discard_win": True})
         assert (r.legal, r.points) == (True, 1)  # no 门清: not self-drawn
 

@@ -116,3 +116,19 @@ def test_impossible_hand_refusals_are_engine_texts_with_their_arguments() -> Non
     assert why.key == "engine.refusal.no_chi"  # type: ignore[attr-defined]
     tw = REFUSALS["no_chi"].zh_TW.format(**why.params)  # type: ignore[attr-defined]
     assert tw == "新餘麻將不能吃：[345s] 是吃來的順子"
+
+
+def test_not_legal_reasons_are_engine_texts_with_the_same_arguments_in_each_locale() -> None:
+    from string import Formatter
+
+    from engine.not_legal_texts import NOT_LEGAL
+
+    ids = {t.id for t in variants.texts()}
+    assert {t.id for t in NOT_LEGAL.values()} <= ids
+    for text in NOT_LEGAL.values():
+        fields = [
+            {name for _, name, _, _ in Formatter().parse(s) if name}
+            for s in (text.zh, text.zh_TW, text.en)
+        ]
+        assert fields[0] == fields[1] == fields[2], text
+    assert NOT_LEGAL["youbao"].zh_TW.format(name=NAMES["七对"].zh_TW) == "七對有寶需寶吊或飛寶"

@@ -14,6 +14,7 @@ from cogs.desk.commands import (
 )
 from cogs.desk.text import input_error_text, item_line
 from engine.options import make_options
+from i18n import LOCALES, t
 from services.desk import DeskInputError, DeskQuery, parse_flags, parse_option_pairs, score_desk
 
 
@@ -71,6 +72,26 @@ def test_a_taiwan_reader_gets_the_answer_in_traditional_chinese() -> None:
     assert fields["誰付多少"].count(f"付 {answer.points}分") == 3
     assert "下家" in fields["誰付多少"] and "對家" in fields["誰付多少"]
     assert "胡法：自摸" in (embed.description or "")
+
+
+#: 上饶 classic 十三烂 with the 宝 standing for 9p: complete, but without 宝吊 or 飞宝 not a
+#: legal win (vector sr-classic-032)
+NOT_A_WIN = DeskQuery(hand="147m36p5p258s12346z +6z", variant="shangrao", bao="5p")
+
+
+def test_why_a_hand_is_no_win_is_said_in_the_readers_language_only() -> None:
+    answer = score_desk(NOT_A_WIN)
+    assert not answer.legal
+    why = {
+        lang: {f.name: f.value for f in answer_embed(answer, lang).fields}[t("desk.why", lang)]
+        for lang in LOCALES
+    }
+    assert why["zh"] == "十三烂有宝需宝吊或飞宝"
+    assert why["zh-TW"] == "十三爛有寶需寶吊或飛寶"  # the hand's name in 繁體 too
+    assert why["en"] == (
+        "Thirteen orphans (十三烂) with a 宝 in use is a legal win only as 宝吊 "
+        "(the 宝 pairs the drawn tile) or after 飞宝 (a 宝 discarded)"
+    )
 
 
 def test_error_text_marks_the_bad_part() -> None:

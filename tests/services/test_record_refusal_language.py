@@ -123,6 +123,20 @@ def test_the_option_is_named_as_discord_shows_it() -> None:
     assert "（玩家1–玩家4）" in record_error_text(error, "zh")
 
 
+def test_a_hand_that_is_no_legal_win_is_refused_in_the_readers_language() -> None:
+    """The engine's reason inside the refusal is translated too, the hand's name with it:
+    上饶 classic 十三烂 with the 宝 in use (vector sr-classic-032) needs 宝吊 or 飞宝."""
+    error = refusal_of(replace(BASE, hand=replace(HAND, hand="147m36p5p258s12346z +6z")))
+    assert record_error_text(error, "zh").endswith("：十三烂有宝需宝吊或飞宝")
+    tw = record_error_text(error, "zh-TW")
+    assert tw.endswith("：十三爛有寶需寶吊或飛寶") and not set(tw) & set("宝飞烂"), tw
+    en = record_error_text(error, "en")
+    assert en.endswith(
+        ": Thirteen orphans (十三烂) with a 宝 in use is a legal win only as 宝吊 "
+        "(the 宝 pairs the drawn tile) or after 飞宝 (a 宝 discarded)"
+    ), en
+
+
 def test_traditional_reader_gets_traditional_mahjong_terms() -> None:
     text = record_error_text(refusal_of(replace(BASE, how=None)), "zh-TW")
     assert "自摸" in text and "點炮" in text and "搶槓" in text

@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.agari import winning_tiles
 from engine.decompose import Reading, readings
 from engine.notation import Hand, MeldKind
-from engine.scoring.common import NOT_COMPLETE, Candidate, best, colour, result
+from engine.scoring.common import NOT_COMPLETE, Candidate, best, colour, not_legal, result
 from engine.scoring.types import ScoreItem, ScoreResult, WinContext
 from engine.special import hongqi, qixiannu, yitiaolong
 from engine.tiles import GREEN, RED, WHITE, WINDS, zh_name
@@ -39,13 +39,7 @@ def score_jiujiang(ctx: WinContext) -> ScoreResult:
     hand = ctx.hand
     tiles = hand.all_tiles()
     if any(k in WINDS or k == GREEN for k in tiles):
-        return result(
-            False,
-            0,
-            (),
-            "九江麻将没有风牌，发为兴家不入手 · Jiujiang has no winds, and 发 "
-            "are flowers set aside",
-        )
+        return result(False, 0, (), not_legal("jiujiang_winds"))
     rs = readings(hand)
     if not rs:
         return result(False, 0, (), NOT_COMPLETE)
@@ -155,6 +149,6 @@ def _reading(
             False,
             points,
             tuple(items),
-            f"{points}炮：九江二炮起胡 · {points} 炮: Jiujiang needs 2 to win",
+            not_legal("jiujiang_two_pao", points=points),
         )
     return Candidate(True, points, tuple(items))

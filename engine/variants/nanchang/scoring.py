@@ -27,7 +27,7 @@ from typing import cast
 from engine.agari import is_sets, is_standard
 from engine.honour_sequences import honour_table
 from engine.notation import MeldKind
-from engine.scoring.common import NOT_COMPLETE, result, times
+from engine.scoring.common import NOT_COMPLETE, not_legal, result, times
 from engine.scoring.types import ScoreItem, ScoreResult, WinContext, illegal
 from engine.special import shisanlan
 from engine.tiles import HONORS
@@ -153,7 +153,7 @@ def score_nanchang(ctx: WinContext) -> ScoreResult:
     flags = ctx.flags
     taken = ctx.win != "self"  # the winning tile came from another seat: its face value only
     if ctx.win == "discard" and winning in jing and opts.win_on_discarded_jing == "no":
-        return illegal("打出的精不能胡 · a discarded 精 may not be won on (win_on_discarded_jing)")
+        return illegal(not_legal("discarded_jing"))
     counts = hand.counts()
     real = list(counts)
     for j in jing:
@@ -184,10 +184,7 @@ def score_nanchang(ctx: WinContext) -> ScoreResult:
         if opts.jingdiao_discard == "forbid":
             allowed = natural
             if not allowed:
-                return illegal(
-                    "精钓不能点炮胡（除非德国） · a 精钓 hand may not win on a discard unless no 精 "
-                    "is used as a wildcard (jingdiao_discard)"
-                )
+                return illegal(not_legal("jingdiao_discard"))
     gangkai = ctx.kong_draws >= 1 and ctx.win == "self"
     both = (2 if diao_counts else 1) * (2 if gangkai else 1)  # ×2 each, whatever the reading
     deguo = 4 if "no_jing_elsewhere" in flags else 2

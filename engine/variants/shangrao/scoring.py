@@ -25,7 +25,16 @@ from engine.decompose import (
     standard_readings,
 )
 from engine.notation import Hand
-from engine.scoring.common import NOT_COMPLETE, Best, Candidate, best, result, times
+from engine.scoring.common import (
+    NOT_COMPLETE,
+    Best,
+    Candidate,
+    best,
+    item_name,
+    not_legal,
+    result,
+    times,
+)
 from engine.scoring.types import ScoreItem, ScoreResult, WinContext
 from engine.special import QIXING_SHISANLAN, JiuYao, jiuyao, shisanlan
 from engine.tiles import is_terminal_or_honor, suit_of
@@ -114,13 +123,7 @@ def score_shangrao(ctx: WinContext) -> ScoreResult:
     jiebao = "jiebao" in flags or "four_bao" in flags
     floor_name = "天胡" if "heaven" in flags else "地胡" if "earth" in flags else ""
     if ctx.win == "discard" and not (jiebao or "earth" in flags or opts.discard_win):
-        return result(
-            False,
-            0,
-            (),
-            "点炮不能胡：只有地胡、抢杠、接宝可胡别人的牌 · "
-            "a discard is won only by 地胡, robbing a kong or 接宝 (discard_win is off)",
-        )
+        return result(False, 0, (), not_legal("shangrao_discard"))
     classic = opts.scoring == "classic"
     cands = _classic(ctx) if classic else _xingchen(ctx)
     own = best(cands)
@@ -320,13 +323,7 @@ def _classic_row(name: str, mode: str) -> tuple[int, bool]:
 def _classic_cand(name: str, mode: str, extra: list[ScoreItem], mult: int) -> Candidate:
     value, legal = _classic_row(name, mode)
     items = (ScoreItem(f"{name} {mode}", f"{EN[name]}, {MODE_EN[mode]}", f"{value}分"), *extra)
-    reason = (
-        ""
-        if legal
-        else (
-            f"{name}有宝需宝吊或飞宝 · {EN[name]} with 宝 in use needs 宝吊 or 飞宝 to be a legal win"
-        )
-    )
+    reason = "" if legal else not_legal("youbao", name=item_name(name))
     return Candidate(legal, value * mult, items, reason)
 
 
@@ -488,7 +485,7 @@ def _xingchen(ctx: WinContext) -> list[Candidate]:
                     2,
                     0,
                     False,
-                    "平胡有宝需宝吊或飞宝 · 平胡 with 宝 in use needs 宝吊 or 飞宝",
+                    not_legal("youbao", name=item_name("平胡")),
                 )
             )
     natural_counts = list(counts)

@@ -7,7 +7,8 @@ from typing import cast
 
 from engine.decompose import readings
 from engine.notation import MeldKind
-from engine.scoring.common import NOT_COMPLETE, Candidate, best, colour, result, times
+from engine.refusal import Reason
+from engine.scoring.common import NOT_COMPLETE, Candidate, best, colour, not_legal, result, times
 from engine.scoring.types import ScoreItem, ScoreResult, WinContext
 from engine.variants.xinyu.options import XinyuOptions
 
@@ -17,13 +18,12 @@ def score_xinyu(ctx: WinContext) -> ScoreResult:
     hand = ctx.hand
     # score() checked that the options are xinyu's
     if ctx.win != "self" and not cast(XinyuOptions, ctx.options).discard_win:
-        what = "抢杠" if ctx.win == "rob_kong" else "点炮"
-        return result(
-            False,
-            0,
-            (),
-            f"新余麻将只能自摸（{what}不能胡） · Xinyu wins by self-draw only (discard_win is off)",
+        # the win kind in the bot's words for it (点炮 / 抢杠), in the reader's language
+        how = "rob_kong" if ctx.win == "rob_kong" else "discard"
+        what = Reason(
+            f"common.how.{how}", "robbing a kong" if how == "rob_kong" else "on a discard"
         )
+        return result(False, 0, (), not_legal("xinyu_self_draw_only", what=what))
     tiles = hand.all_tiles()
     col = colour(tiles)
     rs = readings(hand, ctx.wildcards)

@@ -257,6 +257,12 @@ class StaleButtons:
 
     def _failed(self, owed: Owed, error: BaseException) -> None:
         if isinstance(error, discord.NotFound):
+            log.info(
+                "game %s: message %s not found in channel %s: counted as deleted",
+                owed.game_id,
+                owed.message_id,
+                owed.channel_id,
+            )
             self._done(owed)  # deleted: no buttons left
             return
         delay = None if self.places.closing else resend_delay(error)

@@ -337,11 +337,7 @@ class DiscordDelivery:
             await self.places.put_lobby(game, embed, None)
         elif message_id is not None:
             at = self.places.refs(game).get("table_at")
-            # a hand's table is posted where the game plays (its thread): without a note of
-            # where (not written yet, or lost to a merge of the stored refs), the edit aimed
-            # at the parent channel would miss it (404) and leave its buttons
-            where = int(at[0]) if at else await self.places.play_channel_id(game)
-            await self.places.retire(game, where, message_id)
+            await self.places.retire(game, int(at[0]) if at else game.channel_id, message_id)
         await self.places.retire_result(game)
         if game.hand_no and not self.places.refs(game).get("standings"):
             await self.session.post_standings(game)  # the final standings with 再来一局

@@ -81,6 +81,11 @@ class MessageIds:
         if game.id in self._table and self._carried.get(game.id) == carried:
             return self._table[game.id]
         self._carried[game.id] = carried
+        known = self._table.get(game.id)
+        if known is not None and (carried is None or carried < known):
+            # message ids grow with time: a summary loaded while this process's newer table
+            # was being stored carries an older one (the lobby), which must not replace it
+            return known
         self._table[game.id] = carried
         return carried
 

@@ -415,9 +415,10 @@ class GameCore:
         self._end_waited_episodes(live, actor)
         public = [e for e in events if e.visible_to is None]
         phase = self.engine.phase(live.state)
-        hold = self._hold(live)
+        humans = not all(s.ai for s in live.seats)  # nobody to show moments to, else
+        hold = self.claim_hold if humans else 0.0
         plan = None
-        if not all(s.ai for s in live.seats):
+        if humans:
             plan = reveal.plan(
                 self.engine,
                 steps,
@@ -502,13 +503,6 @@ class GameCore:
             return max(0.0, float(live.cfg.get("ai_pace", self.ai_pace)))
         except (TypeError, ValueError):
             return self.ai_pace
-
-    def _hold(self, live: LiveGame) -> float:
-        """Seconds every discard's claim window is shown while a human sits at the table
-        (:mod:`services.reveal`); 0: none."""
-        if all(s.ai for s in live.seats):
-            return 0.0
-        return self.claim_hold
 
     async def _hold_over(self, live: LiveGame) -> None:
         """Wait until the claim window on show has been up its hold time."""

@@ -75,16 +75,16 @@ class MessageIds:
 
     def table_message_id(self, game: GameSummary) -> int | None:
         """The game's table message (the lobby before the first hand): as this process last
-        set it, unless the summary carries another id than it did before — loaded from the
-        store since (a takeover, a refresh after another process posted one), which is newer."""
+        set it, unless the summary carries a newer id than it did before — loaded from the
+        store since (a takeover, a refresh after another process posted one). Message ids
+        grow with time, so an older carried id (a summary reloaded while this process stored
+        its new table) never replaces the one known here."""
         carried = game.table_message_id
         if game.id in self._table and self._carried.get(game.id) == carried:
             return self._table[game.id]
         self._carried[game.id] = carried
         known = self._table.get(game.id)
         if known is not None and (carried is None or carried < known):
-            # message ids grow with time: a summary loaded while this process's newer table
-            # was being stored carries an older one (the lobby), which must not replace it
             return known
         self._table[game.id] = carried
         return carried

@@ -432,7 +432,8 @@ def claim_windows(proc: BotProcess, gid: int) -> list[ClaimWindow]:
             windows[-1] = replace(windows[-1], closed=at)
         if key is not None and key != open_key:
             claimants = tuple(players[s] for s in engine.pending_seats(live.state))
-            windows.append(ClaimWindow(at, None, players[key[0]], claimants))
+            wall = engine.table_view(live.state).wall_left
+            windows.append(ClaimWindow(at, None, players[key[0]], claimants, wall))
         open_key = key
     return windows
 

@@ -160,12 +160,14 @@ class Player:
 @dataclass(frozen=True)
 class ClaimWindow:
     """A claim window humans were asked about, from the bot's log: open from ``opened`` to
-    ``closed`` (``time.time()`` seconds; None = still open), on ``discarder``'s tile."""
+    ``closed`` (``time.time()`` seconds; None = still open), on ``discarder``'s tile, with
+    ``wall_left`` tiles left then (with the discarder, it names the discard)."""
 
     opened: float
     closed: float | None
     discarder: Player
     claimants: tuple[Player, ...] = ()
+    wall_left: int | None = None
 
 
 def _templates(players: Iterable[Player], *keys: str) -> list[re.Pattern[str]]:

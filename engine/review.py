@@ -386,14 +386,19 @@ def _hand_value(state: GameState, seat: int) -> float:
 
 
 def _claim_line(
-    step: int, state: GameState, seat: int, action: Pong | Chi, unseen: list[int]
+    step: int,
+    state: GameState,
+    seat: int,
+    action: Pong | Chi,
+    unseen: list[int],
+    legal: list[Action],
 ) -> ReviewLine | None:
     """A pong / chi the strong AI would not make (:func:`engine.ai.strong.choose`): it does
     not bring the hand closer, gives up 门清 for nothing, or costs the hand most of its
     value (七对, 清一色 given up); or another claim of the same tile was worth more."""
     h = state.hand
     assert h.claim is not None
-    advice = strong.choose(state, seat, legal_actions(state, seat), defend=False)
+    advice = strong.choose(state, seat, legal, defend=False)
     if advice == action or not isinstance(advice, Pass | Pong | Chi):
         return None
     k = h.claim.tile >> 2
@@ -455,13 +460,13 @@ def _claim_line(
 
 
 def _missed_claim_line(
-    step: int, state: GameState, seat: int, unseen: list[int]
+    step: int, state: GameState, seat: int, unseen: list[int], legal: list[Action]
 ) -> ReviewLine | None:
     """A pass where the strong AI claims (碰 / 吃 that brings the hand closer to ready
     without costing it half its value)."""
     h = state.hand
     assert h.claim is not None
-    advice = strong.choose(state, seat, legal_actions(state, seat), defend=False)
+    advice = strong.choose(state, seat, legal, defend=False)
     if not isinstance(advice, Pong | Chi):
         return None
     k = h.claim.tile >> 2
@@ -594,11 +599,11 @@ def review_states(
             ):
                 lines.append(_discard_line(step, action, played, best, before, value))
         elif h.phase == PHASE_CLAIM and isinstance(action, Pong | Chi):
-            line = _claim_line(step, state, seat, action, unseen_of(state, seat))
+            line = _claim_line(step, state, seat, action, unseen_of(state, seat), legal)
             if line is not None:
                 lines.append(line)
         elif h.phase == PHASE_CLAIM and isinstance(action, Pass):
-            line = _missed_claim_line(step, state, seat, unseen_of(state, seat))
+            line = _missed_claim_line(step, state, seat, unseen_of(state, seat), legal)
             if line is not None:
                 lines.append(line)
     return lines

@@ -257,6 +257,7 @@ class Table:
         self.lobby: FakeMessage | None = None
         self.last: str = ""
         self.presses = 0
+        self.games = 1
 
 
 class Load:
@@ -310,6 +311,11 @@ class Load:
                     return msg, cid
         return None
 
+    def game_over(self, table: Table) -> bool:
+        """Whether the game's final standings are shown (their 再来一局 button)."""
+        rematch = f"mj:{table.gid}:rematch"
+        return any(rematch in msg.custom_ids() for msg in reversed(self.play_messages(table)))
+
     def table_messages(self, table: Table) -> list[FakeMessage]:
         """The game's table messages (one per hand): those that carry or carried 🀄 My hand."""
         return [
@@ -348,8 +354,8 @@ class Load:
             table.user, "mahjong new", {"variant": "shangrao"}, channel=table.channel
         )
 
-        def lobby() -> FakeMessage | None:
-            for msg in self.in_channel(table.channel.id):
+        def lobby() -> FakeMessage | None:  # (the newest: a renewed table opens another)
+            for msg in reversed(self.in_channel(table.channel.id)):
                 for cid in msg.custom_ids():
                     if cid.endswith(":start"):
                         return msg
@@ -435,6 +441,10 @@ class Load:
                         table.last = stamp
                         await self.press(table, target, cid)
                         pressed = True
+                elif self.args.renew and self.game_over(table):
+                    await self.open(table)  # the next game, as the group would
+                    table.games += 1
+                    pressed = True
             except Exception:
                 self.errors += 1
             if pressed and think > 0:
@@ -469,6 +479,55 @@ def tree_cpu_s(pid: int) -> tuple[float, float, float]:
                 waited += int((task / "schedstat").read_text().split()[1]) / 1e9
         todo.extend(child for child, (parent, _cpu) in stats.items() if parent == current)
     return own, children, waited
+
+
+def tree_rss_mb(pid: int) -> tuple[float, float]:
+    """Resident memory (MB) of process ``pid`` (the bot) and of its living descendants (the
+    picture workers), from ``/proc``; zeros where there is none."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").glob("[0-9]*"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            parents[int(entry.name)] = int(
+                (entry / "stat").read_text().rsplit(")", 1)[1].split()[1]
+            )
+
+    def rss(p: int) -> float:
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+        return 0.0
+
+    children, todo = 0.0, [child for child, parent in parents.items() if parent == pid]
+    while todo:
+        current = todo.pop()
+        children += rss(current)
+        todo.extend(child for child, parent in parents.items() if parent == current)
+    return rss(pid), children
+
+
+def rss_trend(samples: list[tuple[float, float]]) -> dict[str, Any]:
+    """Growth of the bot's memory over the window: MB per minute fitted (least squares) on
+    the first half of the samples and on the second. Memory that levels off grows in the
+    second half at a fraction of the first (a leak grows alike in both).
+
+    >>> rss_trend([(0, 100.0), (60, 101.0), (120, 102.0), (180, 102.0), (240, 102.0)])
+    {'rss_first_half_mb_per_min': 1.0, 'rss_second_half_mb_per_min': 0.0}
+    """
+
+    def slope(points: list[tuple[float, float]]) -> float:
+        if len(points) < 2:
+            return 0.0
+        mt = sum(t for t, _ in points) / len(points)
+        mm = sum(m for _, m in points) / len(points)
+        var = sum((t - mt) ** 2 for t, _ in points)
+        return sum((t - mt) * (m - mm) for t, m in points) / var * 60 if var else 0.0
+
+    half = len(samples) // 2
+    return {
+        "rss_first_half_mb_per_min": round(slope(samples[: half + 1]), 2),
+        "rss_second_half_mb_per_min": round(slope(samples[half:]), 2),
+    }
 
 
 def own_cpu_s() -> float:
@@ -550,7 +609,17 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         hits_before = len(fake.ratelimit_hits)
         # the window ends at ``stop_at`` (a player still waiting for an answer then would
         # stretch it with seconds of little work, and inflate the cost per press)
-        await asyncio.sleep(max(0.0, load.stop_at - time.monotonic()))
+        rss: list[
+            tuple[float, float, float, int]
+        ] = []  # (s into the window, bot, workers, presses)
+        while True:
+            now = time.monotonic()
+            if args.rss_every > 0:
+                rss.append((now - began, *tree_rss_mb(bot_pid), len(load.latencies)))
+            if now >= load.stop_at:
+                break
+            step = args.rss_every if args.rss_every > 0 else load.stop_at - now
+            await asyncio.sleep(max(0.0, min(step, load.stop_at - now)))
         elapsed = time.monotonic() - began
         window_calls = fake.calls[calls_before:]
         window_hits = fake.ratelimit_hits[hits_before:]
@@ -620,6 +689,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "dm_channel_opens": sum(
                 1 for c in window_calls if c.method == "POST" and c.path == "/users/@me/channels"
             ),
+            **(
+                {
+                    "rss_mb": [[round(t), round(b, 1), round(w, 1), n] for t, b, w, n in rss],
+                    **rss_trend([(t, b) for t, b, _w, _n in rss]),
+                }
+                if rss
+                else {}
+            ),
+            "games_played": sum(t.games for t in tables),
             "driver_errors": load.errors,
             "tracebacks": len(bot.unexpected_tracebacks()),
             **machine(),
@@ -659,6 +737,19 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="the bot's DISCORD_REQUESTS_PER_SECOND (default: the bot's own with "
         "--global-limit, 0 = not kept without it: a bot whose limit the fake does not bind)",
+    )
+    parser.add_argument(
+        "--renew",
+        action="store_true",
+        help="a human whose game ended opens the next (/mahjong new, Start): play goes on "
+        "for the whole window (a long run's memory), games_played counts them",
+    )
+    parser.add_argument(
+        "--rss-every",
+        type=float,
+        default=0.0,
+        help="sample the bot's resident memory every N s of the window (rss_mb: [s, bot MB, "
+        "picture workers MB, presses so far]; with the growth per minute of each half)",
     )
     args = parser.parse_args(argv)
     figures = asyncio.run(run(args))

@@ -20,7 +20,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 from db.errors import StoreBusy, StoreUnwritable, WriteRolledBack
 from db.types import DuplicateHand, GameInfo, GameNotFound, HandInput, LoadedGame
@@ -36,6 +36,7 @@ from services.errors import (
     NoSuchGame,
     NotHost,
     NotInGame,
+    ServiceError,
     TableBusy,
     TableUnwritable,
     WrongPhase,
@@ -43,6 +44,7 @@ from services.errors import (
 from services.gamelog import LiveGame
 from services.held import HeldGames
 from services.hints import wait_hints
+from services.hooks import Hooks
 from services.model import ActionKey, GameEvent, TableView
 from services.recording import hand_input
 from services.results_owed import ResultsOwed
@@ -50,6 +52,8 @@ from services.resume_state import ResumeState
 from services.store_adapter import GameStore
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 #: Seconds a press waits for its commit before it is answered "not recorded": past the
 #: store's own bounds (a turn, then the COMMIT: `db.group_commit.WAIT_BOUND` each), for a
@@ -104,9 +108,13 @@ class GameCore:
         #: how far the resume after a restart got (a miss may be a game still loading)
         self.resume_state = ResumeState()
         self._index_lock = asyncio.Lock()
-        self._deadlines = Deadlines(lambda: self.clock(), self._on_timeout)
+        self._deadlines = Deadlines(lambda: self.clock(), self._deadline_expired)
+        #: where other parts take part in a change (:mod:`services.hooks`)
+        self.hooks = Hooks()
         #: True once this process shares the database with others (:mod:`services.cluster`)
         self.shared = False
+        #: this process's name while it shares the database (who stores deadlines); empty alone
+        self.holder = ""
         #: the results still owed (结果补发): asked when a result is queued, a hand dealt, a
         #: game resumed or taken over
         self.results = ResultsOwed(
@@ -558,7 +566,8 @@ class GameCore:
     def _deadline_changed(self, live: LiveGame, kind: str, due: float | None) -> None:
         """The game's ``play`` (turn / claim) or ``session`` deadline is now ``due`` (epoch
         seconds; None: none). One process keeps them in memory only; processes sharing a
-        database also store them (:mod:`services.cluster`)."""
+        database also store them (:mod:`services.cluster`, through :attr:`hooks`)."""
+        self.hooks.deadline_changed(live, kind, due)
 
     def _deadlines_after(self, live: LiveGame, after: Any) -> list[Any]:
         """The deadlines to store with the commit leading to ``after`` (processes sharing a
@@ -575,7 +584,13 @@ class GameCore:
 
     def _holder_name(self) -> str:
         """Who stores deadlines (:mod:`services.cluster`); empty alone."""
-        return str(getattr(self, "holder", "") or "")
+        return self.holder
+
+    async def _deadline_expired(self, live: LiveGame, version: int) -> None:
+        """The turn / claim timer armed at ``version`` ran out: the humans' time is up,
+        unless another process sharing the database fires it (:attr:`hooks`)."""
+        if await self.hooks.may_fire(live, "play", version):
+            await self._on_timeout(live, version)
 
     async def _on_timeout(self, live: LiveGame, version: int) -> None:
         """The awaited humans ran out of time (see :class:`services.play.PlayMixin`)."""
@@ -607,6 +622,32 @@ class GameCore:
             return None
         ask = getattr(self.delivery, "resend_delay", None)
         return ask(error) if ask is not None else None
+
+    # ------------------------------------------------------------------ presses on old copies
+
+    async def _on_fresh_copy(self, game_id: int, call: Callable[[], Awaitable[T]]) -> T:
+        """Run a press; sharing the database, a refusal drawn from an old copy of the game is
+        checked against the stored version and the press tried once more on a fresh copy."""
+        try:
+            return await call()
+        except ServiceError:
+            if not self.shared or not await self._behind(game_id):
+                raise
+        return await call()
+
+    async def _behind(self, game_id: int) -> bool:
+        """Is the held copy older than the stored game? (then it is reloaded)"""
+        live = self._games.get(game_id)
+        if live is None:
+            return False
+        stored = await self.store.games.get(game_id)
+        if stored is None:
+            return False
+        async with live.lock:
+            if stored.version == live.version and stored.status == live.status:
+                return False
+            await self._reload(live)
+        return True
 
     # ------------------------------------------------------------------ helpers
 

@@ -28,15 +28,17 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from typing import Any
 
 from services import outbox
 from services.autoplay import MAX_AUTO_STEPS
-from services.cluster import ClusterMixin
+from services.cluster import GRACE, LEASE, PRESENCE_EVERY, SWEEP_EVERY, Cluster
 from services.core import SEATS, STORE_DEFAULT_CLAIM, STORE_DEFAULT_TURN
 from services.delivery import GameSummary
 from services.gamelog import LiveGame
 from services.model import AI_NAMES, GameEvent
 from services.play import ActResult
+from services.session import SessionMixin
 
 log = logging.getLogger(__name__)
 
@@ -51,14 +53,45 @@ __all__ = [
 ]
 
 
-class GameService(ClusterMixin):
+class GameService(SessionMixin):
     """Create, join, play and resume games; no Discord types in or out.
 
     ``GameService(store, engine, delivery=None, *, turn_timeout=60, claim_timeout=15,
     snapshot_every=24, clock=time.time, new_seed=...)``: ``turn_timeout`` / ``claim_timeout``
     (seconds) are the process defaults used when a server kept the built-in ones;
     ``snapshot_every`` N actions a snapshot is saved.
+
+    Sharing the database with other processes is a part of its own (:attr:`cluster`),
+    plugged in at the core's hook points (:class:`services.hooks.Hooks`).
     """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: several processes on one PostgreSQL (:mod:`services.cluster`); idle until joined
+        self.cluster = Cluster(self)
+        self.hooks.deadline_changed = self.cluster.deadline_changed
+        self.hooks.may_fire = self.cluster.may_fire
+
+    # ------------------------------------------------------------------ sharing the database
+
+    async def join_cluster(
+        self,
+        holder: str | None = None,
+        *,
+        sweep_every: float = SWEEP_EVERY,
+        grace: float = GRACE,
+        lease: float = LEASE,
+        presence_every: float = PRESENCE_EVERY,
+    ) -> None:
+        """Start sharing the database with other processes (:meth:`services.cluster.Cluster.
+        join`)."""
+        await self.cluster.join(
+            holder, sweep_every=sweep_every, grace=grace, lease=lease, presence_every=presence_every
+        )
+
+    async def leave_cluster(self) -> None:
+        """Stop sharing the database (:meth:`services.cluster.Cluster.leave`)."""
+        await self.cluster.leave()
 
     # ------------------------------------------------------------------ start-up / shut-down
 

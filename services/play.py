@@ -65,8 +65,17 @@ class PlayMixin(GameCore):
         """A human's action (a button or command). Committed before this returns.
 
         ``seen_version`` is the game version the pressed button was drawn for; a button from
-        before the seat's current decision began is refused as stale.
+        before the seat's current decision began is refused as stale. Sharing the database,
+        a refusal drawn from an old copy is tried once more on a fresh one.
         """
+        return await self._on_fresh_copy(
+            game_id, lambda: self._act(game_id, user_id, key, seen_version)
+        )
+
+    async def _act(
+        self, game_id: int, user_id: int, key: ActionKey, seen_version: int | None
+    ) -> ActResult:
+        """:meth:`act` on the copy held now."""
         live = await self._get(game_id)
         async with live.lock, self._moved_on(live):
             seat = self._playing_seat(live, user_id)
@@ -139,6 +148,10 @@ class PlayMixin(GameCore):
 
     async def set_autoplay(self, game_id: int, user_id: int, on: bool) -> GameSummary:
         """Turn 托管 (auto-play) on or off for the user's seat."""
+        return await self._on_fresh_copy(game_id, lambda: self._autoplay(game_id, user_id, on))
+
+    async def _autoplay(self, game_id: int, user_id: int, on: bool) -> GameSummary:
+        """:meth:`set_autoplay` on the copy held now."""
         live = await self._get(game_id)
         async with live.lock, self._moved_on(live):
             seat = self._playing_seat(live, user_id)

@@ -227,6 +227,10 @@ class SessionMixin(LobbyMixin, PlayMixin):
     async def ready(self, game_id: int, user_id: int) -> GameSummary:
         """The user presses 准备 after a hand; the next hand is dealt once every seat is
         ready. A seat on 托管 pressing it comes back."""
+        return await self._on_fresh_copy(game_id, lambda: self._ready(game_id, user_id))
+
+    async def _ready(self, game_id: int, user_id: int) -> GameSummary:
+        """:meth:`ready` on the copy held now."""
         live = await self._get(game_id)
         async with live.lock, self._moved_on(live):
             seat = self._playing_seat(live, user_id)
@@ -263,6 +267,10 @@ class SessionMixin(LobbyMixin, PlayMixin):
     async def propose_dissolve(self, game_id: int, user_id: int) -> GameSummary:
         """A seated human proposes ending the game (解散). While another seat's vote is open,
         proposing agrees to it."""
+        return await self._on_fresh_copy(game_id, lambda: self._propose(game_id, user_id))
+
+    async def _propose(self, game_id: int, user_id: int) -> GameSummary:
+        """:meth:`propose_dissolve` on the copy held now."""
         live = await self._get(game_id)
         async with live.lock, self._moved_on(live):
             seat = self._playing_seat(live, user_id)
@@ -293,6 +301,14 @@ class SessionMixin(LobbyMixin, PlayMixin):
         self, game_id: int, user_id: int, agree: bool, vote_no: int | None = None
     ) -> GameSummary:
         """A human answers the open 解散 vote (``vote_no``: the vote its button was for)."""
+        return await self._on_fresh_copy(
+            game_id, lambda: self._answer_vote(game_id, user_id, agree, vote_no)
+        )
+
+    async def _answer_vote(
+        self, game_id: int, user_id: int, agree: bool, vote_no: int | None
+    ) -> GameSummary:
+        """:meth:`answer_dissolve` on the copy held now."""
         live = await self._get(game_id)
         async with live.lock, self._moved_on(live):
             seat = self._playing_seat(live, user_id)
@@ -748,6 +764,13 @@ class SessionMixin(LobbyMixin, PlayMixin):
         await logged(self._session_fire(live), log, "game %s: session timer failed", live.id)
 
     async def _session_fire(self, live: LiveGame) -> None:
+        """The session timer ran out: act on what is due, unless another process sharing the
+        database fires it (:attr:`~services.core.GameCore.hooks`)."""
+        if await self.hooks.may_fire(live, "session", live.version):
+            await self._session_run(live)
+
+    async def _session_run(self, live: LiveGame) -> None:
+        """Act on what the session waits for (under the lock), then re-arm its timer."""
         async with live.lock:
             if self._session_timers().get(live.id) is asyncio.current_task():
                 self._session_timers().pop(live.id, None)

@@ -309,10 +309,10 @@ async def test_a_deadline_claimed_by_a_killed_process_is_free_at_once(instances,
     b = await instances("b", turn_timeout=1)
 
     async def seen_alive(_gid: int) -> None:
-        await eventually(lambda: "doomed" in (b.svc._alive or ()), "the owner seen alive")
+        await eventually(lambda: "doomed" in (b.svc.cluster._alive or ()), "the owner seen alive")
 
     gid = await killed_owner(pg_url, "1", "claim", before_kill=seen_alive)
-    [claimed] = await b.svc._book.pending(gid)
+    [claimed] = await b.svc.cluster._book.pending(gid)
     assert claimed.due_at < time.time() + 1  # due now; only its ten-minute claim could wait
 
     async def timed_out() -> bool:
@@ -331,7 +331,7 @@ async def test_when_a_process_dies_the_other_redraws_the_games_it_holds(instance
     before: dict[str, int] = {}
 
     async def b_serves_a_press(gid: int) -> None:
-        await eventually(lambda: "doomed" in (b.svc._alive or ()), "the owner seen alive")
+        await eventually(lambda: "doomed" in (b.svc.cluster._alive or ()), "the owner seen alive")
         view = await b.svc.private_view(gid, USERS[0])
         await b.svc.act(gid, USERS[0], simple_choice(view.hand.legal, view.hand.drawn))
         await b.svc.idle()
@@ -350,7 +350,7 @@ async def test_when_a_process_dies_the_other_redraws_the_games_it_holds(instance
     redrawn = b.delivery.named("hand")[hands:]
     assert [update.user_id for _game, update in redrawn] == [USERS[0]]  # the one human
     assert b.delivery.named("table")[-1][0].version == version
-    assert "doomed" not in (b.svc._alive or ())
+    assert "doomed" not in (b.svc.cluster._alive or ())
 
 
 class Escaped(BaseException):
@@ -360,7 +360,7 @@ class Escaped(BaseException):
 async def test_a_sweep_that_dies_is_started_again(instances, caplog) -> None:
     a = await instances("a", turn_timeout=1)
     b = await instances("b", turn_timeout=1)
-    claim_overdue = b.svc._book.claim_overdue
+    claim_overdue = b.svc.cluster._book.claim_overdue
     failed: list[bool] = []
 
     async def fails_once(*args: Any, **kwargs: Any) -> Any:
@@ -369,7 +369,7 @@ async def test_a_sweep_that_dies_is_started_again(instances, caplog) -> None:
             raise Escaped()
         return await claim_overdue(*args, **kwargs)
 
-    b.svc._book.claim_overdue = fails_once  # type: ignore[method-assign]
+    b.svc.cluster._book.claim_overdue = fails_once  # type: ignore[method-assign]
     gid = await started_game(a)
     await a.svc.close()  # its deadline is left to b's sweep
     await a.store.close()

@@ -70,10 +70,10 @@ async def processes(db_url: str) -> AsyncIterator[Callable[..., Awaitable[GameSe
 
 async def writer_stopped(svc: GameService) -> None:
     """Only the commits store deadlines from now on (the batched writer and sweeper stop)."""
-    for task in svc._cluster_tasks:
+    for task in svc.cluster._cluster_tasks:
         task.cancel()
-    await asyncio.gather(*svc._cluster_tasks, return_exceptions=True)
-    svc._cluster_tasks = []
+    await asyncio.gather(*svc.cluster._cluster_tasks, return_exceptions=True)
+    svc.cluster._cluster_tasks = []
 
 
 async def press(svc: GameService, gid: int) -> None:

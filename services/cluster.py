@@ -299,7 +299,7 @@ class Cluster:
             return
         log.info("game %s: firing its overdue %s deadline", live.id, deadline.kind)
         if deadline.kind == "play":
-            await self.core._on_timeout(live, deadline.version)
+            await self.core.play.timed_out(live, deadline.version)
         else:
             await self.core._session_run(live)
         async with live.lock:  # whatever is awaited next is now timed here

@@ -17,13 +17,13 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
 from functools import partial
 from typing import Any, TypeVar
 
 from db.errors import StoreBusy, StoreUnwritable, WriteRolledBack
-from db.types import DuplicateHand, GameInfo, GameNotFound, HandInput, LoadedGame
+from db.types import DuplicateHand, GameInfo, GameNotFound, HandInput, LoadedGame, VersionConflict
 from engine.refusal import reason_of
 from services import gamelog, outbox, reveal
 from services.autoplay import MAX_AUTO_STEPS, run_robots
@@ -37,6 +37,7 @@ from services.errors import (
     NotHost,
     NotInGame,
     ServiceError,
+    StaleButton,
     TableBusy,
     TableUnwritable,
     WrongPhase,
@@ -587,14 +588,11 @@ class GameCore:
         return self.holder
 
     async def _deadline_expired(self, live: LiveGame, version: int) -> None:
-        """The turn / claim timer armed at ``version`` ran out: the humans' time is up,
-        unless another process sharing the database fires it (:attr:`hooks`)."""
+        """The turn / claim timer armed at ``version`` ran out: the humans' time is up
+        (:attr:`hooks`: play answers it), unless another process sharing the database
+        fires it."""
         if await self.hooks.may_fire(live, "play", version):
-            await self._on_timeout(live, version)
-
-    async def _on_timeout(self, live: LiveGame, version: int) -> None:
-        """The awaited humans ran out of time (see :class:`services.play.PlayMixin`)."""
-        raise NotImplementedError
+            await self.hooks.timed_out(live, version)
 
     # ------------------------------------------------------------------ delivery
 
@@ -676,6 +674,23 @@ class GameCore:
     def _need(self, live: LiveGame, status: str) -> None:
         if live.status != status:
             raise WrongPhase(status=live.status, need=status)
+
+    def _playing_seat(self, live: LiveGame, user_id: int) -> int:
+        """The seat of ``user_id`` in a game under way (NotInGame / WrongPhase otherwise)."""
+        seat = live.seat_of(user_id)
+        if seat is None:
+            raise NotInGame()
+        self._need(live, "active")
+        return seat
+
+    @contextlib.asynccontextmanager
+    async def _moved_on(self, live: LiveGame) -> AsyncIterator[None]:
+        """Another process (shard) wrote first: reload the game and refuse as stale."""
+        try:
+            yield
+        except VersionConflict:
+            await self._reload(live)
+            raise StaleButton("someone acted first") from None
 
     def _need_host(self, live: LiveGame, user_id: int) -> None:
         if live.seat_of(user_id) is None:

@@ -36,8 +36,9 @@ from services.cluster import GRACE, LEASE, PRESENCE_EVERY, SWEEP_EVERY, Cluster
 from services.core import SEATS, STORE_DEFAULT_CLAIM, STORE_DEFAULT_TURN
 from services.delivery import GameSummary
 from services.gamelog import LiveGame
-from services.model import AI_NAMES, GameEvent
-from services.play import ActResult
+from services.lobby import Lobby
+from services.model import AI_NAMES, ActionKey, GameEvent
+from services.play import ActResult, Play
 from services.session import SessionMixin
 
 log = logging.getLogger(__name__)
@@ -67,10 +68,61 @@ class GameService(SessionMixin):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.lobby = Lobby(self)
+        self.play = Play(self)
         #: several processes on one PostgreSQL (:mod:`services.cluster`); idle until joined
         self.cluster = Cluster(self)
+        self.hooks.timed_out = self.play.timed_out
         self.hooks.deadline_changed = self.cluster.deadline_changed
         self.hooks.may_fire = self.cluster.may_fire
+
+    # ------------------------------------------------------------------ the lobby
+
+    async def create_game(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        variant: str | None = None,
+        overrides: dict[str, Any] | None = None,
+        *,
+        locale: str | None = None,
+        length: str | None = None,
+        rematch_of: int | None = None,
+    ) -> GameSummary:
+        """Open a lobby in the channel (:meth:`services.lobby.Lobby.create_game`)."""
+        return await self.lobby.create_game(
+            guild_id,
+            channel_id,
+            host_id,
+            host_name,
+            variant,
+            overrides,
+            locale=locale,
+            length=length,
+            rematch_of=rematch_of,
+        )
+
+    async def leave(self, game_id: int, user_id: int) -> GameSummary:
+        """Leave the lobby (:meth:`services.lobby.Lobby.leave`)."""
+        return await self.lobby.leave(game_id, user_id)
+
+    async def add_bot(self, game_id: int, user_id: int, level: str | None = None) -> GameSummary:
+        """The host seats an AI player (:meth:`services.lobby.Lobby.add_bot`)."""
+        return await self.lobby.add_bot(game_id, user_id, level)
+
+    # ------------------------------------------------------------------ play
+
+    async def act(
+        self, game_id: int, user_id: int, key: ActionKey, *, seen_version: int | None = None
+    ) -> ActResult:
+        """A human's action (:meth:`services.play.Play.act`)."""
+        return await self.play.act(game_id, user_id, key, seen_version=seen_version)
+
+    async def set_autoplay(self, game_id: int, user_id: int, on: bool) -> GameSummary:
+        """Turn 托管 on or off for the user's seat (:meth:`services.play.Play.set_autoplay`)."""
+        return await self.play.set_autoplay(game_id, user_id, on)
 
     # ------------------------------------------------------------------ sharing the database
 

@@ -1,6 +1,6 @@
 """The lobby: open a game, take and leave seats, add AI players, start, abandon.
 
-A lobby is a game with ``status == "lobby"`` and no state; :meth:`LobbyMixin.start` deals
+A lobby is a game with ``status == "lobby"`` and no state; :meth:`Lobby.start` deals
 the first hand and hands the game over to play (:mod:`services.play`).
 """
 
@@ -23,7 +23,6 @@ from services.errors import (
     NotInGame,
     ServiceError,
     StaleButton,
-    WrongPhase,
 )
 from services.gamelog import LiveGame
 from services.model import AI_LEVELS, AI_NAMES, Seat
@@ -37,8 +36,12 @@ LOBBY_ATTEMPTS = 4
 T = TypeVar("T")
 
 
-class LobbyMixin(GameCore):
-    """The lobby commands of :class:`services.game.GameService`."""
+class Lobby:
+    """The lobby commands of :class:`services.game.GameService`: a plain collaborator that
+    works on the games its core holds, through the core's change path."""
+
+    def __init__(self, core: GameCore) -> None:
+        self.core = core
 
     async def create_game(
         self,
@@ -57,7 +60,7 @@ class LobbyMixin(GameCore):
         defaults for the variant, then ``overrides``. ``locale``: the host's language.
         ``length``: hands or rounds (``8``, ``2圈``; default the server's ``length``);
         ``rematch_of``: the game this lobby is the 再来一局 of."""
-        settings = await self.store.guilds.settings(guild_id)
+        settings = await self.core.store.guilds.settings(guild_id)
         variant = variant or settings.default_variant
         try:
             base = dict(settings.rule_options.get(variant, {}))
@@ -65,14 +68,14 @@ class LobbyMixin(GameCore):
         except OptionError as error:
             raise BadOption(reason_of(error)) from error
         setup = session_setup(settings, length, rematch_of)
-        async with self._index_lock:
-            if self.game_in_channel(channel_id) is not None:
-                raise ChannelBusy(game_id=self.game_in_channel(channel_id))
-            if self.game_of_player(guild_id, host_id) is not None:
-                raise AlreadyPlaying(game_id=self.game_of_player(guild_id, host_id))
+        async with self.core._index_lock:
+            if self.core.game_in_channel(channel_id) is not None:
+                raise ChannelBusy(game_id=self.core.game_in_channel(channel_id))
+            if self.core.game_of_player(guild_id, host_id) is not None:
+                raise AlreadyPlaying(game_id=self.core.game_of_player(guild_id, host_id))
             seats = [Seat(name=host_name, user_id=host_id)]
             try:  # one open game per channel, across processes: the database decides
-                info = await self.store.games.create(
+                info = await self.core.store.games.create(
                     guild_id,
                     channel_id,
                     variant,
@@ -83,28 +86,28 @@ class LobbyMixin(GameCore):
                 )
             except ChannelTaken as taken:
                 raise ChannelBusy(game_id=taken.game_id) from taken
-            live = self._live_from_info(info)
+            live = self.core._live_from_info(info)
             live.fresh = True  # the start-up resume pass leaves it alone
-            await self._commit(live, None, setup)
-            apply_entry(live.session, None, setup, self.clock())
-            self._games[live.id] = live
+            await self.core._commit(live, None, setup)
+            apply_entry(live.session, None, setup, self.core.clock())
+            self.core._games[live.id] = live
         await self._remember_player(host_id, host_name, locale)
         log.info("game %s: lobby opened (%s) in channel %s", live.id, variant, channel_id)
-        summary = self._summary(live)
-        self._enqueue(live, lambda: self.delivery.lobby_changed(summary))
+        summary = self.core._summary(live)
+        self.core._enqueue(live, lambda: self.core.delivery.lobby_changed(summary))
         return summary
 
     async def join(
         self, game_id: int, user_id: int, name: str, *, locale: str | None = None
     ) -> GameSummary:
         """Take a free seat in the lobby."""
-        live = await self._get(game_id)
+        live = await self.core._get(game_id)
 
         async def take_seat() -> None:
-            self._need(live, "lobby")
+            self.core._need(live, "lobby")
             if live.seat_of(user_id) is not None:
                 raise AlreadyPlaying(game_id=live.id, here=True)
-            other = self.game_of_player(live.guild_id, user_id)
+            other = self.core.game_of_player(live.guild_id, user_id)
             if other is not None:
                 raise AlreadyPlaying(game_id=other)
             if len(live.seats) >= SEATS:
@@ -112,30 +115,30 @@ class LobbyMixin(GameCore):
             seats = [*live.seats, Seat(name=name, user_id=user_id)]
             await self._save_seats(live, seats, "join")
 
-        async with self._index_lock, live.lock:
+        async with self.core._index_lock, live.lock:
             await self._lobby_write(live, take_seat)
         await self._remember_player(user_id, name, locale)
         return self._lobby_changed(live)
 
     async def leave(self, game_id: int, user_id: int) -> GameSummary:
         """Leave the lobby; the last human leaving closes it."""
-        live = await self._get(game_id)
+        live = await self.core._get(game_id)
 
         async def leave_seat() -> bool:
-            self._need(live, "lobby")
+            self.core._need(live, "lobby")
             seat = live.seat_of(user_id)
             if seat is None:
                 raise NotInGame()
             seats = [s for i, s in enumerate(live.seats) if i != seat]
             await self._save_seats(live, seats, "leave")
             if not any(not s.ai for s in seats):
-                await self._close(live, "abandoned")
+                await self.core._close(live, "abandoned")
                 return True
             return False
 
         async with live.lock:
             if await self._lobby_write(live, leave_seat):
-                return self._summary(live)
+                return self.core._summary(live)
         return self._lobby_changed(live)
 
     async def add_bot(self, game_id: int, user_id: int, level: str | None = None) -> GameSummary:
@@ -151,11 +154,11 @@ class LobbyMixin(GameCore):
                     known=", ".join(AI_LEVELS),
                 )
             )
-        live = await self._get(game_id)
+        live = await self.core._get(game_id)
 
         async def seat_bot() -> None:
-            self._need(live, "lobby")
-            self._need_host(live, user_id)
+            self.core._need(live, "lobby")
+            self.core._need_host(live, user_id)
             if len(live.seats) >= SEATS:
                 raise LobbyFull()
             seats = [*live.seats, self._ai_seat(live.seats, level)]
@@ -169,19 +172,19 @@ class LobbyMixin(GameCore):
         """The host starts: empty seats take AI players, the first hand is dealt. The seats,
         the status and the deal are one versioned write: a join that another process
         committed meanwhile is reloaded and kept, never written over."""
-        live = await self._get(game_id)
+        live = await self.core._get(game_id)
         async with live.lock:
             await self._lobby_write(live, lambda: self._deal_first(live, user_id))
-        return self._summary(live)
+        return self.core._summary(live)
 
     async def _deal_first(self, live: LiveGame, user_id: int) -> None:
         """:meth:`start` under the lock (again after a reload when another process wrote)."""
-        self._need(live, "lobby")
-        self._need_host(live, user_id)
+        self.core._need(live, "lobby")
+        self.core._need_host(live, user_id)
         seats = list(live.seats)
         while len(seats) < SEATS:
             seats.append(self._ai_seat(seats))
-        settings = await self.store.guilds.settings(live.guild_id)
+        settings = await self.core.store.guilds.settings(live.guild_id)
         cfg = {
             "turn_timeout": self._timeout(settings.turn_timeout, STORE_DEFAULT_TURN, "turn"),
             "claim_timeout": self._timeout(settings.claim_timeout, STORE_DEFAULT_CLAIM, "claim"),
@@ -190,46 +193,35 @@ class LobbyMixin(GameCore):
         }
         if settings.ai_pace is not None:
             cfg["ai_pace"] = float(settings.ai_pace)
-        seed = self.new_seed()
+        seed = self.core.new_seed()
         entry = {"k": "start", "seed": seed, "cfg": cfg}
-        state, events = self.engine.new_game(live.variant, live.options, seed)
-        await self._commit(
+        state, events = self.core.engine.new_game(live.variant, live.options, seed)
+        await self.core._commit(
             live,
             None,
             entry,
             seats=[s.to_json() for s in seats],
             status="active",
             totals=[0] * SEATS,
-            **self._commitment(events, live),
+            **self.core._commitment(events, live),
         )
         self._seated(live, seats)
         live.cfg = cfg
         live.state = state
         live.hand_no = 1
         live.status = "active"
-        self._bookkeep(live, None, None, self.clock())
+        self.core._bookkeep(live, None, None, self.core.clock())
         live.steps.append((None, None, state, list(events)))
         live.totals = [0] * SEATS
         log.info("game %s: started", live.id)
-        events = list(events) + await self._advance(live)
-        self._after_change(live, events)
-
-    async def abandon(self, game_id: int, user_id: int, *, admin: bool = False) -> GameSummary:
-        """The host (or a server manager, ``admin``) abandons the game."""
-        live = await self._get(game_id)
-        async with live.lock:
-            if live.status not in ("lobby", "active"):
-                raise WrongPhase("the game is over")
-            if not admin:
-                self._need_host(live, user_id)
-            await self._close(live, "abandoned")
-        return self._summary(live)
+        events = list(events) + await self.core._advance(live)
+        self.core._after_change(live, events)
 
     # ------------------------------------------------------------------ helpers
 
     def _lobby_changed(self, live: LiveGame) -> GameSummary:
-        summary = self._summary(live)
-        self._enqueue(live, lambda: self.delivery.lobby_changed(summary))
+        summary = self.core._summary(live)
+        self.core._enqueue(live, lambda: self.core.delivery.lobby_changed(summary))
         return summary
 
     async def _lobby_write(self, live: LiveGame, change: Callable[[], Awaitable[T]]) -> T:
@@ -243,13 +235,13 @@ class LobbyMixin(GameCore):
             try:
                 return await change()
             except VersionConflict:
-                await self._reload(live)
+                await self.core._reload(live)
                 checked = True
             except ServiceError:
-                if checked or not self.shared:
+                if checked or not self.core.shared:
                     raise
                 before = live.version
-                await self._reload(live)
+                await self.core._reload(live)
                 checked = True
                 if live.version == before:
                     raise
@@ -257,15 +249,15 @@ class LobbyMixin(GameCore):
 
     async def _save_seats(self, live: LiveGame, seats: list[Seat], why: str) -> None:
         """Write the lobby's seats with the version check (a ``seats`` log entry)."""
-        await self._commit(
+        await self.core._commit(
             live, None, {"k": "seats", "why": why}, seats=[s.to_json() for s in seats]
         )
         self._seated(live, seats)
 
     def _seated(self, live: LiveGame, seats: list[Seat]) -> None:
         live.seats = seats
-        if self._games.get(live.id) is live:
-            self._games.reindex(live)  # who sits here (look-ups by player)
+        if self.core._games.get(live.id) is live:
+            self.core._games.reindex(live)  # who sits here (look-ups by player)
 
     @staticmethod
     def _ai_seat(seats: list[Seat], level: str | None = None) -> Seat:
@@ -276,11 +268,11 @@ class LobbyMixin(GameCore):
     def _timeout(self, server_value: int, builtin: int, which: str) -> float:
         if server_value != builtin:
             return float(server_value)
-        return float(self.turn_timeout if which == "turn" else self.claim_timeout)
+        return float(self.core.turn_timeout if which == "turn" else self.core.claim_timeout)
 
     async def _remember_player(self, user_id: int, name: str, locale: str | None) -> None:
         try:
-            await self.store.players.upsert(
+            await self.core.store.players.upsert(
                 user_id, display_name=name[:100], locale=(locale or None) and locale[:16]
             )
         except Exception:

@@ -44,14 +44,15 @@ from typing import Any
 
 from db.deadlines import DeadlineChange
 from db.types import HandInput, VersionConflict
+from services.core import GameCore
 from services.deadlines import awaited_timeout
 from services.delivery import GameSummary
 from services.errors import NoSuchGame, NotInGame, ServiceError, StaleButton, WrongPhase
 from services.gamelog import LiveGame
-from services.lobby import LobbyMixin
+from services.lobby import Lobby
 from services.logged import logged
 from services.model import GameEvent, HandResult
-from services.play import PlayMixin
+from services.play import Play
 from services.recording import hand_input, with_commitment
 from services.session_state import (
     PROPOSE_COOLDOWN,
@@ -103,7 +104,7 @@ class AlreadyRematch(ServiceError):
     key = "errors.already_rematch"
 
 
-class SessionMixin(LobbyMixin, PlayMixin):
+class SessionMixin(GameCore):
     """Length, 准备, 解散 and 再来一局 for :class:`services.game.GameService`.
 
     ``ready_timeout`` / ``vote_timeout`` (seconds) are the bot's defaults, used when the
@@ -112,6 +113,9 @@ class SessionMixin(LobbyMixin, PlayMixin):
     ready_timeout: float = 60.0
     vote_timeout: float = 60.0
     propose_cooldown: float = PROPOSE_COOLDOWN
+    #: the lobby and play commands the session builds on (given by the service)
+    lobby: Lobby
+    play: Play
 
     # ------------------------------------------------------------------ queries
 
@@ -431,7 +435,7 @@ class SessionMixin(LobbyMixin, PlayMixin):
             result = self.engine.hand_result(live.state)
             if result is not None:
                 await self._store_hand(live, hand_input(live, result))  # a copy is refused
-        await super()._deal_next(live)
+        await self.play.deal_next(live)
 
     # ------------------------------------------------------------------ the ending is posted
 
@@ -535,7 +539,7 @@ class SessionMixin(LobbyMixin, PlayMixin):
                         raise RematchClosed(game_id=target.id)
                     target = None  # the rematch lobby was closed: open another
             if target is None:
-                made = await self.create_game(
+                made = await self.lobby.create_game(
                     old.guild_id,
                     old.channel_id,
                     user_id,
@@ -548,7 +552,7 @@ class SessionMixin(LobbyMixin, PlayMixin):
                 )
                 target = await self._get(made.id)
             else:
-                await LobbyMixin.join(self, target.id, user_id, name, locale=locale)
+                await self.lobby.join(target.id, user_id, name, locale=locale)
             entry = {"k": "rematch", "game": target.id, "user": user_id}
             await self._commit(old, seat, entry)
             apply_entry(s, seat, entry, self.clock())
@@ -560,7 +564,7 @@ class SessionMixin(LobbyMixin, PlayMixin):
     async def join(
         self, game_id: int, user_id: int, name: str, *, locale: str | None = None
     ) -> GameSummary:
-        summary = await super().join(game_id, user_id, name, locale=locale)
+        summary = await self.lobby.join(game_id, user_id, name, locale=locale)
         live = self._games.get(game_id)
         if live is not None and live.session.rematch_of is not None:
             await self._start_rematch_if_all_in(live)
@@ -568,7 +572,7 @@ class SessionMixin(LobbyMixin, PlayMixin):
         return summary
 
     async def start(self, game_id: int, user_id: int) -> GameSummary:
-        summary = await super().start(game_id, user_id)
+        summary = await self.lobby.start(game_id, user_id)
         live = self._games.get(game_id)
         if live is not None and live.session.rematch_of is not None:
             old = self._games.get(live.session.rematch_of)

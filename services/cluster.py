@@ -51,10 +51,12 @@ from db.base import StoreBase
 from db.deadlines import DeadlineBook, DeadlineChange, DueDeadline
 from db.notify import GameNotices, listen_games
 from db.presence import HOLDER_LIMIT, live_holders, presence_name
+from services.core import GameCore
 from services.errors import NoSuchGame
 from services.gamelog import LiveGame
 from services.logged import logged
-from services.session import SessionMixin
+from services.play import Play
+from services.session import Session
 
 log = logging.getLogger(__name__)
 
@@ -82,12 +84,14 @@ def process_name() -> str:
 
 class Cluster:
     """Sharing the database with other processes (see the module docstring): a plain
-    collaborator of the service, which hands it its core at the start and asks it at two
+    collaborator of the service, which hands it its core, play and session, and asks it at two
     hook points (:class:`services.hooks.Hooks`) — a deadline armed or cleared, a timer run
     out. Alone it does nothing until :meth:`join`."""
 
-    def __init__(self, core: SessionMixin) -> None:
+    def __init__(self, core: GameCore, play: Play, session: Session) -> None:
         self.core = core
+        self.play = play
+        self.session = session
         self.holder = ""
         self.sweep_every, self.grace, self.lease = SWEEP_EVERY, GRACE, LEASE
         self.presence_every = PRESENCE_EVERY
@@ -127,7 +131,7 @@ class Cluster:
         for live in list(self.core._games.values()):
             if live.status == "active":
                 self.deadline_changed(live, "play", live.deadline)
-                self.core._session_arm(live)
+                self.session.arm(live)
         self._keep_running("mj-deadline-writer", self._write_deadlines)
         self._keep_running("mj-deadline-sweep", self._sweep)
         store = cast(StoreBase, self.core.store)
@@ -295,17 +299,17 @@ class Cluster:
             # between the commit and the write): arm it here, from what is stored
             async with live.lock:
                 self.core._rearm(live)
-                self.core._session_arm(live)
+                self.session.arm(live)
             return
         log.info("game %s: firing its overdue %s deadline", live.id, deadline.kind)
         if deadline.kind == "play":
-            await self.core.play.timed_out(live, deadline.version)
+            await self.play.timed_out(live, deadline.version)
         else:
-            await self.core._session_run(live)
+            await self.session.run(live)
         async with live.lock:  # whatever is awaited next is now timed here
             if live.version == deadline.version and live.status == "active":
                 self.core._rearm(live)
-                self.core._session_arm(live)
+                self.session.arm(live)
 
     # ------------------------------------------------------------------ changes made elsewhere
 

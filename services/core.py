@@ -5,8 +5,10 @@ Under the game's ``asyncio.Lock``: the engine applies the action, the action is 
 the store's log with the version check (committed before the call returns), robots reply
 (:mod:`services.autoplay`), the timeout is re-armed (:mod:`services.deadlines`) and what
 happened is queued for delivery (:mod:`services.outbox`). The lobby and play commands built
-on it are in :mod:`services.lobby` and :mod:`services.play`; :class:`services.game.GameService`
-puts them together.
+on it are in :mod:`services.lobby` and :mod:`services.play`; the session and the database
+shared with other processes take part at the core's named hook points
+(:mod:`services.hooks`), not by overriding it; :class:`services.game.GameService` puts them
+together.
 """
 
 from __future__ import annotations
@@ -23,7 +25,14 @@ from functools import partial
 from typing import Any, TypeVar
 
 from db.errors import StoreBusy, StoreUnwritable, WriteRolledBack
-from db.types import DuplicateHand, GameInfo, GameNotFound, HandInput, LoadedGame, VersionConflict
+from db.types import (
+    DuplicateHand,
+    GameInfo,
+    GameNotFound,
+    HandInput,
+    LoadedGame,
+    VersionConflict,
+)
 from engine.refusal import reason_of
 from services import gamelog, outbox, reveal
 from services.autoplay import MAX_AUTO_STEPS, run_robots
@@ -282,15 +291,15 @@ class GameCore:
         """Append ``entry`` to the log if the game is still at ``live.version`` (else
         `VersionConflict`, nothing written); ``changes``: game columns (seats, status…)
         written in the same compare-and-set; ``after``: the engine state the entry leads to
-        (its deadlines are stored in the same transaction: :meth:`_deadlines_after`);
+        (its deadlines are stored in the same transaction: :attr:`hooks`);
         ``snapshot``: from :meth:`_snapshot_due`, stored in the same transaction too."""
         # no lock here: on SQLite the store's writers take turns and presses arriving
         # together share one commit (db.group_commit); PostgreSQL commits games in parallel
         extra: dict[str, Any] = {}
         if changes:
             extra["changes"] = changes
-        stored = self._deadlines_after(live, after) if after is not None else []
-        stored += self._deadlines_with_entry(live, seat, entry)
+        stored = self.hooks.deadlines_after(live, after) if after is not None else []
+        stored += self.hooks.deadlines_with_entry(live, seat, entry)
         if stored:
             extra.update(deadlines=stored, holder=self._holder_name())
         if snapshot is not None:
@@ -330,16 +339,14 @@ class GameCore:
         ahead = gamelog.prospect(live)
         at = self.clock()
         settle(ahead, at)
-        self._after_commit_ahead(ahead, at)
+        self.hooks.settled(ahead, at)  # as _record_if_over settles the game itself
         return done, self._snapshot(ahead)
 
-    def _after_commit_ahead(self, ahead: LiveGame, at: float) -> None:
-        """What :meth:`_record_if_over` changes in the snapshot after a commit, done to the
-        copy :meth:`_snapshot_due` snapshots (the session's 准备 check:
-        :meth:`services.session.SessionMixin._after_commit_ahead`); nothing here."""
-
     async def _record_if_over(self, live: LiveGame) -> None:
-        """Record a finished hand in the store once (totals, ratings)."""
+        """The commit settled (:attr:`hooks`: the session's 准备 check opens when the hand
+        is over, so the snapshot that may follow holds it); record a finished hand in the
+        store once (totals, ratings)."""
+        self.hooks.settled(live, self.clock())
         if live.state is None or live.recorded >= live.hand_no:
             return
         if self.engine.phase(live.state) not in ("hand_over", "game_over"):
@@ -365,8 +372,10 @@ class GameCore:
             return
         if recorded.totals is not None and live.hand_no == hand.hand_no:
             live.totals = list(recorded.totals)
+        self.hooks.hand_stored(live, hand.hand_no)
 
     async def _close(self, live: LiveGame, status: str) -> None:
+        self.hooks.closing(live)
         # only if nobody changed the game meanwhile (another process): VersionConflict else
         await self.store.games.update(live.id, status=status, expected_version=live.version)
         log.info("game %s: %s after %d hand(s)", live.id, status, live.hand_no)
@@ -381,9 +390,10 @@ class GameCore:
         self._enqueue(live, lambda: self._announce_ending(live, summary, status))
 
     async def _announce_ending(self, live: LiveGame, summary: GameSummary, status: str) -> None:
-        """Deliver the game's ending (the final standings); the session notes it posted
-        (:meth:`services.session.SessionMixin._announce_ending`)."""
+        """Deliver the game's ending (the final standings); once delivered, the session
+        notes it posted (:attr:`hooks`)."""
         await self.delivery.game_ended(summary, status)
+        await self.hooks.ending_posted(live)
 
     async def _reload(self, live: LiveGame) -> None:
         loaded = await self.store.games.load(live.id)
@@ -401,6 +411,22 @@ class GameCore:
     # ------------------------------------------------------------------ after a change
 
     def _after_change(
+        self,
+        live: LiveGame,
+        events: list[GameEvent],
+        *,
+        force_private: bool = False,
+        actor: int | None = None,
+    ) -> bool:
+        """Show a change (:meth:`_show_change`); around it, :attr:`hooks` — a hand that ended
+        opens its 准备 check first (shown with its result), and the session timer is re-armed
+        after every change. Returns True when the change is shown in moments."""
+        self.hooks.settled(live, self.clock())
+        shown = self._show_change(live, events, force_private=force_private, actor=actor)
+        self.hooks.changed(live)
+        return shown
+
+    def _show_change(
         self,
         live: LiveGame,
         events: list[GameEvent],
@@ -570,19 +596,6 @@ class GameCore:
         database also store them (:mod:`services.cluster`, through :attr:`hooks`)."""
         self.hooks.deadline_changed(live, kind, due)
 
-    def _deadlines_after(self, live: LiveGame, after: Any) -> list[Any]:
-        """The deadlines to store with the commit leading to ``after`` (processes sharing a
-        database: :meth:`services.session.SessionMixin._deadlines_after`); none here."""
-        return []
-
-    def _deadlines_with_entry(
-        self, live: LiveGame, seat: int | None, entry: dict[str, Any]
-    ) -> list[Any]:
-        """The deadlines a log entry that moves no engine state sets (a 准备 press, a 解散
-        vote, a seat's 托管), stored in its own transaction (processes sharing a database:
-        :meth:`services.session.SessionMixin._deadlines_with_entry`); none here."""
-        return []
-
     def _holder_name(self) -> str:
         """Who stores deadlines (:mod:`services.cluster`); empty alone."""
         return self.holder
@@ -731,6 +744,7 @@ class GameCore:
             thread_id=live.thread_id,
             use_thread=bool(live.cfg.get("thread", False)),
             messages=dict(live.messages),
+            session=self.hooks.describe(live),
         )
 
     # ------------------------------------------------------------------ the log (gamelog)

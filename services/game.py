@@ -10,7 +10,8 @@ committed action).
 The service is put together from modules with one job each:
 
 - :mod:`services.core` — the games held in memory and the change path;
-- :mod:`services.lobby` — open, join, leave, add bots, start, abandon;
+- :mod:`services.hooks` — the moments of a change at which the other parts take part;
+- :mod:`services.lobby` — open, join, leave, add bots, start;
 - :mod:`services.play` — actions, dealing the next hand, 托管, timeouts;
 - :mod:`services.session` — length, 准备, 解散 vote, 再来一局;
 - :mod:`services.results_owed` — results a deal at once left owed, posted after a restart;
@@ -33,13 +34,13 @@ from typing import Any
 from services import outbox
 from services.autoplay import MAX_AUTO_STEPS
 from services.cluster import GRACE, LEASE, PRESENCE_EVERY, SWEEP_EVERY, Cluster
-from services.core import SEATS, STORE_DEFAULT_CLAIM, STORE_DEFAULT_TURN
+from services.core import SEATS, STORE_DEFAULT_CLAIM, STORE_DEFAULT_TURN, GameCore
 from services.delivery import GameSummary
 from services.gamelog import LiveGame
 from services.lobby import Lobby
 from services.model import AI_NAMES, ActionKey, GameEvent
 from services.play import ActResult, Play
-from services.session import SessionMixin
+from services.session import Session
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +55,7 @@ __all__ = [
 ]
 
 
-class GameService(SessionMixin):
+class GameService(GameCore):
     """Create, join, play and resume games; no Discord types in or out.
 
     ``GameService(store, engine, delivery=None, *, turn_timeout=60, claim_timeout=15,
@@ -62,19 +63,33 @@ class GameService(SessionMixin):
     (seconds) are the process defaults used when a server kept the built-in ones;
     ``snapshot_every`` N actions a snapshot is saved.
 
-    Sharing the database with other processes is a part of its own (:attr:`cluster`),
-    plugged in at the core's hook points (:class:`services.hooks.Hooks`).
+    The service is a front: the games held and the change path are its core
+    (:class:`services.core.GameCore`); the lobby, play, the session and the database shared
+    with other processes are parts of their own (:attr:`lobby`, :attr:`play`,
+    :attr:`session`, :attr:`cluster`), plugged in at the core's hook points
+    (:class:`services.hooks.Hooks`).
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.lobby = Lobby(self)
         self.play = Play(self)
+        #: length, 准备, 解散 and 再来一局 (:mod:`services.session`)
+        self.session = Session(self, self.lobby, self.play)
         #: several processes on one PostgreSQL (:mod:`services.cluster`); idle until joined
-        self.cluster = Cluster(self)
-        self.hooks.timed_out = self.play.timed_out
-        self.hooks.deadline_changed = self.cluster.deadline_changed
-        self.hooks.may_fire = self.cluster.may_fire
+        self.cluster = Cluster(self, self.play, self.session)
+        hooks, session = self.hooks, self.session
+        hooks.timed_out = self.play.timed_out
+        hooks.settled = session.settled
+        hooks.changed = session.changed
+        hooks.describe = session.describe
+        hooks.closing = session.closing
+        hooks.hand_stored = session.hand_stored
+        hooks.ending_posted = session.ending_posted
+        hooks.deadlines_after = session.deadlines_after
+        hooks.deadlines_with_entry = session.deadlines_with_entry
+        hooks.deadline_changed = self.cluster.deadline_changed
+        hooks.may_fire = self.cluster.may_fire
 
     # ------------------------------------------------------------------ the lobby
 
@@ -112,6 +127,22 @@ class GameService(SessionMixin):
         """The host seats an AI player (:meth:`services.lobby.Lobby.add_bot`)."""
         return await self.lobby.add_bot(game_id, user_id, level)
 
+    async def join(
+        self, game_id: int, user_id: int, name: str, *, locale: str | None = None
+    ) -> GameSummary:
+        """Take a free seat in the lobby; a 再来一局 lobby starts once every human of the old
+        game sits in it (:meth:`services.session.Session.join`)."""
+        return await self.session.join(game_id, user_id, name, locale=locale)
+
+    async def start(self, game_id: int, user_id: int) -> GameSummary:
+        """The host starts: the first hand is dealt (:meth:`services.session.Session.start`)."""
+        return await self.session.start(game_id, user_id)
+
+    async def abandon(self, game_id: int, user_id: int, *, admin: bool = False) -> GameSummary:
+        """Close a lobby, or end a started game: at once by a server manager, by a 解散 vote
+        otherwise (:meth:`services.session.Session.abandon`)."""
+        return await self.session.abandon(game_id, user_id, admin=admin)
+
     # ------------------------------------------------------------------ play
 
     async def act(
@@ -123,6 +154,80 @@ class GameService(SessionMixin):
     async def set_autoplay(self, game_id: int, user_id: int, on: bool) -> GameSummary:
         """Turn 托管 on or off for the user's seat (:meth:`services.play.Play.set_autoplay`)."""
         return await self.play.set_autoplay(game_id, user_id, on)
+
+    # ------------------------------------------------------------------ the session
+
+    @property
+    def ready_timeout(self) -> float:
+        """Seconds the 准备 check waits (the bot's default; :mod:`services.session`)."""
+        return self.session.ready_timeout
+
+    @ready_timeout.setter
+    def ready_timeout(self, seconds: float) -> None:
+        self.session.ready_timeout = seconds
+
+    @property
+    def vote_timeout(self) -> float:
+        """Seconds a 解散 vote waits (the bot's default; :mod:`services.session`)."""
+        return self.session.vote_timeout
+
+    @vote_timeout.setter
+    def vote_timeout(self, seconds: float) -> None:
+        self.session.vote_timeout = seconds
+
+    @property
+    def propose_cooldown(self) -> float:
+        """Seconds before a seat may propose 解散 again (:mod:`services.session`)."""
+        return self.session.propose_cooldown
+
+    @propose_cooldown.setter
+    def propose_cooldown(self, seconds: float) -> None:
+        self.session.propose_cooldown = seconds
+
+    async def ready(self, game_id: int, user_id: int) -> GameSummary:
+        """The user presses 准备 after a hand (:meth:`services.session.Session.ready`)."""
+        return await self.session.ready(game_id, user_id)
+
+    async def next_hand(self, game_id: int, user_id: int) -> GameSummary:
+        """The 下一局 of before sessions: now 准备 (:meth:`services.session.Session.next_hand`)."""
+        return await self.session.next_hand(game_id, user_id)
+
+    async def propose_dissolve(self, game_id: int, user_id: int) -> GameSummary:
+        """A seated human proposes 解散 (:meth:`services.session.Session.propose_dissolve`)."""
+        return await self.session.propose_dissolve(game_id, user_id)
+
+    async def answer_dissolve(
+        self, game_id: int, user_id: int, agree: bool, vote_no: int | None = None
+    ) -> GameSummary:
+        """A human answers the open 解散 vote (:meth:`services.session.Session.
+        answer_dissolve`)."""
+        return await self.session.answer_dissolve(game_id, user_id, agree, vote_no)
+
+    async def end_game(self, game_id: int, user_id: int) -> GameSummary:
+        """The 结束对局 of before sessions: now a 解散 proposal."""
+        return await self.session.end_game(game_id, user_id)
+
+    async def rematch(
+        self, game_id: int, user_id: int, name: str, *, locale: str | None = None
+    ) -> GameSummary:
+        """A player of an ended game presses 再来一局 (:meth:`services.session.Session.
+        rematch`); returns the new lobby."""
+        return await self.session.rematch(game_id, user_id, name, locale=locale)
+
+    async def resume_endings(
+        self, serves_guild: Callable[[int], bool] | None = None
+    ) -> list[GameSummary]:
+        """Post the endings a restart left owed (:meth:`services.session.Session.
+        resume_endings`)."""
+        return await self.session.resume_endings(serves_guild)
+
+    def session_resumed(self, live: LiveGame) -> None:
+        """After a restart (under the lock): show the session as it is, re-arm its timer."""
+        self.session.resumed(live)
+
+    def session_close(self) -> list[asyncio.Task[None]]:
+        """Shut-down: no session timer fires any more; returns the cancelled tasks."""
+        return self.session.close()
 
     # ------------------------------------------------------------------ sharing the database
 
@@ -152,7 +257,7 @@ class GameService(SessionMixin):
     ) -> list[GameSummary]:
         """Load every unfinished game, finish any AI turns, re-arm timers, refresh tables and
         re-deliver every human's hand; then post the ending of every game that ended without
-        it (:meth:`~services.session.SessionMixin.resume_endings`).
+        it (:meth:`~services.session.Session.resume_endings`).
 
         ``serves_guild``: only the games of the servers for which it says True (a process
         running some of the bot's shards resumes its own servers' games; the others'
@@ -289,6 +394,6 @@ class GameService(SessionMixin):
         if live is None or live.state is None:
             return None
         seat = live.seat_of(user_id)
-        if seat is None or live.session.ready_hand != hand or not self._ready_open(live):
+        if seat is None or live.session.ready_hand != hand or not self.session.ready_open(live):
             return False
         return not live.seats[seat].robot and seat not in live.session.ready

@@ -1,18 +1,21 @@
 """The hook points of the change path: where the parts around the core — play
-(:mod:`services.play`), the database shared with other processes (:mod:`services.cluster`)
-— add what they do, without overriding it.
+(:mod:`services.play`), the session (:mod:`services.session`), the database shared with
+other processes (:mod:`services.cluster`) — add what they do, without overriding it.
 
 The core (:class:`services.core.GameCore`) calls each hook at one named moment of a change;
-alone (one process, SQLite), every hook does nothing and every deadline may fire. The
-service (:class:`services.game.GameService`) fills them in when it puts its parts together.
+a core alone (no session, one process) does nothing there, stores no deadline and may fire
+every one. The service (:class:`services.game.GameService`) fills them in when it puts its
+parts together.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 from services.gamelog import LiveGame
+from services.session_state import SessionInfo
 
 #: ``(game, "play" | "session", due)``: a deadline of the game was armed or cleared
 DeadlineChanged = Callable[[LiveGame, str, float | None], None]
@@ -20,10 +23,24 @@ DeadlineChanged = Callable[[LiveGame, str, float | None], None]
 MayFire = Callable[[LiveGame, str, int], Awaitable[bool]]
 #: ``(game, version)``: the humans awaited at ``version`` ran out of time
 TimedOut = Callable[[LiveGame, int], Awaitable[None]]
+#: ``(game, engine state after the commit)``: deadlines to store with that commit
+DeadlinesAfter = Callable[[LiveGame, Any], list[Any]]
+#: ``(game, seat, log entry)``: deadlines to store with an entry that moves no engine state
+DeadlinesWithEntry = Callable[[LiveGame, int | None, dict[str, Any]], list[Any]]
 
 
-def _nothing(_live: LiveGame, _kind: str, _due: float | None) -> None:
-    """Alone, a deadline lives in this process's memory only."""
+def _nothing(*_args: Any) -> None:
+    """Nothing to add at this moment."""
+
+
+def _none(*_args: Any) -> list[Any]:
+    """No deadline stored with the commit (one process keeps them in memory)."""
+    return []
+
+
+def _no_session(_live: LiveGame) -> SessionInfo | None:
+    """A summary without a session (a core without one)."""
+    return None
 
 
 async def _always(_live: LiveGame, _kind: str, _version: int) -> bool:
@@ -35,18 +52,45 @@ async def _wait_on(_live: LiveGame, _version: int) -> None:
     """Nobody plays for the humans who ran out of time (a core without play)."""
 
 
+async def _posted(_live: LiveGame) -> None:
+    """Nothing to note once an ending went out (a core without a session)."""
+
+
 @dataclass
 class Hooks:
     """The moments of a change at which other parts of the service take part.
 
-    - ``deadline_changed``: a game's turn / claim (``play``) or 准备 / 解散 / next-hand
-      (``session``) deadline was armed or cleared — processes sharing a database store it;
-    - ``may_fire``: a timer ran out — sharing a database, only the process that claims the
-      stored deadline fires it;
+    Play and the session:
+
     - ``timed_out``: the humans awaited ran out of time — play plays the safe default
-      (:meth:`services.play.Play.timed_out`).
+      (:meth:`services.play.Play.timed_out`);
+    - ``settled``: a commit settled (or a copy a snapshot is taken of, at ``at``) — the
+      session opens the 准备 check of a hand that is over
+      (:meth:`services.session.Session.settled`);
+    - ``changed``: a change was shown — the session re-arms its timer;
+    - ``describe``: what a game's summary shows of its session;
+    - ``closing``: a game is being closed — the session stops its timer;
+    - ``hand_stored``: a hand's record was written;
+    - ``ending_posted``: a game's ending went out — the session notes it posted.
+
+    The database shared with other processes:
+
+    - ``deadlines_after`` / ``deadlines_with_entry``: the deadlines stored in the same
+      transaction as a commit (the session works them out while the database is shared);
+    - ``deadline_changed``: a game's turn / claim (``play``) or 准备 / 解散 / next-hand
+      (``session``) deadline was armed or cleared — it is stored;
+    - ``may_fire``: a timer ran out — only the process that claims the stored deadline
+      fires it.
     """
 
+    timed_out: TimedOut = _wait_on
+    settled: Callable[[LiveGame, float], None] = _nothing
+    changed: Callable[[LiveGame], None] = _nothing
+    describe: Callable[[LiveGame], SessionInfo | None] = _no_session
+    closing: Callable[[LiveGame], None] = _nothing
+    hand_stored: Callable[[LiveGame, int], None] = _nothing
+    ending_posted: Callable[[LiveGame], Awaitable[None]] = _posted
+    deadlines_after: DeadlinesAfter = _none
+    deadlines_with_entry: DeadlinesWithEntry = _none
     deadline_changed: DeadlineChanged = _nothing
     may_fire: MayFire = _always
-    timed_out: TimedOut = _wait_on

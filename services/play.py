@@ -111,7 +111,7 @@ class Play:
 
     async def deal_next(self, live: LiveGame) -> None:
         """Deal the next hand (under the lock, the hand over): see
-        :meth:`services.session.SessionMixin.ready` — it starts once every seat is ready
+        :meth:`services.session.Session.ready` — it starts once every seat is ready
         (准备); ending a game early takes a 解散 vote."""
         seed = self.core.new_seed()
         state, events = self.core.engine.next_hand(live.state, seed)

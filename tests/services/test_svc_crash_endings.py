@@ -337,7 +337,7 @@ async def test_results_dealt_past_on_a_tuoguan_table_are_posted_after_a_crash(ma
 
     after = RecordingDelivery()
     fresh = make_service(delivery=after)
-    fresh._session_arm = lambda live: None  # type: ignore[method-assign]  # (no 4th deal)
+    fresh.session.arm = lambda live: None  # type: ignore[method-assign]  # (no 4th deal)
     await fresh.resume_all()
     await settle(fresh)
     past = after.named("past_result")
@@ -362,7 +362,7 @@ async def test_results_dealt_past_on_a_tuoguan_table_are_posted_after_a_crash(ma
     await fresh.close()
     again = RecordingDelivery()
     third = make_service(delivery=again)
-    third._session_arm = lambda live: None  # type: ignore[method-assign]
+    third.session.arm = lambda live: None  # type: ignore[method-assign]
     await third.resume_all()
     await settle(third)
     assert again.named("past_result") == [] and again.named("result") == []

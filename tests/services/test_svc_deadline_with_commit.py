@@ -194,7 +194,7 @@ async def test_a_partial_ready_check_s_deadline_is_stored_with_the_press(process
     await writer_stopped(a)
     await play_until_over(a, gid, USERS[:2])
     ended_at = a._games[gid].version
-    deadline = a._ready_deadline(a._games[gid])
+    deadline = a.session._ready_deadline(a._games[gid])
     book = DeadlineBook(store)
     assert {d.kind: d.version for d in await book.pending(gid)}["session"] == ended_at
     await a.ready(gid, USERS[0])
@@ -228,7 +228,7 @@ async def test_a_seat_going_on_tuoguan_stores_the_deal_it_lets_happen(processes,
     async def dies_first(live: Any) -> None:  # its timer never gets to deal: it dies first
         await asyncio.Event().wait()
 
-    a._session_fire = dies_first  # type: ignore[method-assign]
+    a.session.fire = dies_first  # type: ignore[method-assign]
     await a.set_autoplay(gid, USERS[1], True)
     toggled_at = a._games[gid].version
     [row] = [d for d in await DeadlineBook(store).pending(gid) if d.kind == "session"]

@@ -20,6 +20,7 @@ The service is put together from modules with one job each:
 - :mod:`services.outbox` — ordered delivery per game;
 - :mod:`services.recording` — finished hands for the store;
 - :mod:`services.gamelog` — the action log, replay and snapshots;
+- :mod:`services.stored_deadlines` — the deadlines stored with a commit (shared database);
 - :mod:`services.cluster` — several processes on one PostgreSQL (any process serves any
   press, owners hear of changes, deadlines fire once).
 """
@@ -41,6 +42,7 @@ from services.lobby import Lobby
 from services.model import AI_NAMES, ActionKey, GameEvent
 from services.play import ActResult, Play
 from services.session import Session
+from services.stored_deadlines import StoredDeadlines
 
 log = logging.getLogger(__name__)
 
@@ -86,8 +88,9 @@ class GameService(GameCore):
         hooks.closing = session.closing
         hooks.hand_stored = session.hand_stored
         hooks.ending_posted = session.ending_posted
-        hooks.deadlines_after = session.deadlines_after
-        hooks.deadlines_with_entry = session.deadlines_with_entry
+        stored = StoredDeadlines(self, session)
+        hooks.deadlines_after = stored.deadlines_after
+        hooks.deadlines_with_entry = stored.deadlines_with_entry
         hooks.deadline_changed = self.cluster.deadline_changed
         hooks.may_fire = self.cluster.may_fire
 

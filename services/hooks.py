@@ -76,7 +76,7 @@ class Hooks:
     The database shared with other processes:
 
     - ``deadlines_after`` / ``deadlines_with_entry``: the deadlines stored in the same
-      transaction as a commit (the session works them out while the database is shared);
+      transaction as a commit (:mod:`services.stored_deadlines`, from the session's state);
     - ``deadline_changed``: a game's turn / claim (``play``) or 准备 / 解散 / next-hand
       (``session``) deadline was armed or cleared — it is stored;
     - ``may_fire``: a timer ran out — only the process that claims the stored deadline

@@ -19,8 +19,8 @@ once the delivery of the ending returned. A process killed in between — right 
 hand's last action — leaves it owed, and the next start-up posts it from the stored log
 (:meth:`Session.resume_endings`; the delivery posts each message once). Sharing the
 database, the deadlines a commit leads to are stored in the same transaction — a hand's
-turns and its end (:meth:`Session.deadlines_after`), a 准备 press, a 解散 vote, a 托管
-toggle (:meth:`Session.deadlines_with_entry`) — so another process fires them. A
+turns and its end, a 准备 press, a 解散 vote, a 托管 toggle
+(:mod:`services.stored_deadlines`) — so another process fires them. A
 hand's result still owed when the next hand is dealt (a table of AI and 托管 seats deals at
 once) is noted in that deal's entry, and a restart posts it (:mod:`services.results_owed`).
 
@@ -35,17 +35,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import logging
 import math
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from db.deadlines import DeadlineChange
 from db.types import VersionConflict
 from services.core import GameCore
-from services.deadlines import awaited_timeout
 from services.delivery import GameSummary
 from services.errors import NoSuchGame, NotInGame, ServiceError, StaleButton, WrongPhase
 from services.gamelog import LiveGame
@@ -619,93 +616,9 @@ class Session:
                 self._session_changed(live)
             self.arm(live)
 
-    # ------------------------------------------------------------------ stored with the commit
-
-    def deadlines_after(self, live: LiveGame, after: Any) -> list[DeadlineChange]:
-        """Sharing the database: the turn / claim (``play``) or 准备 (``session``) deadline
-        the game awaits at ``after``, stored in the same transaction as the commit that
-        leads there — a process killed right after a press leaves it for another process to
-        fire. The committing process then stores the exact one (the paced showing of AI
-        moves may start the decision later): these are late rather than early — at most by
-        the commit's own duration early, and another process fires a deadline only ``grace``
-        seconds after it is due."""
-        if not self.core.shared or live.status != "active" or after is None:
-            return []
-        now = self.core.clock()
-        version = live.version + 1
-        engine = self.core.engine
-        timeout = awaited_timeout(
-            engine, live, self.core.turn_timeout, self.core.claim_timeout, after
-        )
-        if timeout is not None:
-            old = live.state
-            same_window = (
-                old is not None
-                and engine.phase(old) == engine.phase(after) == "claim"
-                and engine.window_key(old) == engine.window_key(after)
-            )
-            if same_window:
-                start = live.window_at
-            else:  # the AI moves before it may be shown one by one, ``ai_pace`` apart
-                moves = engine.action_count(after) - engine.action_count(old) if old else 0
-                start = now + self.core._pace(live) * max(0, moves)
-            return [DeadlineChange(live.id, "play", version, start + timeout)]
-        if engine.phase(after) not in ("hand_over", "game_over"):
-            return []
-        # the hand ends with this commit: its 准备 check opens now (or the session ends)
-        s = live.session
-        fn = getattr(engine, "hand_history", None)
-        history = tuple(fn(after)) if fn is not None else ()
-        if complete(s.length, history) or (
-            s.length is not None and all(seat.robot for seat in live.seats)
-        ):
-            due = now
-        else:
-            due = now + (s.ready_timeout or self.ready_timeout)
-        return [DeadlineChange(live.id, "session", version, due)]
-
-    def deadlines_with_entry(
-        self, live: LiveGame, seat: int | None, entry: dict[str, Any]
-    ) -> list[DeadlineChange]:
-        """Sharing the database: the deadlines a 准备 press, a 解散 vote, an ``end`` entry or
-        a seat's 托管 (``auto``) leads to, stored in the same transaction as that entry —
-        the vote's deadline, the 准备 check still waiting for others, the next hand to deal
-        or the ended game to close, the turn of a seat back from 托管. A process killed
-        right after acknowledging the press (before its batched deadline writes) leaves
-        them for another process to fire. Worked out on a copy of the game with the entry
-        applied (the game itself changes only after the commit)."""
-        kind = entry.get("k")
-        if (
-            not self.core.shared
-            or live.status != "active"
-            or live.state is None
-            or kind not in ("rdy", "vote", "end", "auto")
-        ):
-            return []
-        probe = replace(
-            live, session=copy.deepcopy(live.session), seats=[replace(s) for s in live.seats]
-        )
-        if kind == "auto":
-            if seat is not None:
-                probe.seats[seat].auto = bool(entry.get("on"))
-        else:
-            apply_entry(probe.session, seat, entry, self.core.clock())
-        version = live.version + 1
-        out: list[DeadlineChange] = []
-        due = self._session_due(probe)
-        if due is not None:
-            out.append(DeadlineChange(live.id, "session", version, due))
-        if kind == "auto":
-            timeout = awaited_timeout(
-                self.core.engine, probe, self.core.turn_timeout, self.core.claim_timeout
-            )
-            if timeout is not None:
-                out.append(DeadlineChange(live.id, "play", version, live.window_at + timeout))
-        return out
-
     # ------------------------------------------------------------------ the session timer
 
-    def _session_due(self, live: LiveGame) -> float | None:
+    def due(self, live: LiveGame) -> float | None:
         """When the session must act next (epoch seconds), or None."""
         if live.status != "active" or live.state is None:
             return None
@@ -734,7 +647,7 @@ class Session:
             old.cancel()
         if self.core._stopping.is_set():
             return
-        due = self._session_due(live)
+        due = self.due(live)
         self.core._deadline_changed(live, "session", due)
         if due is None:
             return

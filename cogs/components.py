@@ -51,3 +51,22 @@ def chosen_values(interaction: discord.Interaction) -> list[str]:
     """The values chosen in a select menu (empty when none)."""
     values = _data(interaction).get("values") or []
     return [str(v) for v in values] if isinstance(values, list) else []
+
+
+class RoutedView(discord.ui.View):
+    """The buttons and menus of a message this bot sends. Every press is routed by its
+    ``custom_id`` (the game's ``on_interaction``, the registered ``DynamicItem`` classes),
+    never by discord.py's view store, so the view is never stored: discord.py keeps each
+    unfinished view with a ``custom_id`` per message sent or edited, and a view without a
+    timeout for ever (about 2 KB a result message, growing as long as the bot runs).
+
+    >>> RoutedView().is_finished(), RoutedView().timeout
+    (True, None)
+    """
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    def is_finished(self) -> bool:
+        """Finished from the start: the view store never takes it."""
+        return True

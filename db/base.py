@@ -74,8 +74,12 @@ class Database:
         Raises `StoreBusy` when the database stayed locked past the timeout (nothing of the
         write was recorded)."""
         if self._group is not None:
-            async with self._group.write(savepoint=savepoint) as conn:
-                yield conn
+            try:
+                async with self._group.write(savepoint=savepoint) as conn:
+                    yield conn
+            except DBAPIError as error:  # (a statement of the block: the file went read-only)
+                _raise_store_error(error)
+                raise
             return
         try:
             async with self.engine.connect() as conn, conn.begin():

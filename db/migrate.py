@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import time
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from db.connection import IMMEDIATE
+from db.errors import is_busy
+
+log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 #: How long start-up waits for another process's migration on SQLite (milliseconds).
@@ -39,7 +46,26 @@ def _upgrade(connection: Connection, revision: str) -> None:
 async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
     """Apply the migrations up to ``revision`` on ``engine``, in one transaction, holding a
     lock (SQLite: the write lock; PostgreSQL: an advisory lock) so that several processes
-    starting at once do not race."""
+    starting at once do not race.
+
+    SQLite may answer "database is locked" at once, without waiting its busy timeout (a
+    new file switched to WAL by another process, or the WAL recovered, at that moment): the
+    migration, which wrote nothing, is tried again until :data:`MIGRATION_WAIT_MS`."""
+    give_up = time.monotonic() + MIGRATION_WAIT_MS / 1000
+    while True:
+        try:
+            await _upgrade_once(engine, revision)
+            return
+        except OperationalError as error:
+            if engine.dialect.name != "sqlite" or not is_busy(error):
+                raise
+            if time.monotonic() > give_up:
+                raise
+            log.info("database locked by another process starting: migrating again shortly")
+            await asyncio.sleep(0.05)
+
+
+async def _upgrade_once(engine: AsyncEngine, revision: str) -> None:
     async with engine.connect() as conn:
         sqlite = conn.dialect.name == "sqlite"
         if sqlite:  # wait for another process's migration, however long it takes

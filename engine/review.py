@@ -35,8 +35,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import variants
+from engine.ai import strong
 from engine.ai.strong import best_discard, outlook_of
-from engine.ai.value import discard_values
+from engine.ai.value import discard_values, hand_value
 from engine.decompose import wildcard_set
 from engine.game.actions import (
     Action,
@@ -44,6 +45,7 @@ from engine.game.actions import (
     DeclareReady,
     Discard,
     KeepDrawing,
+    Pass,
     Pong,
     Win,
 )
@@ -98,7 +100,7 @@ class ReviewLine:
     """One decision where the analysis differs from the play."""
 
     step: int  # 1-based number of the action in the hand
-    kind: str  # "discard" | "missed_win" | "claim" | "deal_in"
+    kind: str  # "discard" | "missed_win" | "claim" | "missed_claim" | "deal_in"
     zh: str
     en: str
     data: dict[str, Any] = field(default_factory=dict)
@@ -341,28 +343,27 @@ def _action_en(action: Action) -> str:
     )
 
 
-def _claim_line(
-    step: int, state: GameState, seat: int, action: Pong | Chi, unseen: list[int]
-) -> ReviewLine | None:
-    """A pong / chi that does not bring the hand closer (or gives up 门清 for nothing)."""
-    h = state.hand
-    assert h.claim is not None
-    k = h.claim.tile >> 2
-    s = h.seats[seat]
-    plain, w = split_wilds(seat_counts(s), h.wildcards)
-    before = shanten(plain, w)
-    before_uk = ukeire(plain, w, h.wildcards, unseen)
+def _claim_words(action: Pong | Chi, k: int) -> tuple[str, str]:
+    """碰 九筒 / 吃 三万（二三四万） and their English."""
+    if isinstance(action, Pong):
+        return f"碰 {tile_zh(k)}", f"pong {tile_en(k)}"
+    shape = "".join(zh_name(x)[0] for x in action.tiles) + zh_name(action.tiles[0])[1:]
+    en_shape = "-".join(tile_en(x).split(" ")[0] for x in action.tiles)
+    return f"吃 {tile_zh(k)}（{shape}）", f"chi {tile_en(k)} ({en_shape})"
+
+
+def _after_claim(
+    plain: list[int], w: int, action: Pong | Chi, k: int, wild: Any, unseen: list[int]
+) -> tuple[int, int] | None:
+    """The 向听 and 进张 after the claim and its best discard (None: nothing left to
+    discard)."""
     after = list(plain)
     if isinstance(action, Pong):
         after[k] -= 2
-        word_zh, word_en = f"碰 {tile_zh(k)}", f"pong {tile_en(k)}"
     else:
         for x in action.tiles:
             if x != k:
                 after[x] -= 1
-        shape = "".join(zh_name(x)[0] for x in action.tiles) + zh_name(action.tiles[0])[1:]
-        word_zh = f"吃 {tile_zh(k)}（{shape}）"
-        word_en = f"chi {tile_en(k)} ({'-'.join(tile_en(x).split(' ')[0] for x in action.tiles)})"
     if sum(after) + w == 0:
         return None
     best: tuple[int, int] | None = None
@@ -370,21 +371,82 @@ def _claim_line(
         if after[x]:
             after[x] -= 1
             sh = shanten(after, w)
-            uk = ukeire(after, w, h.wildcards, unseen)
+            uk = ukeire(after, w, wild, unseen)
             after[x] += 1
             if best is None or (sh, -uk) < (best[0], -best[1]):
                 best = (sh, uk)
-    if best is None:
+    return best
+
+
+def _hand_value(state: GameState, seat: int) -> float:
+    """The strong AI's value of the hand as it stands (no claim)."""
+    h = state.hand
+    plain, w = split_wilds(seat_counts(h.seats[seat]), h.wildcards)
+    return hand_value(list(plain), w, outlook_of(state, seat))
+
+
+def _claim_line(
+    step: int,
+    state: GameState,
+    seat: int,
+    action: Pong | Chi,
+    unseen: list[int],
+    legal: list[Action],
+) -> ReviewLine | None:
+    """A pong / chi the strong AI would not make (:func:`engine.ai.strong.choose`): it does
+    not bring the hand closer, gives up 门清 for nothing, or costs the hand most of its
+    value (七对, 清一色 given up); or another claim of the same tile was worth more."""
+    h = state.hand
+    assert h.claim is not None
+    advice = strong.choose(state, seat, legal, defend=False)
+    if advice == action or not isinstance(advice, Pass | Pong | Chi):
         return None
-    sh_after, uk_after = best
+    k = h.claim.tile >> 2
+    s = h.seats[seat]
+    plain, w = split_wilds(seat_counts(s), h.wildcards)
+    before = shanten(plain, w)
+    before_uk = ukeire(plain, w, h.wildcards, unseen)
+    made = _after_claim(list(plain), w, action, k, h.wildcards, unseen)
+    if made is None:
+        return None
+    sh_after, uk_after = made
+    word_zh, word_en = _claim_words(action, k)
+    data: dict[str, Any] = {
+        "tile": k,
+        "shanten_before": before,
+        "shanten_after": sh_after,
+        "ukeire_before": before_uk,
+        "ukeire_after": uk_after,
+    }
+    if isinstance(advice, Pong | Chi):  # another claim of the tile was worth more
+        other = _after_claim(list(plain), w, advice, k, h.wildcards, unseen)
+        if other is None:
+            return None
+        better_zh, better_en = _claim_words(advice, k)
+        zh = (
+            f"{word_zh}：向听 {_sh_text(sh_after, 'zh')}，进张 {uk_after} 张；"
+            f"建议 {better_zh}：向听 {_sh_text(other[0], 'zh')}，进张 {other[1]} 张"
+        )
+        en = (
+            f"{word_en}: shanten {_sh_text(sh_after, 'en')}, {uk_after} tiles improve; "
+            f"better: {better_en}: shanten {_sh_text(other[0], 'en')}, {other[1]} tiles improve"
+        )
+        data.update(suggested=advice.type, best_shanten=other[0], best_ukeire=other[1])
+        return ReviewLine(step, "claim", zh, en, data)
     concealed = all(m.fed_by is None for m in s.melds)
     # variants whose scoring has 门清 (a concealed hand): a claim gives it up
     lose_menqing = concealed and variants.get(state.variant).menqing
-    worse = sh_after > before or (sh_after == before and (uk_after < before_uk or lose_menqing))
-    if not worse:
-        return None
     menq_zh = "，失去门清" if lose_menqing else ""
     menq_en = ", gives up the concealed hand (门清)" if lose_menqing else ""
+    if sh_after == before and uk_after >= before_uk and not lose_menqing:
+        return None  # (not closer, but no worse either: not worth a line)
+    if sh_after < before:  # closer, but the AI passes for the value it gives up
+        now = _hand_value(state, seat)
+        kept = strong.claim_value(state, seat, action) / now if now > 0 else 1.0
+        share = max(0, min(99, round(100 * kept)))
+        menq_zh += f"，牌价值只剩 {share}%"
+        menq_en += f", the hand keeps only {share} % of its value"
+        data["value_kept"] = round(kept, 3)
     zh = (
         f"{word_zh}：向听 {_sh_text(before, 'zh')}→{_sh_text(sh_after, 'zh')}，"
         f"进张 {before_uk}→{uk_after} 张{menq_zh}；建议 过"
@@ -393,20 +455,43 @@ def _claim_line(
         f"{word_en}: shanten {_sh_text(before, 'en')}→{_sh_text(sh_after, 'en')}, "
         f"tiles that improve {before_uk}→{uk_after}{menq_en}; better: pass"
     )
-    return ReviewLine(
-        step,
-        "claim",
-        zh,
-        en,
-        {
-            "tile": k,
-            "shanten_before": before,
-            "shanten_after": sh_after,
-            "ukeire_before": before_uk,
-            "ukeire_after": uk_after,
-            "menqing": lose_menqing,
-        },
+    data["menqing"] = lose_menqing
+    return ReviewLine(step, "claim", zh, en, data)
+
+
+def _missed_claim_line(
+    step: int, state: GameState, seat: int, unseen: list[int], legal: list[Action]
+) -> ReviewLine | None:
+    """A pass where the strong AI claims (碰 / 吃 that brings the hand closer to ready
+    without costing it half its value)."""
+    h = state.hand
+    assert h.claim is not None
+    advice = strong.choose(state, seat, legal, defend=False)
+    if not isinstance(advice, Pong | Chi):
+        return None
+    k = h.claim.tile >> 2
+    plain, w = split_wilds(seat_counts(h.seats[seat]), h.wildcards)
+    before = shanten(plain, w)
+    made = _after_claim(list(plain), w, advice, k, h.wildcards, unseen)
+    if made is None or made[0] >= before:
+        return None
+    word_zh, word_en = _claim_words(advice, k)
+    zh = (
+        f"过 {tile_zh(k)}；建议 {word_zh}：向听 {_sh_text(before, 'zh')}→"
+        f"{_sh_text(made[0], 'zh')}，进张 {made[1]} 张"
     )
+    en = (
+        f"pass on {tile_en(k)}; better: {word_en}: shanten {_sh_text(before, 'en')}→"
+        f"{_sh_text(made[0], 'en')}, {made[1]} tiles improve"
+    )
+    data = {
+        "tile": k,
+        "suggested": advice.type,
+        "shanten_before": before,
+        "shanten_after": made[0],
+        "ukeire_after": made[1],
+    }
+    return ReviewLine(step, "missed_claim", zh, en, data)
 
 
 def _deal_in_line(
@@ -513,8 +598,12 @@ def review_states(
                 and (lost >= MIN_LOST or value[best.tile] > 0)
             ):
                 lines.append(_discard_line(step, action, played, best, before, value))
-        elif h.phase in (PHASE_CLAIM, PHASE_ROB) and isinstance(action, Pong | Chi):
-            line = _claim_line(step, state, seat, action, unseen_of(state, seat))
+        elif h.phase == PHASE_CLAIM and isinstance(action, Pong | Chi):
+            line = _claim_line(step, state, seat, action, unseen_of(state, seat), legal)
+            if line is not None:
+                lines.append(line)
+        elif h.phase == PHASE_CLAIM and isinstance(action, Pass):
+            line = _missed_claim_line(step, state, seat, unseen_of(state, seat), legal)
             if line is not None:
                 lines.append(line)
     return lines

@@ -131,13 +131,19 @@ class MessageIds:
 
     async def stored_messages(self, game_id: int) -> tuple[int | None, dict[str, Any]] | None:
         """The game's table message and remembered messages as stored now (the table id is
-        taken as this process's): sharing the database, another process may have posted this
-        hand's table or a player's hand DM since. None: no such game."""
+        taken as this process's when it is newer than the one known here): sharing the
+        database, another process may have posted this hand's table or a player's hand DM
+        since. None: no such game."""
         info = await self._games.get(game_id)
         if info is None:
             return None
-        self._table[game_id] = info.table_message_id
-        return info.table_message_id, dict(info.messages or {})
+        stored, known = info.table_message_id, self._table.get(game_id)
+        if known is None or (stored is not None and stored > known):
+            # (never an older one: the read may have begun before this process stored the
+            # table it posted meanwhile — a hand DM adopting its stored entry while the
+            # hand's table goes out)
+            self._table[game_id] = stored
+        return stored, dict(info.messages or {})
 
     async def save_messages(self, game_id: int, messages: dict[str, Any]) -> dict[str, Any]:
         """Store the messages the delivery keeps up to date. Sharing the database, what this

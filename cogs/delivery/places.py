@@ -237,6 +237,8 @@ class Places:
         assert self.ids is not None
         try:
             await self.ids.cross_out(game_id, group, key, entry)
+        except StoreUnwritable as error:  # the operator was told once, loudly
+            log.warning("game %s: could not cross out %s %s: %s", game_id, group, key, error)
         except Exception:
             log.exception("game %s: could not cross out %s %s", game_id, group, key)
 

@@ -11,7 +11,7 @@ from typing import Any
 import discord
 
 from botcore.client import bot_of
-from cogs.components import pressed_button
+from cogs.components import RoutedView, pressed_button
 from cogs.desk.answer import COLOUR_NO, COLOUR_PENDING, COLOUR_WIN, guild_lang, lang_of
 from cogs.desk.text import (
     RECORD_STATUSES,
@@ -114,7 +114,7 @@ class RecordButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RECO
 
 def record_view(record: PhysicalRecordInfo, lang: str) -> discord.ui.View:
     """Confirm (while pending) and Void (until void) buttons."""
-    view = discord.ui.View(timeout=None)
+    view = RoutedView()
     if record.status == "pending":
         view.add_item(
             RecordButton(

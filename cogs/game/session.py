@@ -29,6 +29,7 @@ from typing import Any
 
 import discord
 
+from cogs.components import RoutedView
 from cogs.delivery.alerts import DueAlerts, deadline_text
 from cogs.delivery.hand_dm import DM_CLOSED, HandMessages
 from cogs.delivery.places import Places, jump_url, nonce
@@ -215,7 +216,7 @@ def standings_view(game: GameSummary, lang: str) -> discord.ui.View | None:
     if not played:
         return view
     if view is None:
-        view = discord.ui.View(timeout=None)
+        view = RoutedView()
     view.add_item(card_button(game.id, lang))
     return view
 
@@ -224,7 +225,7 @@ def rematch_view(game: GameSummary, lang: str) -> discord.ui.View | None:
     info = session_of(game)
     if info is None or info.rematch_closed or game.hand_no == 0:
         return None
-    view = discord.ui.View(timeout=None)
+    view = RoutedView()
     view.add_item(
         GameButton(game.id, "rematch", None, label=t("session.rematch_button", lang), style=GREEN)
     )
@@ -305,7 +306,7 @@ def vote_parts(game: GameSummary, lang: str) -> tuple[str, discord.ui.View | Non
     ]
     if waiting:
         text += "\n" + " ".join(waiting)
-    view = discord.ui.View(timeout=None)
+    view = RoutedView()
     no = str(vote.no)
     view.add_item(
         GameButton(game.id, "agree", no, label=t("session.agree_button", lang), style=GREEN)
@@ -401,7 +402,7 @@ class SessionMessages:
         if info is None or not held or int(held[2]) != info.ready_hand:
             return
 
-        view = discord.ui.View(timeout=None)
+        view = RoutedView()
         if info.ready_open:
             session_buttons(view, game, lang)
         view.add_item(open_button(game.id, int(held[2]), lang))

@@ -22,6 +22,7 @@ from typing import Any
 
 import discord
 
+from cogs.components import RoutedView
 from cogs.game.session_text import progress_label, session_of, showdown_lines, table_title
 from cogs.game.text import (
     action_label,
@@ -185,7 +186,7 @@ def lobby_message(game: GameSummary, lang: str) -> tuple[discord.Embed, discord.
     embed.set_footer(text=_footer(game))
     if game.status != "lobby":
         return embed, None
-    view = discord.ui.View(timeout=None)
+    view = RoutedView()
     view.add_item(GameButton(game.id, "join", label=t("game.join", lang), style=GREEN))
     view.add_item(GameButton(game.id, "leave", label=t("game.leave", lang)))
     view.add_item(GameButton(game.id, "addbot", label=t("game.addbot", lang)))
@@ -233,7 +234,7 @@ def table_message(
     embed.set_footer(text=_footer(game))
     if game.status != "active":
         return embed, None
-    view = discord.ui.View(timeout=None)
+    view = RoutedView()
     view.add_item(GameButton(game.id, "hand", label=t("game.my_hand", lang), style=BLUE))
     if game.phase == "hand_over":  # 准备 also here, so a restart can never lose the next step
         session_buttons(view, game, lang)
@@ -273,7 +274,7 @@ def hand_message(
     embed.set_footer(text=_footer(game, f"v{game.version}"))
     if not hand.legal or game.status != "active":
         return embed, None
-    view = discord.ui.View(timeout=None)
+    view = RoutedView()
     discards = [k for k in hand.legal if k.kind == "discard"]
     others = [k for k in hand.legal if k.kind != "discard"]
     drawn = None
@@ -319,7 +320,7 @@ def picker_message(
     game: GameSummary, update: PrivateUpdate, kind: str, lang: str
 ) -> tuple[str, discord.ui.View]:
     """An ephemeral tile picker for 偷机 / 报听 (each tile a ``touji:5m`` button)."""
-    view = discord.ui.View(timeout=None)
+    view = RoutedView()
     keys = [k for k in update.hand.legal if k.kind == kind][:25]
     for i, key in enumerate(keys):
         view.add_item(
@@ -354,7 +355,7 @@ def result_message(
     # the hand's code, for /mahjong replay and /mahjong review
     replay_word = t("game.replay_word", short(lang))
     embed.set_footer(text=_footer(game, f"{replay_word} #{game.id}-{result.hand_no}"))
-    view = discord.ui.View(timeout=None)
+    view = RoutedView()
     if game.status == "active":
         session_buttons(view, game, lang)  # none after a session's last hand
     for item in result_view(game.id, result.hand_no, lang).children:

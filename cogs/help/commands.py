@@ -19,7 +19,7 @@ from discord.app_commands import Choice, locale_str
 from discord.ext import commands
 
 from botcore.client import bot_of
-from cogs.components import chosen_values, pressed_button
+from cogs.components import RoutedView, chosen_values, pressed_button
 from cogs.game.text import lang_of
 from cogs.group import bind_cog_commands, mahjong
 from cogs.help.text import (
@@ -256,7 +256,7 @@ class HelpTopicMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MEN
 def help_view(topic: str, index: int, count: int, lang: str) -> discord.ui.View:
     """The topic menu, and ◀ ▶ when the topic has more than one page. At either end the
     button that leads nowhere is disabled (its id is the current page, so ids stay unique)."""
-    view = discord.ui.View(timeout=None)
+    view = RoutedView()
     view.add_item(HelpTopicMenu(topic, lang, row=0))
     if count > 1:
         prev_page, next_page = max(index - 1, 0), min(index + 1, count - 1)

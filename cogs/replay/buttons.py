@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import discord
 
+from cogs.components import RoutedView
 from i18n import t
 from services.replay import ALL
 from services.replay_text import one
@@ -26,6 +27,6 @@ def open_button(game_id: int, hand_no: int, lang: str) -> discord.ui.Button[disc
 
 def result_view(game_id: int, hand_no: int, lang: str) -> discord.ui.View:
     """A result's 回放 button alone (what stays once 准备 / 解散 are gone)."""
-    view = discord.ui.View(timeout=None)
+    view = RoutedView()
     view.add_item(open_button(game_id, hand_no, lang))
     return view

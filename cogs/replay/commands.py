@@ -30,7 +30,7 @@ from discord.ext import commands
 
 from botcore.client import MahjongBot, bot_of
 from cogs.checks import require_manager
-from cogs.components import chosen_values, component_ids, custom_id_of, pressed_button
+from cogs.components import RoutedView, chosen_values, component_ids, custom_id_of, pressed_button
 from cogs.delivery import pictures
 from cogs.errors import send_ephemeral
 from cogs.group import CheckedGroup, bind_cog_commands, mahjong
@@ -210,7 +210,7 @@ def review_view(
         text = f"{line.step}. {line.text(lang1)}"
         label = text if len(text) <= 100 else text[:99] + "…"
         options.append(discord.SelectOption(label=label, value=str(line.step)))
-    v = discord.ui.View(timeout=None)
+    v = RoutedView()
     placeholder = t("replay.review_open", lang1)
     v.add_item(ReviewSelect(rh.game_id, rh.hand_no, seat, options, placeholder=placeholder))
     return v
@@ -268,7 +268,7 @@ class SeatSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SEAT_I
 
 def replay_view(rh: ReplayHand, step: int, view: int, lang: str) -> discord.ui.View:
     """⏮ ◀ ▶ ⏭ 🎞 and the seat switch for ``step`` seen from ``view``."""
-    v = discord.ui.View(timeout=None)
+    v = RoutedView()
     g, h, last = rh.game_id, rh.hand_no, rh.steps
     v.add_item(StepButton(g, h, "f", 0, view, emoji="⏮", disabled=step <= 0))
     v.add_item(StepButton(g, h, "p", max(step - 1, 0), view, emoji="◀", disabled=step <= 0))

@@ -24,7 +24,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 
 from cogs.checks import check_declared_options
-from cogs.components import chosen_values
+from cogs.components import RoutedView, chosen_values
 from cogs.errors import send_ephemeral
 from cogs.stats.views import (
     BLUE,
@@ -154,7 +154,7 @@ def sessions_view(shown: SessionsPage, lang: str) -> discord.ui.View | None:
     choices = session_choices(shown.sessions, lang)
     if not choices and shown.pages <= 1:
         return None
-    view = discord.ui.View(timeout=None)
+    view = RoutedView()
     if choices:
         options = [
             discord.SelectOption(label=c.label, value=c.value, description=c.description or None)
@@ -174,7 +174,7 @@ def sessions_view(shown: SessionsPage, lang: str) -> discord.ui.View | None:
 
 def share_view(game_id: int, lang: str) -> discord.ui.View:
     """分享 under a privately shown card."""
-    view = discord.ui.View(timeout=None)
+    view = RoutedView()
     view.add_item(ShareButton(game_id, emoji="📣", label=t("stats.button.share", short(lang))))
     return view
 

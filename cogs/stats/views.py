@@ -20,7 +20,7 @@ from typing import Any, NamedTuple, TypedDict, Unpack
 import discord
 
 from botcore.client import bot_of
-from cogs.components import chosen_values, pressed_button
+from cogs.components import RoutedView, chosen_values, pressed_button
 from cogs.delivery import pictures
 from cogs.errors import UserError, send_ephemeral
 from i18n import locale_for, short, t
@@ -195,7 +195,7 @@ class HandsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GAME_
 
 def board_view(page: BoardPage, lang: str) -> discord.ui.View:
     """◀ / ▶ / 📍 buttons of a leaderboard page (custom ids differ: prev ≠ next ≠ me)."""
-    view = discord.ui.View(timeout=None)
+    view = RoutedView()
     prev_page = max(page.page - 1, 0)
     next_page = page.page + 1 if page.has_next else max(page.page + 1, 1)
     if prev_page == next_page:  # one page: keep the ids distinct
@@ -220,7 +220,7 @@ def history_view(
     paged = page > 0 or has_next
     if not choices and not paged:
         return None
-    view = discord.ui.View(timeout=None)
+    view = RoutedView()
     if choices:
         view.add_item(
             HistorySelect(user_id, choices, placeholder=t("stats.history_pick", lang)[:150])
@@ -247,7 +247,7 @@ def game_view(page: GamePage, lang: str) -> discord.ui.View | None:
     """◀ / ▶ under a game's hands (None when everything fits on one page)."""
     if page.pages <= 1:
         return None
-    view = discord.ui.View(timeout=None)
+    view = RoutedView()
     prev_page = max(page.page - 1, 0)
     next_page = min(page.page + 1, page.pages - 1)
     if prev_page == next_page:

@@ -273,3 +273,19 @@ def _claim(g: GameState, seat: int, legal: list[Action]) -> Action:
 def _used(claim: Pong | Chi, k: int) -> list[int]:
     """The kinds a claim of a discarded ``k`` takes from the hand."""
     return [k, k] if isinstance(claim, Pong) else [x for x in claim.tiles if x != k]
+
+
+def claim_value(state: GameState, seat: int, claim: Pong | Chi) -> float:
+    """The hand's value after ``claim`` of the discard on offer and its best discard, as
+    :func:`_claim` weighs it (in plain wins; the review shows it)."""
+    h = state.hand
+    assert h.claim is not None
+    k = h.claim.tile >> 2
+    plain, w = split_wilds(seat_counts(h.seats[seat]), h.wildcards)
+    after = list(plain)
+    for x in _used(claim, k):
+        after[x] -= 1
+    meld = ("pong", (k, k, k)) if isinstance(claim, Pong) else ("chi", tuple(claim.tiles))
+    o = outlook_of(state, seat)
+    kinds = [x for x in range(34) if after[x]] or [next(iter(o.wild))]
+    return max(discard_values(after, w, kinds, _with_meld(state, seat, o, meld)).values())

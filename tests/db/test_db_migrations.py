@@ -230,3 +230,45 @@ async def test_0003_gives_existing_rows_the_defaults(db_url: str) -> None:
         assert (game.thread_id, game.messages) == (None, {})
     finally:
         await engine.dispose()
+
+
+async def test_a_lock_answered_at_once_is_waited_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite may refuse ``BEGIN IMMEDIATE`` with "database is locked" without waiting its
+    busy timeout (another process switching the new file to WAL at that moment): start-up
+    tries the migration again instead of failing; any other error fails at once."""
+    import sqlite3
+
+    from sqlalchemy.exc import OperationalError
+
+    import db.migrate as migrate
+
+    real = migrate._upgrade_once
+    tries: list[str] = []
+
+    async def locked_once(engine, revision):  # type: ignore[no-untyped-def]
+        tries.append(revision)
+        if len(tries) == 1:
+            raise OperationalError(
+                "BEGIN IMMEDIATE", {}, sqlite3.OperationalError("database is locked")
+            )
+        await real(engine, revision)
+
+    monkeypatch.setattr(migrate, "_upgrade_once", locked_once)
+    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'm.db'}")
+    try:
+        assert len(tries) == 2
+        assert await store.games.create(1, 2, "xinyu", seats=[{}])
+    finally:
+        await store.close()
+
+    async def broken(engine, revision):  # type: ignore[no-untyped-def]
+        tries.append(revision)
+        raise OperationalError("BEGIN IMMEDIATE", {}, sqlite3.OperationalError("disk I/O error"))
+
+    monkeypatch.setattr(migrate, "_upgrade_once", broken)
+    tries.clear()
+    with pytest.raises(OperationalError):
+        await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'n.db'}")
+    assert len(tries) == 1

@@ -74,3 +74,28 @@ async def test_a_read_only_sqlite_file_refuses_writes_as_unwritable(
         assert list(ids) == [1, 2]
     finally:
         await store.close()
+
+
+async def test_a_write_refused_midway_in_a_group_commit_is_unwritable(tmp_path: Path) -> None:
+    """The file turning read-only under a running bot after its write lock was taken (the
+    files made immutable: ``BEGIN IMMEDIATE`` still succeeds, the first change fails): the
+    statement's error reaches its writer as `StoreUnwritable`, never as the driver's error
+    (which the delivery, saving its message ids, logged as a crash)."""
+    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'm.db'}")
+    read_only = {"on": False}
+
+    @event.listens_for(store.db.engine.sync_engine, "begin")
+    def _after_begin(conn) -> None:  # type: ignore[no-untyped-def]  (after the store's BEGIN)
+        conn.exec_driver_sql(f"PRAGMA query_only = {int(read_only['on'])}")
+
+    try:
+        game = await store.games.create(1, 2, "xinyu", seats=[{}])
+        read_only["on"] = True
+        with pytest.raises(StoreUnwritable) as refused:
+            await store.games.merge_messages(game.id, None, {"lobby": 5})
+        assert refused.value.why == READ_ONLY
+        read_only["on"] = False
+        assert await store.games.merge_messages(game.id, None, {"lobby": 5}) == {"lobby": 5}
+    finally:
+        outage.written()
+        await store.close()

@@ -122,3 +122,41 @@ async def test_an_ended_game_is_seen_as_this_process_last_saved_it() -> None:
     await places.save_refs(game.id)
     places.forget_game(game.id)  # the game ended
     assert places.refs(game) == {"lobby": 30, "standings": [500, 77]}
+
+
+async def test_a_stored_read_begun_before_the_new_table_keeps_the_new_table() -> None:
+    """A hand DM adopting its stored entry reads the game's row while the hand's table is
+    being stored (several processes on one database): the read, begun before, carries the
+    lobby; the table this process stored meanwhile stays its table (seen in a dissolve vote
+    on PostgreSQL: the ending stripped the lobby's id in the thread, the table kept its
+    buttons)."""
+    import asyncio
+
+    games = Games()
+    games.rows[7] = Row(40)
+    ids = MessageIds(games)
+    game = summary()
+    assert ids.table_message_id(game) == 40
+    reading = asyncio.Event()
+    read_may_end = asyncio.Event()
+    plain_get = games.get
+
+    async def slow_get(game_id: int) -> Any:
+        row = dataclasses.replace(games.rows[game_id])  # (the row as the read saw it)
+        reading.set()
+        await read_may_end.wait()
+        return row
+
+    games.get = slow_get  # type: ignore[method-assign]
+    read = asyncio.create_task(ids.stored_messages(game.id))
+    await reading.wait()
+    games.get = plain_get  # type: ignore[method-assign]
+    assert await ids.set_table_message(game.id, 41) == 41  # the hand's table, stored
+    read_may_end.set()
+    assert (await read)[0] == 40  # (what the read saw is what it returns)
+    assert ids.table_message_id(game) == 41
+    assert await ids.set_table_message(game.id, 42) == 42  # compare-and-set on 41, not 40
+    # a newer id stored by another process is still taken
+    games.rows[7].table_message_id = 60
+    assert (await ids.stored_messages(game.id))[0] == 60
+    assert ids.table_message_id(game) == 60

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from game_helpers import rig
 
-from engine.game import Discard, Pong, Win, apply, legal_actions
+from engine.game import Discard, Pass, Pong, Win, apply, legal_actions
 from engine.game.simulate import simulate
 from engine.logformat import GameLog
 from engine.notation import parse_tiles
@@ -175,3 +175,45 @@ def test_review_of_simulated_hands_never_fails(variant):
                 assert line.zh and line.en and line.step >= 1
     with pytest.raises(ValueError):
         review_hand(variant, {}, log.games[0].hands[0], 4)
+
+
+def _pong_9p(variant: str, hand: str, act):  # type: ignore[no-untyped-def]
+    """Seat 0 throws 9p; seat 1 (``hand``, a 9p pair) answers ``act``: its review lines."""
+    g = rig(variant, ["1p1p1p2p2p2p3p3p3p4p4p4p9p6p", hand, *OTHERS[1:]])
+    before, _ = apply(g, 0, Discard(K("9p")))
+    assert Pong() in legal_actions(before, 1)
+    after, _ = apply(before, 1, act)
+    return review_states([g, before, after], [(0, Discard(K("9p"))), (1, act)], 1)
+
+
+def test_a_pass_where_the_strong_ai_pongs():
+    # 123m 456m 9p9p 57s 1z2z3z: 碰 9p takes the hand from 向听 2 to 1
+    [line] = _pong_9p("xinyu", "1m2m3m4m5m6m9p9p5s7s1z2z3z", Pass())
+    assert line.kind == "missed_claim" and line.step == 2
+    assert line.data["suggested"] == "pong"
+    assert (line.data["shanten_before"], line.data["shanten_after"]) == (2, 1)
+    assert line.zh == "过 九筒；建议 碰 九筒：向听 2→1，进张 10 张"
+    assert line.en == "pass on 9 Dots; better: pong 9 Dots: shanten 2→1, 10 tiles improve"
+    assert line.text("zh-TW") == "過 九筒；建議 碰 九筒：向聽 2→1，進張 10 張"
+    # the pong itself: what the strong AI plays, no line
+    assert _pong_9p("xinyu", "1m2m3m4m5m6m9p9p5s7s1z2z3z", Pong()) == []
+
+
+def test_a_pong_that_costs_the_hand_its_value():
+    # five pairs (七对 向听 1) and 9p: the pong makes the hand ready on 3 tiles, but the 七对
+    # it gives up was worth more than twice as much (the strong AI passes)
+    [line] = _pong_9p("shangrao", "1m1m3m3m5m5m7m7m9p9p2m6m8m", Pong())
+    assert line.kind == "claim"
+    assert (line.data["shanten_before"], line.data["shanten_after"]) == (1, 0)
+    assert 0 < line.data["value_kept"] < 0.5
+    share = round(100 * line.data["value_kept"])
+    assert line.zh == f"碰 九筒：向听 1→0，进张 20→3 张，牌价值只剩 {share}%；建议 过"
+    assert line.text("zh-TW").endswith(f"牌價值只剩 {share}%；建議 過")
+    # passing it: no line either way
+    assert _pong_9p("shangrao", "1m1m3m3m5m5m7m7m9p9p2m6m8m", Pass()) == []
+
+
+def test_a_pong_no_worse_gets_no_line():
+    # same 向听, more 进张, no 门清 to lose (上饶): the strong AI would pass, but it is no
+    # mistake worth a line
+    assert _pong_9p("shangrao", "1m2m3m4m5m6m7m8m2m4m9p9p1z", Pong()) == []

@@ -6,7 +6,7 @@ and :attr:`~services.core.GameCore.shared` stays False. ``await service.join_clu
 bot does it when several processes share PostgreSQL) turns on three things:
 
 - **The database is the authority.** Every write is a compare-and-set on the game's version
-  (:meth:`services.core.GameCore._commit`; a lobby's seats too, :mod:`services.lobby`). A
+  (:meth:`services.table.Table.commit`; a lobby's seats too, :mod:`services.lobby`). A
   press for a game this process does not hold loads it; one held at an older version fails
   the compare-and-set, is reloaded and tried again. A refusal drawn from an old copy ("not
   your turn", "not waiting for 准备"…) is checked against the stored version first and the
@@ -57,6 +57,7 @@ from services.gamelog import LiveGame
 from services.logged import logged
 from services.play import Play
 from services.session import Session
+from services.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -128,7 +129,7 @@ class Cluster:
         self.sweep_every, self.grace, self.lease = sweep_every, grace, lease
         self.presence_every = presence_every
         self.core.shared = True
-        for live in list(self.core._games.values()):
+        for live in self.core._games.lives():
             if live.status == "active":
                 self.deadline_changed(live, "play", live.deadline)
                 self.session.arm(live)
@@ -281,13 +282,14 @@ class Cluster:
         here (:mod:`services.results_owed`)."""
         taken_over = self.core._games.get(deadline.game_id) is None
         try:
-            live = await self.core._get(deadline.game_id)
+            table = await self.core._get(deadline.game_id)
         except NoSuchGame:
             await self._book.drop(deadline.game_id, deadline.kind, deadline.version)
             return
-        async with live.lock:
+        live = table.live
+        async with table.lock:
             if live.version < deadline.version or live.status != "active":
-                await self.core._reload(live)
+                await table.reload()
             if taken_over and live.status == "active":
                 await self.core.results.queue_owed(live)
                 self.core.results.queue_ended(live)
@@ -297,18 +299,18 @@ class Cluster:
         if live.version != deadline.version:
             # the game moved on and its new deadline was never stored (its process died
             # between the commit and the write): arm it here, from what is stored
-            async with live.lock:
-                self.core._rearm(live)
+            async with table.lock:
+                table.rearm()
                 self.session.arm(live)
             return
         log.info("game %s: firing its overdue %s deadline", live.id, deadline.kind)
         if deadline.kind == "play":
-            await self.play.timed_out(live, deadline.version)
+            await self.play.timed_out(table, deadline.version)
         else:
-            await self.session.run(live)
-        async with live.lock:  # whatever is awaited next is now timed here
+            await self.session.run(table)
+        async with table.lock:  # whatever is awaited next is now timed here
             if live.version == deadline.version and live.status == "active":
-                self.core._rearm(live)
+                table.rearm()
                 self.session.arm(live)
 
     # ------------------------------------------------------------------ changes made elsewhere
@@ -317,21 +319,22 @@ class Cluster:
         """A game changed in the database (this process's own writes included)."""
         if game_id is None:  # the listener reconnected: anything may have changed
             for held in list(self.core._games.values()):
-                self._want_refresh(held, held.version + 1)
+                self._want_refresh(held, held.live.version + 1)
             return
-        live = self.core._games.get(game_id)
-        if live is None:
+        table = self.core._games.get(game_id)
+        if table is None:
             return
         self._heard_at[game_id] = self.core.clock()
-        if version <= live.version and status == live.status:
+        if version <= table.live.version and status == table.live.status:
             return
-        self._want_refresh(live, version, status)
+        self._want_refresh(table, version, status)
 
     def _want_refresh(
-        self, live: LiveGame, version: int, status: str = "", *, redraw: bool = False
+        self, table: Table, version: int, status: str = "", *, redraw: bool = False
     ) -> None:
         """Bring the held copy up to ``version`` (and its messages); ``redraw``: show every
         message of the game again even if the copy is current (a process died)."""
+        live = table.live
         known = self._refresh_wanted.get(live.id)
         if known is None or version >= known[0]:
             self._refresh_wanted[live.id] = (version, status)
@@ -340,28 +343,30 @@ class Cluster:
         task = self._refreshing.get(live.id)
         if task is None or task.done():
             self._refreshing[live.id] = asyncio.create_task(
-                self._refresh(live), name=f"mj-refresh-{live.id}"
+                self._refresh(table), name=f"mj-refresh-{live.id}"
             )
 
-    async def _refresh(self, live: LiveGame) -> None:
+    async def _refresh(self, table: Table) -> None:
         """Refresh until nothing more is wanted (a notice heard while a refresh is under
         way is handled by the same task, not lost)."""
+        game_id = table.id
         try:
-            while live.id in self._refresh_wanted or live.id in self._redraw_wanted:
+            while game_id in self._refresh_wanted or game_id in self._redraw_wanted:
                 if not await logged(
-                    self._refresh_once(live), log, "game %s: could not refresh it", live.id
+                    self._refresh_once(table), log, "game %s: could not refresh it", game_id
                 ):
                     return
         finally:
-            if self._refreshing.get(live.id) is asyncio.current_task():
-                self._refreshing.pop(live.id, None)
+            if self._refreshing.get(game_id) is asyncio.current_task():
+                self._refreshing.pop(game_id, None)
 
-    async def _refresh_once(self, live: LiveGame) -> None:
-        async with live.lock:
+    async def _refresh_once(self, table: Table) -> None:
+        live = table.live
+        async with table.lock:
             version, status = self._refresh_wanted.pop(live.id, (0, ""))
             redraw = live.id in self._redraw_wanted
             self._redraw_wanted.discard(live.id)
-            if self.core._games.get(live.id) is not live:
+            if self.core._games.get(live.id) is not table:
                 return
             current = live.version > version or (live.version == version and live.status == status)
             if current and not redraw:
@@ -370,30 +375,31 @@ class Cluster:
             if stored is None:
                 return
             if stored.version != live.version or stored.status != live.status:
-                await self.core._reload(live)
+                await table.reload()
                 log.debug("game %s: refreshed to version %s", live.id, live.version)
             elif not redraw:
                 return
             # the table another process posted meanwhile is the one edited from now on
             live.table_message_id = stored.table_message_id
-            self._show_refreshed(live, redraw=redraw)
+            self._show_refreshed(table, redraw=redraw)
 
-    def _show_refreshed(self, live: LiveGame, *, redraw: bool = False) -> None:
+    def _show_refreshed(self, table: Table, *, redraw: bool = False) -> None:
         """After a reload (under the lock): timers for what is awaited now, messages redrawn
         (``redraw``: every one of them — the table, every hand — as at a resume)."""
+        live = table.live
         if live.status not in ("lobby", "active"):
             self.core._deadlines.cancel(live)
-            self.core._games.finished(live)
+            self.core._games.finished(table)
             return
-        summary = self.core._summary(live)
+        summary = table.summary()
         if live.state is None:
-            self.core._enqueue(live, lambda: self.core.delivery.lobby_changed(summary))
+            table.enqueue(lambda: self.core.delivery.lobby_changed(summary))
             return
         if redraw:
-            table = self.core.engine.table_view(live.state)
-            self.core._enqueue(live, lambda: self.core.delivery.refresh(summary, table))
+            view = self.core.engine.table_view(live.state)
+            table.enqueue(lambda: self.core.delivery.refresh(summary, view))
             live.delivered.clear()
-        self.core._after_change(live, [], force_private=redraw)
+        table.after_change([], force_private=redraw)
 
     # ------------------------------------------------------------------ processes alive
 
@@ -437,9 +443,10 @@ class Cluster:
         (both processes edit a game's messages), and nobody else would correct it. Its
         deadlines need nothing here: the sweep fires them (its claims are void now)."""
         since = self.core.clock() - TAKE_OVER_RECENT
-        for live in list(self.core._games.values()):
+        for table in list(self.core._games.values()):
+            live = table.live
             if live.status not in ("lobby", "active"):
                 continue
             if max(self._heard_at.get(live.id, 0.0), live.window_at) < since:
                 continue
-            self._want_refresh(live, live.version, live.status, redraw=True)
+            self._want_refresh(table, live.version, live.status, redraw=True)

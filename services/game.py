@@ -9,7 +9,8 @@ committed action).
 
 The service is put together from modules with one job each:
 
-- :mod:`services.core` — the games held in memory and the change path;
+- :mod:`services.core` — the tables held in memory, found by id, channel or player;
+- :mod:`services.table` — one game: its lock and the change path;
 - :mod:`services.hooks` — the moments of a change at which the other parts take part;
 - :mod:`services.lobby` — open, join, leave, add bots, start;
 - :mod:`services.play` — actions, dealing the next hand, 托管, timeouts;
@@ -43,6 +44,7 @@ from services.model import AI_NAMES, ActionKey, GameEvent
 from services.play import ActResult, Play
 from services.session import Session
 from services.stored_deadlines import StoredDeadlines
+from services.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -65,11 +67,11 @@ class GameService(GameCore):
     (seconds) are the process defaults used when a server kept the built-in ones;
     ``snapshot_every`` N actions a snapshot is saved.
 
-    The service is a front: the games held and the change path are its core
-    (:class:`services.core.GameCore`); the lobby, play, the session and the database shared
-    with other processes are parts of their own (:attr:`lobby`, :attr:`play`,
-    :attr:`session`, :attr:`cluster`), plugged in at the core's hook points
-    (:class:`services.hooks.Hooks`).
+    The service is a front: the tables held are its core (:class:`services.core.GameCore`),
+    each game's change path is its table (:class:`services.table.Table`); the lobby, play,
+    the session and the database shared with other processes are parts of their own
+    (:attr:`lobby`, :attr:`play`, :attr:`session`, :attr:`cluster`), plugged in at the
+    tables' hook points (:class:`services.hooks.Hooks`).
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -281,20 +283,21 @@ class GameService(GameCore):
             if serves_guild is not None and not serves_guild(loaded.game.guild_id):
                 continue
             try:
-                live = self._games.get(loaded.game.id)
-                if live is not None and live.fresh:
+                table = self._games.get(loaded.game.id)
+                if table is not None and table.live.fresh:
                     # created by this process after it connected: already delivered (a
                     # second pass would send everyone a second hand message)
                     continue
-                if live is None:  # (a button may have loaded it already)
+                if table is None:  # (a button may have loaded it already)
                     live = self._live_from_info(loaded.game)
                     self._replay(live, loaded)
-                    self._games[live.id] = live
+                    table = self._hold(self._new_table(live))
+                live = table.live
                 if live.state is not None and live.status == "lobby":
                     live.status = "active"
                     await self.store.games.update(live.id, status="active")
-                await self._resume_one(live)
-                out.append(self._summary(live))
+                await self._resume_one(table)
+                out.append(table.summary())
             except Exception:
                 log.exception("could not resume game %s", loaded.game.id)
                 info = loaded.game
@@ -308,69 +311,73 @@ class GameService(GameCore):
         await self.resume_endings(serves_guild)
         return out
 
-    async def _resume_one(self, live: LiveGame) -> None:
-        async with live.lock:
+    async def _resume_one(self, table: Table) -> None:
+        live = table.live
+        async with table.lock:
             events: list[GameEvent] = []
             if live.status == "active" and live.state is not None:
-                await self._record_if_over(live)
-                events = await self._advance(live)
-            summary = self._summary(live)
+                await table.record_if_over()
+                events = await table.advance()
+            summary = table.summary()
             if live.state is None:
-                self._enqueue(live, lambda: self.delivery.lobby_changed(summary))
+                table.enqueue(lambda: self.delivery.lobby_changed(summary))
                 return
             # results a deal at once left owed go first (the table is refreshed after them)
             await self.results.queue_owed(live)
-            table = self.engine.table_view(live.state)
-            self._enqueue(live, lambda: self.delivery.refresh(summary, table))
+            view = self.engine.table_view(live.state)
+            table.enqueue(lambda: self.delivery.refresh(summary, view))
             live.delivered.clear()
-            self._after_change(live, events, force_private=True)
-            self._result_owed(live, events)
+            table.after_change(events, force_private=True)
+            self._result_owed(table, events)
             self.session_resumed(live)
 
-    def _result_owed(self, live: LiveGame, events: list[GameEvent]) -> None:
+    def _result_owed(self, table: Table, events: list[GameEvent]) -> None:
         """A hand that ended before the restart: its result (摊牌, payments, the seed
         reveal) is delivered again unless the change just made delivers it or it is known
         to have gone out (:mod:`services.results_owed`) — the process may have died after
         the last action was committed and before the result went out (the delivery posts it
         once: it remembers what it showed)."""
+        live = table.live
         if live.state is None or live.status != "active":
             return
         if self.engine.phase(live.state) not in ("hand_over", "game_over"):
             return
         if any(e.kind in ("hand_ended", "won", "drawn_hand") for e in events):
-            return  # _after_change queued it
+            return  # after_change queued it
         if self.results.posted(live, live.hand_no):
             return  # it went out before (services.results_owed)
         result = self.engine.hand_result(live.state)
         if result is None:
             return
-        summary = self._summary(live)
-        table = self.engine.table_view(live.state)
-        self.results.queue(live, summary, result, table)
+        self.results.queue(live, table.summary(), result, self.engine.table_view(live.state))
 
     async def close(self) -> None:
         """Cancel timers and let queued deliveries finish (paced moments at once); sharing
         the database, stop sweeping and listening first (:mod:`services.cluster`)."""
         await self.leave_cluster()
         self._stopping.set()
-        timers = self._deadlines.close(self._games.values()) + self.session_close()
+        timers = self._deadlines.close(self._games.lives()) + self.session_close()
         await asyncio.gather(*timers, return_exceptions=True)
         await self.idle()
-        await outbox.stop(self._games.values())
+        await outbox.stop(self._games.lives())
 
     async def idle(self) -> None:
-        """Wait until every queued delivery ran (tests and shut-down)."""
-        await outbox.drained(self._games.values())
+        """Wait until every queued delivery ran (tests and shut-down); a change in progress
+        (holding its table's lock) queues its jobs first."""
+        for table in list(self._games.values()):
+            async with table.lock:
+                pass
+            await outbox.drained([table.live])
 
     async def set_thread(self, game_id: int, thread_id: int) -> int:
         """Remember where the game is played: its thread, or its channel's id when it plays
         in the channel (kept across restarts), decided once — when another process decided
         first, its place stays. Returns the place stored now."""
         stored = await self.store.games.settle_thread(game_id, thread_id)
-        live = self._games.get(game_id)
-        if live is not None:
-            live.thread_id = stored
-            self._games.reindex(live)  # look-ups by channel find it from its thread
+        table = self._games.get(game_id)
+        if table is not None:
+            table.live.thread_id = stored
+            self._games.reindex(table)  # look-ups by channel find it from its thread
         return stored
 
     def decision_open(self, game_id: int, seat: int, prompt: int) -> bool | None:
@@ -379,7 +386,8 @@ class GameService(GameCore):
         on it since — as committed, even while the delivery of a newer update is still
         queued. A delayed turn alert asks this before it goes out (:mod:`cogs.delivery.alerts`).
         None: the game is not held by this process (the caller decides by what it knows)."""
-        live = self._games.get(game_id)
+        table = self._games.get(game_id)
+        live = None if table is None else table.live
         if live is None or live.state is None:
             return None
         if live.status != "active" or not 0 <= seat < len(live.seats):
@@ -393,7 +401,8 @@ class GameService(GameCore):
         game on, the user not ready — as committed, even while the delivery of their press
         is still queued (a seat on 托管 counts as ready). A delayed ready alert asks this
         before it goes out (:mod:`cogs.game.session`). None: the game is not held by this process."""
-        live = self._games.get(game_id)
+        table = self._games.get(game_id)
+        live = None if table is None else table.live
         if live is None or live.state is None:
             return None
         seat = live.seat_of(user_id)

@@ -2,9 +2,9 @@
 (:mod:`services.play`), the session (:mod:`services.session`), the database shared with
 other processes (:mod:`services.cluster`) — add what they do, without overriding it.
 
-The core (:class:`services.core.GameCore`) calls each hook at one named moment of a change;
-a core alone (no session, one process) does nothing there, stores no deadline and may fire
-every one. The service (:class:`services.game.GameService`) fills them in when it puts its
+A game's table (:class:`services.table.Table`) calls each hook at one named moment of a
+change; a core alone (no session, one process) does nothing there, stores no deadline and may
+fire every one. The service (:class:`services.game.GameService`) fills them in when it puts its
 parts together.
 """
 
@@ -12,17 +12,21 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from services.gamelog import LiveGame
 from services.session_state import SessionInfo
+
+if TYPE_CHECKING:
+    from services.table import Table
 
 #: ``(game, "play" | "session", due)``: a deadline of the game was armed or cleared
 DeadlineChanged = Callable[[LiveGame, str, float | None], None]
 #: ``(game, "play" | "session", version)``: may this process fire that deadline?
 MayFire = Callable[[LiveGame, str, int], Awaitable[bool]]
-#: ``(game, version)``: the humans awaited at ``version`` ran out of time
-TimedOut = Callable[[LiveGame, int], Awaitable[None]]
+#: ``(table, version)``: the humans awaited at ``version`` ran out of time (the table: the
+#: answer is a change, under its lock)
+TimedOut = Callable[["Table", int], Awaitable[None]]
 #: ``(game, engine state after the commit)``: deadlines to store with that commit
 DeadlinesAfter = Callable[[LiveGame, Any], list[Any]]
 #: ``(game, seat, log entry)``: deadlines to store with an entry that moves no engine state
@@ -48,7 +52,7 @@ async def _always(_live: LiveGame, _kind: str, _version: int) -> bool:
     return True
 
 
-async def _wait_on(_live: LiveGame, _version: int) -> None:
+async def _wait_on(_table: Table, _version: int) -> None:
     """Nobody plays for the humans who ran out of time (a core without play)."""
 
 

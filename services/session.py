@@ -61,6 +61,7 @@ from services.session_state import (
     progress,
     standings,
 )
+from services.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -103,8 +104,8 @@ class AlreadyRematch(ServiceError):
 
 class Session:
     """Length, 准备, 解散 and 再来一局 for :class:`services.game.GameService`: a plain
-    collaborator built on the core's change path and on the lobby and play commands. The
-    core asks it at its hook points (:class:`services.hooks.Hooks`): what a summary shows of
+    collaborator built on the tables' change path and on the lobby and play commands. The
+    tables ask it at their hook points (:class:`services.hooks.Hooks`): what a summary shows of
     the session, a hand settled, a change shown, the deadlines stored with a commit, a game
     closing, a hand's record written, an ending posted.
 
@@ -202,7 +203,8 @@ class Session:
                 voters=voters,
             )
         totals = list(live.totals) if live.totals else [0] * len(live.seats)
-        target = self.core._games.get(s.rematch_game) if s.rematch_game is not None else None
+        held = self.core._games.get(s.rematch_game) if s.rematch_game is not None else None
+        target = None if held is None else held.live
         closed = target is not None and (
             target.status == "active" or (target.status != "lobby" and target.hand_no > 0)
         )
@@ -237,28 +239,29 @@ class Session:
 
     async def _ready(self, game_id: int, user_id: int) -> GameSummary:
         """:meth:`ready` on the copy held now."""
-        live = await self.core._get(game_id)
-        async with live.lock, self.core._moved_on(live):
-            seat = self.core._playing_seat(live, user_id)
+        table = await self.core._get(game_id)
+        live = table.live
+        async with table.lock, table.moved_on():
+            seat = table.playing_seat(user_id)
             if not self.ready_open(live):
                 raise StaleButton("the next hand is not waiting for 准备")
             if seat in live.session.ready:
                 raise AlreadyReady()
             events: list[GameEvent] = []
             if live.seats[seat].auto:
-                events += await self.core._set_auto(live, seat, False)
+                events += await table.set_auto(seat, False)
             entry = {"k": "rdy", "hand": live.hand_no}
-            await self.core._commit(live, seat, entry)
+            await table.commit(seat, entry)
             apply_entry(live.session, seat, entry, self.core.clock())
             if self._all_ready(live):
                 if events:
-                    self.core._after_change(live, events, actor=seat)
-                await self._deal_next(live)
+                    table.after_change(events, actor=seat)
+                await self._deal_next(table)
             elif events:
-                self.core._after_change(live, events, actor=seat)
+                table.after_change(events, actor=seat)
             self._session_changed(live)
             self.arm(live)
-        return self.core._summary(live)
+        return table.summary()
 
     async def next_hand(self, game_id: int, user_id: int) -> GameSummary:
         """The 下一局 of before sessions: now 准备 (it deals at once when every other seat is
@@ -277,31 +280,32 @@ class Session:
 
     async def _propose(self, game_id: int, user_id: int) -> GameSummary:
         """:meth:`propose_dissolve` on the copy held now."""
-        live = await self.core._get(game_id)
-        async with live.lock, self.core._moved_on(live):
-            seat = self.core._playing_seat(live, user_id)
+        table = await self.core._get(game_id)
+        live = table.live
+        async with table.lock, table.moved_on():
+            seat = table.playing_seat(user_id)
             s = live.session
             if s.vote_open:
                 assert s.vote is not None
                 if seat == s.vote.by or seat in s.vote.answers:
                     raise VoteOpen()
-                await self._answer(live, seat, True)
-                return self.core._summary(live)
+                await self._answer(table, seat, True)
+                return table.summary()
             now = self.core.clock()
             last = s.proposed_at.get(seat)
             if last is not None and now - last < self.propose_cooldown:
                 wait = last + self.propose_cooldown
                 raise VoteCooldown(seconds=math.ceil(wait - now), when=int(wait))
             entry = {"k": "vote", "op": "propose", "no": s.votes + 1, "at": now}
-            await self.core._commit(live, seat, entry)
+            await table.commit(seat, entry)
             apply_entry(s, seat, entry, now)
             log.info("game %s: seat %s proposed 解散 (vote %s)", live.id, seat, s.votes)
             if not self._voters(live):
-                await self._vote_passed(live)
+                await self._vote_passed(table)
             else:
                 self._session_changed(live)
                 self.arm(live)
-        return self.core._summary(live)
+        return table.summary()
 
     async def answer_dissolve(
         self, game_id: int, user_id: int, agree: bool, vote_no: int | None = None
@@ -315,45 +319,47 @@ class Session:
         self, game_id: int, user_id: int, agree: bool, vote_no: int | None
     ) -> GameSummary:
         """:meth:`answer_dissolve` on the copy held now."""
-        live = await self.core._get(game_id)
-        async with live.lock, self.core._moved_on(live):
-            seat = self.core._playing_seat(live, user_id)
-            vote = live.session.vote
+        table = await self.core._get(game_id)
+        async with table.lock, table.moved_on():
+            seat = table.playing_seat(user_id)
+            vote = table.live.session.vote
             if vote is None or not vote.open or (vote_no is not None and vote_no != vote.no):
                 raise StaleButton("that vote is over")
             if seat == vote.by or seat in vote.answers:
                 raise AlreadyVoted()
-            await self._answer(live, seat, agree)
-        return self.core._summary(live)
+            await self._answer(table, seat, agree)
+        return table.summary()
 
-    async def _answer(self, live: LiveGame, seat: int, agree: bool) -> None:
+    async def _answer(self, table: Table, seat: int, agree: bool) -> None:
+        live = table.live
         vote = live.session.vote
         assert vote is not None
         entry = {"k": "vote", "op": "yes" if agree else "no", "no": vote.no}
-        await self.core._commit(live, seat, entry)
+        await table.commit(seat, entry)
         apply_entry(live.session, seat, entry, self.core.clock())
         if not agree:
             log.info("game %s: seat %s refused 解散 (vote %s)", live.id, seat, vote.no)
         elif all(v in vote.answers for v in self._voters(live)):
-            await self._vote_passed(live)
+            await self._vote_passed(table)
             return
         self._session_changed(live)
         self.arm(live)
 
-    async def _vote_passed(self, live: LiveGame, *, expired: bool = False) -> None:
+    async def _vote_passed(self, table: Table, *, expired: bool = False) -> None:
         """Everyone agreed (or kept silent until the deadline): the game ends, its standings
         marked 解散."""
+        live = table.live
         vote = live.session.vote
         entry: dict[str, Any] = {"k": "end", "why": "vote"}
         if vote is not None:
             entry["no"] = vote.no
         if expired:
             entry["expired"] = True
-        await self.core._commit(live, None, entry, ending_owed=True)
+        await table.commit(None, entry, ending_owed=True)
         apply_entry(live.session, None, entry, self.core.clock())
         log.info("game %s: dissolved by vote%s", live.id, " (timed out)" if expired else "")
         self._session_changed(live)
-        await self.core._close(live, "finished" if self._history(live) else "abandoned")
+        await table.close("finished" if self._history(live) else "abandoned")
 
     async def end_game(self, game_id: int, user_id: int) -> GameSummary:
         """The 结束对局 of before sessions: now a 解散 proposal (it ends the game at once when
@@ -364,43 +370,46 @@ class Session:
         """A lobby: its host (or a server manager, ``admin``) closes it. A started game: a
         server manager ends it at once (logged); its host proposes 解散 instead (the returned
         game is still ``active`` then)."""
-        live = await self.core._get(game_id)
+        table = await self.core._get(game_id)
+        live = table.live
         if live.status == "active" and not admin:
-            self.core._need_host(live, user_id)
+            table.need_host(user_id)
             return await self.propose_dissolve(game_id, user_id)
-        async with live.lock, self.core._moved_on(live):
+        async with table.lock, table.moved_on():
             if live.status not in ("lobby", "active"):
                 raise WrongPhase("the game is over")
             if not admin:
-                self.core._need_host(live, user_id)
+                table.need_host(user_id)
             if live.status == "active":
                 entry = {"k": "end", "why": "admin", "by": user_id}
-                await self.core._commit(live, None, entry, ending_owed=True)
+                await table.commit(None, entry, ending_owed=True)
                 apply_entry(live.session, None, entry, self.core.clock())
                 log.info("game %s: ended at once by server manager %s", live.id, user_id)
                 self._session_changed(live)
             elif admin:
                 log.info("game %s: lobby closed by server manager %s", live.id, user_id)
-            await self.core._close(live, "abandoned")
-        return self.core._summary(live)
+            await table.close("abandoned")
+        return table.summary()
 
     # ------------------------------------------------------------------ the end
 
-    async def _end_by_length(self, live: LiveGame) -> None:
+    async def _end_by_length(self, table: Table) -> None:
+        live = table.live
         entry = {"k": "end", "why": "length"}
-        await self.core._commit(live, None, entry, ending_owed=True)
+        await table.commit(None, entry, ending_owed=True)
         apply_entry(live.session, None, entry, self.core.clock())
         log.info("game %s: its %s are played", live.id, live.session.length)
-        await self.core._close(live, "finished")
+        await table.close("finished")
 
-    async def _close_ended(self, live: LiveGame) -> None:
+    async def _close_ended(self, table: Table) -> None:
         """The game's ``end`` entry is in the log but the game was never closed (the process
         died between the two writes): close it now."""
+        live = table.live
         log.info(
             "game %s: ended (%s) before the restart; closing it", live.id, live.session.ended_by
         )
         played = bool(self._history(live)) and live.session.ended_by != "admin"
-        await self.core._close(live, "finished" if played else "abandoned")
+        await table.close("finished" if played else "abandoned")
 
     def closing(self, live: LiveGame) -> None:
         """The game is being closed: its session timer stops; an ended session's ending is
@@ -419,11 +428,12 @@ class Session:
         stored = self._stored_hands
         stored[live.id] = max(stored.get(live.id, 0), hand_no)
 
-    async def _deal_next(self, live: LiveGame) -> None:
+    async def _deal_next(self, table: Table) -> None:
         """The ended hand's record (totals, ratings) is written before the next hand is
         dealt, unless its queued write ran already: once the game is past the hand, a restart
         could not rebuild the record (it records the hand the game stands at). A table of AI
         and 托管 seats deals the next hand at once, before the queued write may have run."""
+        live = table.live
         if (
             live.state is not None
             and self._hand_over(live)
@@ -431,8 +441,8 @@ class Session:
         ):
             result = self.core.engine.hand_result(live.state)
             if result is not None:
-                await self.core._store_hand(live, hand_input(live, result))  # a copy is refused
-        await self.play.deal_next(live)
+                await table.store_hand(hand_input(live, result))  # a copy is refused
+        await self.play.deal_next(table)
 
     # ------------------------------------------------------------------ the ending is posted
 
@@ -466,37 +476,38 @@ class Session:
             if info.id in self._ending_ids:
                 continue  # this process closed it: its ending is queued already
             try:
-                live = self.core._games.get(info.id)
-                if live is None:
+                table = self.core._games.get(info.id)
+                if table is None:
                     live = self.core._live_from_info(info)
                     self.core._replay(live, loaded)
-                    self.core._games[live.id] = live
-                await self._owe_ending(live)
-                out.append(self.core._summary(live))
+                    table = self.core._hold(self.core._new_table(live))
+                await self._owe_ending(table)
+                out.append(table.summary())
             except Exception:
                 log.exception("could not post the ending of game %s", info.id)
         return out
 
-    async def _owe_ending(self, live: LiveGame) -> None:
-        async with live.lock:
+    async def _owe_ending(self, table: Table) -> None:
+        live = table.live
+        async with table.lock:
             self._ending_ids.add(live.id)
             status = live.status
             await self.core.results.queue_owed(live)
             result: HandResult | None = None
             if live.state is not None and self._hand_over(live):
-                await self.core._record_if_over(live)
+                await table.record_if_over()
                 if not self.core.results.posted(live, live.hand_no):
                     result = self.core.engine.hand_result(live.state)
-            summary = self.core._summary(live)
+            summary = table.summary()
             if result is not None:
-                table = self.core.engine.table_view(live.state)
+                view = self.core.engine.table_view(live.state)
                 # the reveal shows the hash published when the hand started (the delivery
                 # of a game it never refreshed does not know it)
                 reveal = with_commitment(result.seed_reveal, live.commitment)
                 done = replace(result, seed_reveal=reveal)
-                self.core.results.queue(live, summary, done, table)
-            self.core._enqueue(live, lambda: self.core._announce_ending(live, summary, status))
-            self.core._games.finished(live)
+                self.core.results.queue(live, summary, done, view)
+            table.enqueue(lambda: table.announce_ending(summary, status))
+            self.core._games.finished(table)
             log.info("game %s: its ending is posted again after the restart", live.id)
 
     # ------------------------------------------------------------------ 再来一局
@@ -507,8 +518,9 @@ class Session:
         """A player of the ended game ``game_id`` presses 再来一局: the first press opens the
         new lobby (same variant, options and length), the others join it; it starts once
         every human of the old game sits in it. Returns the new lobby."""
-        old = await self.core._get(game_id)
-        async with old.lock, self.core._moved_on(old):
+        old_table = await self.core._get(game_id)
+        old = old_table.live
+        async with old_table.lock, old_table.moved_on():
             if old.status not in ("finished", "abandoned"):
                 raise WrongPhase("the game is still on")
             seat = old.seat_of(user_id)
@@ -520,7 +532,7 @@ class Session:
             target: LiveGame | None = None
             if s.rematch_game is not None:
                 try:
-                    target = await self.core._get(s.rematch_game)
+                    target = (await self.core._get(s.rematch_game)).live
                 except NoSuchGame:
                     target = None
                 if target is not None and target.status != "lobby":
@@ -539,11 +551,11 @@ class Session:
                     length=s.length,
                     rematch_of=old.id,
                 )
-                target = await self.core._get(made.id)
+                target = (await self.core._get(made.id)).live
             else:
                 await self.lobby.join(target.id, user_id, name, locale=locale)
             entry = {"k": "rematch", "game": target.id, "user": user_id}
-            await self.core._commit(old, seat, entry)
+            await old_table.commit(seat, entry)
             apply_entry(s, seat, entry, self.core.clock())
             log.info("game %s: %s pressed 再来一局 (game %s)", old.id, user_id, target.id)
             self._session_changed(old)
@@ -554,19 +566,19 @@ class Session:
         self, game_id: int, user_id: int, name: str, *, locale: str | None = None
     ) -> GameSummary:
         summary = await self.lobby.join(game_id, user_id, name, locale=locale)
-        live = self.core._games.get(game_id)
-        if live is not None and live.session.rematch_of is not None:
-            await self._start_rematch_if_all_in(live)
+        table = self.core._games.get(game_id)
+        if table is not None and table.live.session.rematch_of is not None:
+            await self._start_rematch_if_all_in(table.live)
             return await self.core.summary(game_id)
         return summary
 
     async def start(self, game_id: int, user_id: int) -> GameSummary:
         summary = await self.lobby.start(game_id, user_id)
-        live = self.core._games.get(game_id)
-        if live is not None and live.session.rematch_of is not None:
-            old = self.core._games.get(live.session.rematch_of)
+        table = self.core._games.get(game_id)
+        if table is not None and table.live.session.rematch_of is not None:
+            old = self.core._games.get(table.live.session.rematch_of)
             if old is not None:
-                self._session_changed(old)  # its 再来一局 button goes
+                self._session_changed(old.live)  # its 再来一局 button goes
         return summary
 
     async def _start_rematch_if_all_in(self, new: LiveGame) -> None:
@@ -574,7 +586,7 @@ class Session:
         if new.status != "lobby" or new.session.rematch_of is None:
             return
         try:
-            old = await self.core._get(new.session.rematch_of)
+            old = (await self.core._get(new.session.rematch_of)).live
         except NoSuchGame:
             return
         humans = {s.user_id for s in old.seats if not s.ai and s.user_id is not None}
@@ -603,11 +615,12 @@ class Session:
         notify = getattr(self.core.delivery, "session_changed", None)
         if notify is None:
             return
-        summary = self.core._summary(live)
+        context = self.core.context
+        summary = context.summary(live)
         result: HandResult | None = None
         if self._hand_over(live):
             result = self.core.engine.hand_result(live.state)
-        self.core._enqueue(live, lambda: notify(summary, result))
+        context.enqueue(live, lambda: notify(summary, result))
 
     def resumed(self, live: LiveGame) -> None:
         """After a restart (under the lock): show the session as it is, re-arm its timer."""
@@ -645,10 +658,10 @@ class Session:
         old = timers.pop(live.id, None)
         if old is not None and old is not asyncio.current_task():
             old.cancel()
-        if self.core._stopping.is_set():
+        if self.core.context.stopping.is_set():
             return
         due = self.due(live)
-        self.core._deadline_changed(live, "session", due)
+        self.core.context.deadline_changed(live, "session", due)
         if due is None:
             return
         timers[live.id] = asyncio.create_task(
@@ -663,42 +676,44 @@ class Session:
         """The session timer ran out: act on what is due, unless another process sharing the
         database fires it (the core's :attr:`~services.core.GameCore.hooks`)."""
         if await self.core.hooks.may_fire(live, "session", live.version):
-            await self.run(live)
+            await self.run(self.core._table_of(live))
 
-    async def run(self, live: LiveGame) -> None:
+    async def run(self, table: Table) -> None:
         """Act on what the session waits for (under the lock), then re-arm its timer."""
-        async with live.lock:
+        live = table.live
+        async with table.lock:
             if self._timers.get(live.id) is asyncio.current_task():
                 self._timers.pop(live.id, None)
-            if live.status != "active" or self.core._stopping.is_set():
+            if live.status != "active" or self.core.context.stopping.is_set():
                 return
             try:
-                await self._session_act(live)
+                await self._session_act(table)
             except VersionConflict:
-                await self.core._reload(live)  # another process moved the game on
+                await table.reload()  # another process moved the game on
             if live.status == "active":
                 self.arm(live)
 
-    async def _session_act(self, live: LiveGame) -> None:
+    async def _session_act(self, table: Table) -> None:
         """Whatever is due now: an expired vote passes, a finished session ends, a ready
         check deals the next hand (the absent go on 托管 when it timed out)."""
+        live = table.live
         now = self.core.clock()
         s = live.session
         if s.ended_by is not None:
-            await self._close_ended(live)
+            await self._close_ended(table)
             return
         deadline = self._vote_deadline(live)
         if s.vote_open and deadline is not None and now >= deadline:
-            await self._vote_passed(live, expired=True)
+            await self._vote_passed(table, expired=True)
             return
         if self._complete(live):
-            await self._end_by_length(live)
+            await self._end_by_length(table)
             return
         if not self.ready_open(live):
             return
         if self._all_ready(live):
             if self._may_deal(live):
-                await self._deal_next(live)
+                await self._deal_next(table)
                 self._session_changed(live)
             return
         if now < self._ready_deadline(live):
@@ -706,12 +721,12 @@ class Session:
         events: list[GameEvent] = []
         for i, seat in enumerate(live.seats):
             if not seat.robot and i not in s.ready:
-                events += await self.core._set_auto(live, i, True)
+                events += await table.set_auto(i, True)
         log.info("game %s: 准备 timed out; absent seats on 托管", live.id)
         if events:
-            self.core._after_change(live, events)
+            table.after_change(events)
         if self._all_ready(live) and self._may_deal(live):
-            await self._deal_next(live)
+            await self._deal_next(table)
         self._session_changed(live)
 
     def close(self) -> list[asyncio.Task[None]]:

@@ -57,7 +57,7 @@ class StoredDeadlines:
                 start = live.window_at
             else:  # the AI moves before it may be shown one by one, ``ai_pace`` apart
                 moves = engine.action_count(after) - engine.action_count(old) if old else 0
-                start = now + self.core._pace(live) * max(0, moves)
+                start = now + self.core.context.pace(live) * max(0, moves)
             return [DeadlineChange(live.id, "play", version, start + timeout)]
         if engine.phase(after) not in ("hand_over", "game_over"):
             return []

@@ -84,9 +84,9 @@ def hang_after_deal(svc: GameService, hand_no: int) -> asyncio.Event:
     deal = svc.session._deal_next
     dealt = asyncio.Event()
 
-    async def deal_then_hang(live: Any) -> None:
-        await deal(live)
-        if live.hand_no >= hand_no:
+    async def deal_then_hang(table: Any) -> None:
+        await deal(table)
+        if table.live.hand_no >= hand_no:
             dealt.set()
             await asyncio.Event().wait()
 

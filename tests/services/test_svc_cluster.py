@@ -46,7 +46,8 @@ class Instance:
         self.delivery = delivery
 
     def held(self, game_id: int) -> Any:
-        return self.svc._games.get(game_id)
+        table = self.svc._games.get(game_id)
+        return None if table is None else table.live
 
 
 @pytest.fixture
@@ -388,15 +389,16 @@ async def test_a_change_heard_while_refreshing_is_not_lost(instances) -> None:
     b = await instances("b")
     gid = await started_game(a, humans=2)
     await b.svc.summary(gid)  # b holds the game too
-    reload = b.svc._reload
+    table = b.svc._games[gid]
+    reload = table.reload
     gate, reloading = asyncio.Event(), asyncio.Event()
 
-    async def slow_reload(live: Any) -> None:
-        await reload(live)
+    async def slow_reload() -> None:
+        await reload()
         reloading.set()
         await gate.wait()
 
-    b.svc._reload = slow_reload  # type: ignore[method-assign]
+    table.reload = slow_reload  # type: ignore[method-assign]
     for _ in range(2):  # a press, then another while b is still refreshing to the first
         held = a.held(gid)
         seat = a.svc.engine.pending_seats(held.state)[0]

@@ -40,13 +40,11 @@ from services.model import TableView
 from services.results_owed import ResultsOwed
 from services.resume_state import ResumeState
 from services.store_adapter import GameStore
-from services.table import COMMIT_BOUND, Table, TableContext
+from services.table import Table, TableContext
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-
-__all__ = ["COMMIT_BOUND", "SEATS", "STORE_DEFAULT_CLAIM", "STORE_DEFAULT_TURN", "GameCore"]
 
 SEATS = 4
 #: Built-in defaults of a server's timeouts; a server that kept them gets the process settings.
@@ -256,9 +254,9 @@ class GameCore:
         return table
 
     def _table_of(self, live: LiveGame) -> Table:
-        """The table held for ``live`` (a hook that was handed the game itself); a copy that is
-        not held (a game let go meanwhile) gets a table of its own, as it had a lock of its
-        own before."""
+        """The table held for ``live`` (a hook or a timer that was handed the game itself); a
+        copy that is not held (a game let go meanwhile) gets a table of its own: nothing
+        else holds it, so nothing else can be changing it."""
         table = self._games.get(live.id)
         if table is None or table.live is not live:
             return self._new_table(live)
@@ -266,9 +264,7 @@ class GameCore:
 
     async def _deadline_expired(self, live: LiveGame, version: int) -> None:
         """The turn / claim timer armed at ``version`` ran out (:meth:`Table.deadline_expired`)."""
-        table = self._games.get(live.id)
-        if table is not None and table.live is live:
-            await table.deadline_expired(version)
+        await self._table_of(live).deadline_expired(version)
 
     # ------------------------------------------------------------------ the log (gamelog)
 

@@ -38,13 +38,11 @@ from services.autoplay import MAX_AUTO_STEPS
 from services.cluster import GRACE, LEASE, PRESENCE_EVERY, SWEEP_EVERY, Cluster
 from services.core import SEATS, STORE_DEFAULT_CLAIM, STORE_DEFAULT_TURN, GameCore
 from services.delivery import GameSummary
-from services.gamelog import LiveGame
 from services.lobby import Lobby
-from services.model import AI_NAMES, ActionKey, GameEvent
+from services.model import AI_NAMES, ActionKey
 from services.play import ActResult, Play
 from services.session import Session
 from services.stored_deadlines import StoredDeadlines
-from services.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +88,7 @@ class GameService(GameCore):
         hooks.closing = session.closing
         hooks.hand_stored = session.hand_stored
         hooks.ending_posted = session.ending_posted
+        hooks.resumed = session.resumed
         stored = StoredDeadlines(self, session)
         hooks.deadlines_after = stored.deadlines_after
         hooks.deadlines_with_entry = stored.deadlines_with_entry
@@ -226,10 +225,6 @@ class GameService(GameCore):
         resume_endings`)."""
         return await self.session.resume_endings(serves_guild)
 
-    def session_resumed(self, live: LiveGame) -> None:
-        """After a restart (under the lock): show the session as it is, re-arm its timer."""
-        self.session.resumed(live)
-
     def session_close(self) -> list[asyncio.Task[None]]:
         """Shut-down: no session timer fires any more; returns the cancelled tasks."""
         return self.session.close()
@@ -296,7 +291,7 @@ class GameService(GameCore):
                 if live.state is not None and live.status == "lobby":
                     live.status = "active"
                     await self.store.games.update(live.id, status="active")
-                await self._resume_one(table)
+                await table.resume()
                 out.append(table.summary())
             except Exception:
                 log.exception("could not resume game %s", loaded.game.id)
@@ -310,46 +305,6 @@ class GameService(GameCore):
         # games that ended right before the restart: their ending still goes out
         await self.resume_endings(serves_guild)
         return out
-
-    async def _resume_one(self, table: Table) -> None:
-        live = table.live
-        async with table.lock:
-            events: list[GameEvent] = []
-            if live.status == "active" and live.state is not None:
-                await table.record_if_over()
-                events = await table.advance()
-            summary = table.summary()
-            if live.state is None:
-                table.enqueue(lambda: self.delivery.lobby_changed(summary))
-                return
-            # results a deal at once left owed go first (the table is refreshed after them)
-            await self.results.queue_owed(live)
-            view = self.engine.table_view(live.state)
-            table.enqueue(lambda: self.delivery.refresh(summary, view))
-            live.delivered.clear()
-            table.after_change(events, force_private=True)
-            self._result_owed(table, events)
-            self.session_resumed(live)
-
-    def _result_owed(self, table: Table, events: list[GameEvent]) -> None:
-        """A hand that ended before the restart: its result (摊牌, payments, the seed
-        reveal) is delivered again unless the change just made delivers it or it is known
-        to have gone out (:mod:`services.results_owed`) — the process may have died after
-        the last action was committed and before the result went out (the delivery posts it
-        once: it remembers what it showed)."""
-        live = table.live
-        if live.state is None or live.status != "active":
-            return
-        if self.engine.phase(live.state) not in ("hand_over", "game_over"):
-            return
-        if any(e.kind in ("hand_ended", "won", "drawn_hand") for e in events):
-            return  # after_change queued it
-        if self.results.posted(live, live.hand_no):
-            return  # it went out before (services.results_owed)
-        result = self.engine.hand_result(live.state)
-        if result is None:
-            return
-        self.results.queue(live, table.summary(), result, self.engine.table_view(live.state))
 
     async def close(self) -> None:
         """Cancel timers and let queued deliveries finish (paced moments at once); sharing
@@ -387,14 +342,7 @@ class GameService(GameCore):
         queued. A delayed turn alert asks this before it goes out (:mod:`cogs.delivery.alerts`).
         None: the game is not held by this process (the caller decides by what it knows)."""
         table = self._games.get(game_id)
-        live = None if table is None else table.live
-        if live is None or live.state is None:
-            return None
-        if live.status != "active" or not 0 <= seat < len(live.seats):
-            return False
-        if live.seats[seat].robot or not live.legal.get(seat):
-            return False
-        return live.prompt_version.get(seat, 0) == prompt
+        return None if table is None else table.decision_open(seat, prompt)
 
     def ready_waiting(self, game_id: int, user_id: int, hand: int) -> bool | None:
         """Whether the 准备 check after hand ``hand`` still waits for ``user_id`` — open, the

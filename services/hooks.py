@@ -75,7 +75,9 @@ class Hooks:
     - ``describe``: what a game's summary shows of its session;
     - ``closing``: a game is being closed — the session stops its timer;
     - ``hand_stored``: a hand's record was written;
-    - ``ending_posted``: a game's ending went out — the session notes it posted.
+    - ``ending_posted``: a game's ending went out — the session notes it posted;
+    - ``resumed``: a game was resumed after a restart (under its lock) — the session shows
+      itself as it is and re-arms its timer.
 
     The database shared with other processes:
 
@@ -94,6 +96,7 @@ class Hooks:
     closing: Callable[[LiveGame], None] = _nothing
     hand_stored: Callable[[LiveGame, int], None] = _nothing
     ending_posted: Callable[[LiveGame], Awaitable[None]] = _posted
+    resumed: Callable[[LiveGame], None] = _nothing
     deadlines_after: DeadlinesAfter = _none
     deadlines_with_entry: DeadlinesWithEntry = _none
     deadline_changed: DeadlineChanged = _nothing

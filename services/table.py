@@ -687,6 +687,66 @@ class Table:
         """Queue a delivery of this game (:meth:`TableContext.enqueue`)."""
         self.context.enqueue(self.live, job, key=key, also=also)
 
+    # ------------------------------------------------------------------ after a restart
+
+    async def resume(self) -> None:
+        """After a restart: finish any AI turns, re-arm the timers, refresh the table and
+        re-deliver every human's hand, and deliver again a result the restart may have
+        left unposted; the session shows itself as it is (the hooks)."""
+        live, context = self.live, self.context
+        async with self.lock:
+            events: list[GameEvent] = []
+            if live.status == "active" and live.state is not None:
+                await self.record_if_over()
+                events = await self.advance()
+            summary = self.summary()
+            if live.state is None:
+                self.enqueue(lambda: context.delivery.lobby_changed(summary))
+                return
+            # results a deal at once left owed go first (the table is refreshed after them)
+            await context.results.queue_owed(live)
+            view = self.engine.table_view(live.state)
+            self.enqueue(lambda: context.delivery.refresh(summary, view))
+            live.delivered.clear()
+            self.after_change(events, force_private=True)
+            self._result_owed(events)
+            context.hooks.resumed(live)
+
+    def _result_owed(self, events: list[GameEvent]) -> None:
+        """A hand that ended before the restart: its result (摊牌, payments, the seed
+        reveal) is delivered again unless the change just made delivers it or it is known
+        to have gone out (:mod:`services.results_owed`) — the process may have died after
+        the last action was committed and before the result went out (the delivery posts it
+        once: it remembers what it showed)."""
+        live, engine, results = self.live, self.engine, self.context.results
+        if live.state is None or live.status != "active":
+            return
+        if engine.phase(live.state) not in ("hand_over", "game_over"):
+            return
+        if any(e.kind in ("hand_ended", "won", "drawn_hand") for e in events):
+            return  # after_change queued it
+        if results.posted(live, live.hand_no):
+            return  # it went out before (services.results_owed)
+        result = engine.hand_result(live.state)
+        if result is None:
+            return
+        results.queue(live, self.summary(), result, engine.table_view(live.state))
+
+    # ------------------------------------------------------------------ asked by the delivery
+
+    def decision_open(self, seat: int, prompt: int) -> bool | None:
+        """Whether ``seat`` is still asked the decision its hand update of prompt version
+        ``prompt`` showed, as committed (:meth:`services.game.GameService.decision_open`);
+        None before the first deal."""
+        live = self.live
+        if live.state is None:
+            return None
+        if live.status != "active" or not 0 <= seat < len(live.seats):
+            return False
+        if live.seats[seat].robot or not live.legal.get(seat):
+            return False
+        return live.prompt_version.get(seat, 0) == prompt
+
     # ------------------------------------------------------------------ the timeout
 
     def rearm(self) -> None:

@@ -105,7 +105,8 @@ async def count_press(variant: str | None, seed: str, max_presses: int = 200) ->
             if key is None:
                 await svc.act(game.id, HUMAN, view.hand.legal[0])
                 continue
-            before = svc._games.get(game.id)
+            held = svc._games.get(game.id)
+            before = None if held is None else held.live
             assert before is not None and before.state is not None
             actions_before = before.state.actions
             counter = PressCounter()
@@ -114,7 +115,8 @@ async def count_press(variant: str | None, seed: str, max_presses: int = 200) ->
                 await svc.act(game.id, HUMAN, key)
             finally:
                 sys.setprofile(None)
-            after = svc._games.get(game.id)
+            held = svc._games.get(game.id)
+            after = None if held is None else held.live
             assert after is not None and after.state is not None
             applied = after.state.actions - actions_before
             hand = after.state.hand

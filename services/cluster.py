@@ -6,7 +6,7 @@ and :attr:`~services.core.GameCore.shared` stays False. ``await service.join_clu
 bot does it when several processes share PostgreSQL) turns on three things:
 
 - **The database is the authority.** Every write is a compare-and-set on the game's version
-  (:meth:`services.core.GameCore._commit`; a lobby's seats too, :mod:`services.lobby`). A
+  (:meth:`services.table.Table.commit`; a lobby's seats too, :mod:`services.lobby`). A
   press for a game this process does not hold loads it; one held at an older version fails
   the compare-and-set, is reloaded and tried again. A refusal drawn from an old copy ("not
   your turn", "not waiting for 准备"…) is checked against the stored version first and the
@@ -44,24 +44,22 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any, TypeVar, cast
+from collections.abc import Callable, Coroutine
+from typing import Any, cast
 
 from db.base import StoreBase
 from db.deadlines import DeadlineBook, DeadlineChange, DueDeadline
 from db.notify import GameNotices, listen_games
 from db.presence import HOLDER_LIMIT, live_holders, presence_name
-from services.delivery import GameSummary
-from services.errors import NoSuchGame, ServiceError
+from services.core import GameCore
+from services.errors import NoSuchGame
 from services.gamelog import LiveGame
 from services.logged import logged
-from services.model import ActionKey
-from services.play import ActResult
-from services.session import SessionMixin
+from services.play import Play
+from services.session import Session
+from services.table import Table
 
 log = logging.getLogger(__name__)
-
-T = TypeVar("T")
 
 #: seconds between two sweeps for overdue deadlines
 SWEEP_EVERY = 0.5
@@ -85,35 +83,20 @@ def process_name() -> str:
     return f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(3)}"
 
 
-class ClusterMixin(SessionMixin):
-    """Sharing the database with other processes (see the module docstring)."""
+class Cluster:
+    """Sharing the database with other processes (see the module docstring): a plain
+    collaborator of the service, which hands it its core, play and session, and asks it at two
+    hook points (:class:`services.hooks.Hooks`) — a deadline armed or cleared, a timer run
+    out. Alone it does nothing until :meth:`join`."""
 
-    holder: str = ""
-    sweep_every: float = SWEEP_EVERY
-    grace: float = GRACE
-    lease: float = LEASE
-    presence_every: float = PRESENCE_EVERY
-
-    # ------------------------------------------------------------------ joining and leaving
-
-    async def join_cluster(
-        self,
-        holder: str | None = None,
-        *,
-        sweep_every: float = SWEEP_EVERY,
-        grace: float = GRACE,
-        lease: float = LEASE,
-        presence_every: float = PRESENCE_EVERY,
-    ) -> None:
-        """Start sharing the database: store deadlines, sweep overdue ones, listen to game
-        changes, watch which processes are alive (PostgreSQL; on SQLite nothing is heard —
-        one process). ``holder``: this process's name (at most 55 characters)."""
-        if self.shared:
-            return
-        self.holder = (holder or process_name())[:HOLDER_LIMIT]
-        self.sweep_every, self.grace, self.lease = sweep_every, grace, lease
-        self.presence_every = presence_every
-        self._book = DeadlineBook(cast(StoreBase, self.store))
+    def __init__(self, core: GameCore, play: Play, session: Session) -> None:
+        self.core = core
+        self.play = play
+        self.session = session
+        self.holder = ""
+        self.sweep_every, self.grace, self.lease = SWEEP_EVERY, GRACE, LEASE
+        self.presence_every = PRESENCE_EVERY
+        self._book = DeadlineBook(cast(StoreBase, core.store))
         self._book_pending: dict[tuple[int, str], DeadlineChange] = {}
         self._book_wake = asyncio.Event()
         self._refresh_wanted: dict[int, tuple[int, str]] = {}
@@ -125,14 +108,34 @@ class ClusterMixin(SessionMixin):
         self._unseen = 0
         self._notices: GameNotices | None = None
         self._cluster_tasks: list[asyncio.Task[None]] = []
-        self.shared = True
-        for live in list(self._games.values()):
+
+    # ------------------------------------------------------------------ joining and leaving
+
+    async def join(
+        self,
+        holder: str | None = None,
+        *,
+        sweep_every: float = SWEEP_EVERY,
+        grace: float = GRACE,
+        lease: float = LEASE,
+        presence_every: float = PRESENCE_EVERY,
+    ) -> None:
+        """Start sharing the database: store deadlines, sweep overdue ones, listen to game
+        changes, watch which processes are alive (PostgreSQL; on SQLite nothing is heard —
+        one process). ``holder``: this process's name (at most 55 characters)."""
+        if self.core.shared:
+            return
+        self.holder = self.core.holder = (holder or process_name())[:HOLDER_LIMIT]
+        self.sweep_every, self.grace, self.lease = sweep_every, grace, lease
+        self.presence_every = presence_every
+        self.core.shared = True
+        for live in self.core._games.lives():
             if live.status == "active":
-                self._deadline_changed(live, "play", live.deadline)
-                self._session_arm(live)
+                self.deadline_changed(live, "play", live.deadline)
+                self.session.arm(live)
         self._keep_running("mj-deadline-writer", self._write_deadlines)
         self._keep_running("mj-deadline-sweep", self._sweep)
-        store = cast(StoreBase, self.store)
+        store = cast(StoreBase, self.core.store)
         self._notices = await listen_games(store, self._heard, presence_name(self.holder))
         if store.dialect == "postgresql":
             self._keep_running("mj-presence", self._watch_presence)
@@ -148,7 +151,7 @@ class ClusterMixin(SessionMixin):
         def ended(done: asyncio.Task[None]) -> None:
             if done in self._cluster_tasks:
                 self._cluster_tasks.remove(done)
-            if done.cancelled() or not self.shared:
+            if done.cancelled() or not self.core.shared:
                 return
             error = done.exception()
             log.error("%s stopped (%r); starting it again", name, error, exc_info=error)
@@ -157,15 +160,15 @@ class ClusterMixin(SessionMixin):
         task.add_done_callback(ended)
 
     def _restart(self, name: str, loop: Callable[[], Coroutine[Any, Any, None]]) -> None:
-        if self.shared:
+        if self.core.shared:
             self._keep_running(name, loop)
 
-    async def leave_cluster(self) -> None:
+    async def leave(self) -> None:
         """Stop sweeping and listening (part of :meth:`services.game.GameService.close`);
         the stored deadlines stay for the other processes, written as they are now."""
-        if not self.shared:
+        if not self.core.shared:
             return
-        self.shared = False
+        self.core.shared = False
         tasks = [*self._cluster_tasks, *self._refreshing.values(), *self._firing.values()]
         for task in tasks:
             task.cancel()
@@ -179,8 +182,9 @@ class ClusterMixin(SessionMixin):
 
     # ------------------------------------------------------------------ stored deadlines
 
-    def _deadline_changed(self, live: LiveGame, kind: str, due: float | None) -> None:
-        if not self.shared:
+    def deadline_changed(self, live: LiveGame, kind: str, due: float | None) -> None:
+        """A deadline was armed or cleared: sharing the database, it is stored (in batches)."""
+        if not self.core.shared:
             return
         self._book_pending[(live.id, kind)] = DeadlineChange(live.id, kind, live.version, due)
         self._book_wake.set()
@@ -215,7 +219,7 @@ class ClusterMixin(SessionMixin):
                 kind,
                 version,
                 self.holder,
-                now=self.clock(),
+                now=self.core.clock(),
                 lease=self.lease,
                 alive=self._alive,
             )
@@ -223,17 +227,16 @@ class ClusterMixin(SessionMixin):
             log.exception("game %s: could not claim its %s deadline", game_id, kind)
             return True  # the versioned append still applies it once
 
-    async def _on_timeout(self, live: LiveGame, version: int) -> None:
-        if self.shared and not await self._claim(live.id, "play", version):
+    async def may_fire(self, live: LiveGame, kind: str, version: int) -> bool:
+        """A timer of ``live`` ran out: may this process fire it? Alone, always; sharing
+        the database, only when it claims the stored deadline (another process may have)."""
+        if not self.core.shared or await self._claim(live.id, kind, version):
+            return True
+        if kind == "play":
             log.info("game %s: its deadline is fired by another process", live.id)
-            return
-        await super()._on_timeout(live, version)
-
-    async def _session_fire(self, live: LiveGame) -> None:
-        if self.shared and not await self._claim(live.id, "session", live.version):
+        else:
             log.info("game %s: its session deadline is fired by another process", live.id)
-            return
-        await super()._session_fire(live)
+        return False
 
     async def _sweep(self) -> None:
         """Every ``sweep_every`` seconds: claim the deadlines overdue by ``grace`` that nobody
@@ -245,7 +248,11 @@ class ClusterMixin(SessionMixin):
 
     async def _sweep_once(self) -> None:
         due = await self._book.claim_overdue(
-            self.holder, now=self.clock(), grace=self.grace, lease=self.lease, alive=self._alive
+            self.holder,
+            now=self.core.clock(),
+            grace=self.grace,
+            lease=self.lease,
+            alive=self._alive,
         )
         for deadline in due:
             key = (deadline.game_id, deadline.kind)
@@ -273,59 +280,61 @@ class ClusterMixin(SessionMixin):
         to date) and taken over — its timers armed here, its messages kept by this process,
         the results its last deal noted owed handed over again when the game was not held
         here (:mod:`services.results_owed`)."""
-        taken_over = self._games.get(deadline.game_id) is None
+        taken_over = self.core._games.get(deadline.game_id) is None
         try:
-            live = await self._get(deadline.game_id)
+            table = await self.core._get(deadline.game_id)
         except NoSuchGame:
             await self._book.drop(deadline.game_id, deadline.kind, deadline.version)
             return
-        async with live.lock:
+        live = table.live
+        async with table.lock:
             if live.version < deadline.version or live.status != "active":
-                await self._reload(live)
+                await table.reload()
             if taken_over and live.status == "active":
-                await self.results.queue_owed(live)
-                self.results.queue_ended(live)
+                await self.core.results.queue_owed(live)
+                self.core.results.queue_ended(live)
         if live.status != "active":
             await self._book.drop(deadline.game_id, deadline.kind, deadline.version)
             return
         if live.version != deadline.version:
             # the game moved on and its new deadline was never stored (its process died
             # between the commit and the write): arm it here, from what is stored
-            async with live.lock:
-                self._rearm(live)
-                self._session_arm(live)
+            async with table.lock:
+                table.rearm()
+                self.session.arm(live)
             return
         log.info("game %s: firing its overdue %s deadline", live.id, deadline.kind)
         if deadline.kind == "play":
-            await super()._on_timeout(live, deadline.version)
+            await self.play.timed_out(table, deadline.version)
         else:
-            await super()._session_fire(live)
-        async with live.lock:  # whatever is awaited next is now timed here
+            await self.session.run(table)
+        async with table.lock:  # whatever is awaited next is now timed here
             if live.version == deadline.version and live.status == "active":
-                self._rearm(live)
-                self._session_arm(live)
+                table.rearm()
+                self.session.arm(live)
 
     # ------------------------------------------------------------------ changes made elsewhere
 
     def _heard(self, game_id: int | None, version: int, status: str) -> None:
         """A game changed in the database (this process's own writes included)."""
         if game_id is None:  # the listener reconnected: anything may have changed
-            for held in list(self._games.values()):
-                self._want_refresh(held, held.version + 1)
+            for held in list(self.core._games.values()):
+                self._want_refresh(held, held.live.version + 1)
             return
-        live = self._games.get(game_id)
-        if live is None:
+        table = self.core._games.get(game_id)
+        if table is None:
             return
-        self._heard_at[game_id] = self.clock()
-        if version <= live.version and status == live.status:
+        self._heard_at[game_id] = self.core.clock()
+        if version <= table.live.version and status == table.live.status:
             return
-        self._want_refresh(live, version, status)
+        self._want_refresh(table, version, status)
 
     def _want_refresh(
-        self, live: LiveGame, version: int, status: str = "", *, redraw: bool = False
+        self, table: Table, version: int, status: str = "", *, redraw: bool = False
     ) -> None:
         """Bring the held copy up to ``version`` (and its messages); ``redraw``: show every
         message of the game again even if the copy is current (a process died)."""
+        live = table.live
         known = self._refresh_wanted.get(live.id)
         if known is None or version >= known[0]:
             self._refresh_wanted[live.id] = (version, status)
@@ -334,60 +343,63 @@ class ClusterMixin(SessionMixin):
         task = self._refreshing.get(live.id)
         if task is None or task.done():
             self._refreshing[live.id] = asyncio.create_task(
-                self._refresh(live), name=f"mj-refresh-{live.id}"
+                self._refresh(table), name=f"mj-refresh-{live.id}"
             )
 
-    async def _refresh(self, live: LiveGame) -> None:
+    async def _refresh(self, table: Table) -> None:
         """Refresh until nothing more is wanted (a notice heard while a refresh is under
         way is handled by the same task, not lost)."""
+        game_id = table.id
         try:
-            while live.id in self._refresh_wanted or live.id in self._redraw_wanted:
+            while game_id in self._refresh_wanted or game_id in self._redraw_wanted:
                 if not await logged(
-                    self._refresh_once(live), log, "game %s: could not refresh it", live.id
+                    self._refresh_once(table), log, "game %s: could not refresh it", game_id
                 ):
                     return
         finally:
-            if self._refreshing.get(live.id) is asyncio.current_task():
-                self._refreshing.pop(live.id, None)
+            if self._refreshing.get(game_id) is asyncio.current_task():
+                self._refreshing.pop(game_id, None)
 
-    async def _refresh_once(self, live: LiveGame) -> None:
-        async with live.lock:
+    async def _refresh_once(self, table: Table) -> None:
+        live = table.live
+        async with table.lock:
             version, status = self._refresh_wanted.pop(live.id, (0, ""))
             redraw = live.id in self._redraw_wanted
             self._redraw_wanted.discard(live.id)
-            if self._games.get(live.id) is not live:
+            if self.core._games.get(live.id) is not table:
                 return
             current = live.version > version or (live.version == version and live.status == status)
             if current and not redraw:
                 return  # (its own write, heard before the writer took the new version)
-            stored = await self.store.games.get(live.id)
+            stored = await self.core.store.games.get(live.id)
             if stored is None:
                 return
             if stored.version != live.version or stored.status != live.status:
-                await self._reload(live)
+                await table.reload()
                 log.debug("game %s: refreshed to version %s", live.id, live.version)
             elif not redraw:
                 return
             # the table another process posted meanwhile is the one edited from now on
             live.table_message_id = stored.table_message_id
-            self._show_refreshed(live, redraw=redraw)
+            self._show_refreshed(table, redraw=redraw)
 
-    def _show_refreshed(self, live: LiveGame, *, redraw: bool = False) -> None:
+    def _show_refreshed(self, table: Table, *, redraw: bool = False) -> None:
         """After a reload (under the lock): timers for what is awaited now, messages redrawn
         (``redraw``: every one of them — the table, every hand — as at a resume)."""
+        live = table.live
         if live.status not in ("lobby", "active"):
-            self._deadlines.cancel(live)
-            self._games.finished(live)
+            self.core._deadlines.cancel(live)
+            self.core._games.finished(table)
             return
-        summary = self._summary(live)
+        summary = table.summary()
         if live.state is None:
-            self._enqueue(live, lambda: self.delivery.lobby_changed(summary))
+            table.enqueue(lambda: self.core.delivery.lobby_changed(summary))
             return
         if redraw:
-            table = self.engine.table_view(live.state)
-            self._enqueue(live, lambda: self.delivery.refresh(summary, table))
+            view = self.core.engine.table_view(live.state)
+            table.enqueue(lambda: self.core.delivery.refresh(summary, view))
             live.delivered.clear()
-        self._after_change(live, [], force_private=redraw)
+        table.after_change([], force_private=redraw)
 
     # ------------------------------------------------------------------ processes alive
 
@@ -398,7 +410,7 @@ class ClusterMixin(SessionMixin):
             await logged(self._look_at_presence(), log, "could not see which processes are alive")
 
     async def _look_at_presence(self) -> None:
-        alive = await live_holders(cast(StoreBase, self.store))
+        alive = await live_holders(cast(StoreBase, self.core.store))
         if alive is not None:
             self._seen_alive(alive)
 
@@ -415,7 +427,7 @@ class ClusterMixin(SessionMixin):
         else:
             self._unseen = 0
         previous, self._alive = self._alive, {*alive, self.holder}
-        since = self.clock() - TAKE_OVER_RECENT
+        since = self.core.clock() - TAKE_OVER_RECENT
         for game_id, at in list(self._heard_at.items()):
             if at < since:  # (what is older does not matter to a take-over)
                 del self._heard_at[game_id]
@@ -430,62 +442,11 @@ class ClusterMixin(SessionMixin):
         edit that process drew for an earlier moment may have landed after the newest one
         (both processes edit a game's messages), and nobody else would correct it. Its
         deadlines need nothing here: the sweep fires them (its claims are void now)."""
-        since = self.clock() - TAKE_OVER_RECENT
-        for live in list(self._games.values()):
+        since = self.core.clock() - TAKE_OVER_RECENT
+        for table in list(self.core._games.values()):
+            live = table.live
             if live.status not in ("lobby", "active"):
                 continue
             if max(self._heard_at.get(live.id, 0.0), live.window_at) < since:
                 continue
-            self._want_refresh(live, live.version, live.status, redraw=True)
-
-    # ------------------------------------------------------------------ presses on old copies
-
-    async def _on_fresh_copy(self, game_id: int, call: Callable[[], Awaitable[T]]) -> T:
-        """Run a press; sharing the database, a refusal drawn from an old copy of the game is
-        checked against the stored version and the press tried once more on a fresh copy."""
-        try:
-            return await call()
-        except ServiceError:
-            if not self.shared or not await self._behind(game_id):
-                raise
-        return await call()
-
-    async def _behind(self, game_id: int) -> bool:
-        """Is the held copy older than the stored game? (then it is reloaded)"""
-        live = self._games.get(game_id)
-        if live is None:
-            return False
-        stored = await self.store.games.get(game_id)
-        if stored is None:
-            return False
-        async with live.lock:
-            if stored.version == live.version and stored.status == live.status:
-                return False
-            await self._reload(live)
-        return True
-
-    async def act(
-        self, game_id: int, user_id: int, key: ActionKey, *, seen_version: int | None = None
-    ) -> ActResult:
-        parent = super().act
-        return await self._on_fresh_copy(
-            game_id, lambda: parent(game_id, user_id, key, seen_version=seen_version)
-        )
-
-    async def set_autoplay(self, game_id: int, user_id: int, on: bool) -> GameSummary:
-        parent = super().set_autoplay
-        return await self._on_fresh_copy(game_id, lambda: parent(game_id, user_id, on))
-
-    async def ready(self, game_id: int, user_id: int) -> GameSummary:
-        parent = super().ready
-        return await self._on_fresh_copy(game_id, lambda: parent(game_id, user_id))
-
-    async def propose_dissolve(self, game_id: int, user_id: int) -> GameSummary:
-        parent = super().propose_dissolve
-        return await self._on_fresh_copy(game_id, lambda: parent(game_id, user_id))
-
-    async def answer_dissolve(
-        self, game_id: int, user_id: int, agree: bool, vote_no: int | None = None
-    ) -> GameSummary:
-        parent = super().answer_dissolve
-        return await self._on_fresh_copy(game_id, lambda: parent(game_id, user_id, agree, vote_no))
+            self._want_refresh(table, live.version, live.status, redraw=True)

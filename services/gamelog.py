@@ -42,7 +42,8 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class LiveGame:
-    """A game held in memory (the cache in front of the store), rebuilt from the log."""
+    """A game held in memory (the cache in front of the store), rebuilt from the log; its
+    :class:`services.table.Table` holds it with its lock and changes it."""
 
     id: int
     guild_id: int
@@ -68,7 +69,6 @@ class LiveGame:
     deadline: float | None = None
     recorded: int = 0  # last hand number recorded in the store
     snapshot_at: int = 0  # engine action count at the last snapshot
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timer: asyncio.Task[None] | None = None
     delivered: dict[int, HandView] = field(default_factory=dict)
     legal: dict[int, tuple[ActionKey, ...]] = field(default_factory=dict)
@@ -76,17 +76,17 @@ class LiveGame:
     #: seat → the version at which its current alert episode began (see :func:`bookkeep`)
     episodes: dict[int, int] = field(default_factory=dict)
     #: seat → (asked, its episode) when the last change was shown (see
-    #: :meth:`services.core.GameCore._end_waited_episodes`)
+    #: :meth:`services.table.Table.end_waited_episodes`)
     asked_last: dict[int, tuple[bool, int | None]] = field(default_factory=dict)
     #: ``(actor seat or None, state before, state after, events)`` of each step since the
     #: last delivery (state before: None for a deal)
     steps: list[tuple[int | None, Any, Any, list[Any]]] = field(default_factory=list)
     #: until when (clock seconds) the claim window last shown publicly stays up: the next
-    #: public change waits for it (:meth:`services.core.GameCore._after_change`)
+    #: public change waits for it (:meth:`services.table.Table.show_change`)
     hold_until: float = 0.0
     #: created by this process (the start-up resume pass leaves it alone)
     fresh: bool = False
-    #: what the table last showed (see ``GameCore._after_change``): a change that shows
+    #: what the table last showed (see :meth:`services.table.Table.show_change`): a change that shows
     #: nothing new to the table (a pass in a claim window) does not touch the table
     public_seen: Any = None
     #: the session: length, 准备 check, 解散 vote, 再来一局 (see :mod:`services.session`)
@@ -218,7 +218,7 @@ def settle_prompts(engine: GameEngine, live: LiveGame) -> None:
 
 def prospect(live: LiveGame) -> LiveGame:
     """A copy of the game at its next version, to run an entry's bookkeeping ahead of its
-    commit (the snapshot stored with it, :meth:`services.core.GameCore._snapshot_due`)
+    commit (the snapshot stored with it, :meth:`services.table.Table._snapshot_due`)
     without touching ``live``: what the bookkeeping changes is copied."""
     ahead = copy.copy(live)
     ahead.version = live.version + 1

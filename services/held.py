@@ -1,6 +1,6 @@
 """The games held in memory, indexed by channel and by (server, player); finished games leave.
 
-:class:`HeldGames` is the service's ``_games`` dict (game id → :class:`LiveGame`) with two
+:class:`HeldGames` is the service's ``_games`` dict (game id → :class:`Table`) with two
 indexes kept beside it, so the look-ups every command makes (``game_in_channel``,
 ``game_of_player``) read a few candidates instead of scanning every game ever held. An index
 may list a game that no longer matches (a player who left, a game that ended): every look-up
@@ -16,18 +16,21 @@ let go: past ``keep_finished`` of them, the oldest whose deliveries have all run
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from services import outbox
-from services.gamelog import LiveGame
+
+if TYPE_CHECKING:
+    from services.gamelog import LiveGame
+    from services.table import Table
 
 OPEN = ("lobby", "active")
 #: finished games kept in memory before the oldest are let go
 KEEP_FINISHED = 256
 
 
-class HeldGames(dict[int, LiveGame]):
-    """``{game id: LiveGame}`` with look-up indexes and a bound on finished games."""
+class HeldGames(dict[int, "Table"]):
+    """``{game id: Table}`` with look-up indexes and a bound on finished games."""
 
     def __init__(self, keep_finished: int = KEEP_FINISHED) -> None:
         super().__init__()
@@ -41,14 +44,18 @@ class HeldGames(dict[int, LiveGame]):
 
     # ------------------------------------------------------------------ the dict
 
-    def __setitem__(self, game_id: int, live: LiveGame) -> None:
-        super().__setitem__(game_id, live)
-        self.reindex(live)
+    def __setitem__(self, game_id: int, table: Table) -> None:
+        super().__setitem__(game_id, table)
+        self.reindex(table)
 
-    def setdefault(self, game_id: int, live: LiveGame) -> LiveGame:
+    def setdefault(self, game_id: int, table: Table) -> Table:
         if game_id not in self:
-            self[game_id] = live
+            self[game_id] = table
         return self[game_id]
+
+    def lives(self) -> list[LiveGame]:
+        """The games of the tables held."""
+        return [table.live for table in self.values()]
 
     def __delitem__(self, game_id: int) -> None:
         super().__delitem__(game_id)
@@ -57,18 +64,19 @@ class HeldGames(dict[int, LiveGame]):
 
     def pop(self, game_id: int, *default: Any) -> Any:
         if game_id in self:
-            live = self[game_id]
+            table = self[game_id]
             del self[game_id]
-            return live
+            return table
         if default:
             return default[0]
         raise KeyError(game_id)
 
     # ------------------------------------------------------------------ indexes
 
-    def reindex(self, live: LiveGame) -> None:
-        """Index ``live`` as it is now (its channel, thread and human players); a game that
+    def reindex(self, table: Table) -> None:
+        """Index ``table`` as it is now (its channel, thread and human players); a game that
         is over starts its way out of memory (see :meth:`finished`)."""
+        live = table.live
         self._unindex(live.id)
         keys: list[tuple[str, Any]] = []
         for place in {live.channel_id, live.thread_id}:
@@ -82,7 +90,7 @@ class HeldGames(dict[int, LiveGame]):
                 keys.append(("player", key))
         self._keys[live.id] = keys
         if live.status not in OPEN:
-            self.finished(live)
+            self.finished(table)
 
     def _unindex(self, game_id: int) -> None:
         for kind, key in self._keys.pop(game_id, []):
@@ -98,7 +106,8 @@ class HeldGames(dict[int, LiveGame]):
     def in_channel(self, channel_id: int) -> int | None:
         """The unfinished game of a channel (or of its thread), or None."""
         for game_id in self._by_place.get(channel_id, ()):
-            live = self.get(game_id)
+            table = self.get(game_id)
+            live = None if table is None else table.live
             if (
                 live is not None
                 and channel_id in (live.channel_id, live.thread_id)
@@ -110,7 +119,8 @@ class HeldGames(dict[int, LiveGame]):
     def of_player(self, guild_id: int, user_id: int) -> int | None:
         """The unfinished game of this server the user sits in, or None."""
         for game_id in self._by_player.get((guild_id, user_id), ()):
-            live = self.get(game_id)
+            table = self.get(game_id)
+            live = None if table is None else table.live
             if (
                 live is not None
                 and live.guild_id == guild_id
@@ -122,21 +132,23 @@ class HeldGames(dict[int, LiveGame]):
 
     # ------------------------------------------------------------------ finished games
 
-    def finished(self, live: LiveGame) -> None:
-        """``live`` is over: keep it among the newest finished games, and let the oldest go
-        once there are more than ``keep_finished`` (only those whose deliveries all ran and
-        that nobody is changing)."""
-        if live.id not in self:
+    def finished(self, table: Table) -> None:
+        """``table``'s game is over: keep it among the newest finished games, and let the
+        oldest go once there are more than ``keep_finished`` (only those whose deliveries all
+        ran and that nobody is changing)."""
+        game_id = table.id
+        if game_id not in self:
             return
-        self._finished[live.id] = None
-        self._finished.move_to_end(live.id)
+        self._finished[game_id] = None
+        self._finished.move_to_end(game_id)
         excess = len(self._finished) - self.keep_finished
         for game_id in list(self._finished)[: max(0, excess)]:
-            old = self.get(game_id)
-            if old is None:
+            held = self.get(game_id)
+            if held is None:
                 self._finished.pop(game_id, None)
                 continue
-            if old.status in OPEN or old.lock.locked() or outbox.busy(old):
+            old = held.live
+            if old.status in OPEN or held.lock.locked() or outbox.busy(old):
                 continue  # reopened, being changed, or still delivering: next time
             del self[game_id]
             if old.pump is not None:

@@ -1,6 +1,6 @@
 """The lobby: open a game, take and leave seats, add AI players, start, abandon.
 
-A lobby is a game with ``status == "lobby"`` and no state; :meth:`LobbyMixin.start` deals
+A lobby is a game with ``status == "lobby"`` and no state; :meth:`Lobby.start` deals
 the first hand and hands the game over to play (:mod:`services.play`).
 """
 
@@ -23,11 +23,10 @@ from services.errors import (
     NotInGame,
     ServiceError,
     StaleButton,
-    WrongPhase,
 )
-from services.gamelog import LiveGame
 from services.model import AI_LEVELS, AI_NAMES, Seat
 from services.session_state import BUILTIN_TIMEOUT, DEFAULT_LENGTH, apply_entry, parse_length
+from services.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -37,8 +36,12 @@ LOBBY_ATTEMPTS = 4
 T = TypeVar("T")
 
 
-class LobbyMixin(GameCore):
-    """The lobby commands of :class:`services.game.GameService`."""
+class Lobby:
+    """The lobby commands of :class:`services.game.GameService`: a plain collaborator that
+    finds the game's table through the core and changes it along the table's change path."""
+
+    def __init__(self, core: GameCore) -> None:
+        self.core = core
 
     async def create_game(
         self,
@@ -57,7 +60,7 @@ class LobbyMixin(GameCore):
         defaults for the variant, then ``overrides``. ``locale``: the host's language.
         ``length``: hands or rounds (``8``, ``2圈``; default the server's ``length``);
         ``rematch_of``: the game this lobby is the 再来一局 of."""
-        settings = await self.store.guilds.settings(guild_id)
+        settings = await self.core.store.guilds.settings(guild_id)
         variant = variant or settings.default_variant
         try:
             base = dict(settings.rule_options.get(variant, {}))
@@ -65,14 +68,14 @@ class LobbyMixin(GameCore):
         except OptionError as error:
             raise BadOption(reason_of(error)) from error
         setup = session_setup(settings, length, rematch_of)
-        async with self._index_lock:
-            if self.game_in_channel(channel_id) is not None:
-                raise ChannelBusy(game_id=self.game_in_channel(channel_id))
-            if self.game_of_player(guild_id, host_id) is not None:
-                raise AlreadyPlaying(game_id=self.game_of_player(guild_id, host_id))
+        async with self.core._index_lock:
+            if self.core.game_in_channel(channel_id) is not None:
+                raise ChannelBusy(game_id=self.core.game_in_channel(channel_id))
+            if self.core.game_of_player(guild_id, host_id) is not None:
+                raise AlreadyPlaying(game_id=self.core.game_of_player(guild_id, host_id))
             seats = [Seat(name=host_name, user_id=host_id)]
             try:  # one open game per channel, across processes: the database decides
-                info = await self.store.games.create(
+                info = await self.core.store.games.create(
                     guild_id,
                     channel_id,
                     variant,
@@ -83,60 +86,63 @@ class LobbyMixin(GameCore):
                 )
             except ChannelTaken as taken:
                 raise ChannelBusy(game_id=taken.game_id) from taken
-            live = self._live_from_info(info)
+            table = self.core._new_table(self.core._live_from_info(info))
+            live = table.live
             live.fresh = True  # the start-up resume pass leaves it alone
-            await self._commit(live, None, setup)
-            apply_entry(live.session, None, setup, self.clock())
-            self._games[live.id] = live
+            await table.commit(None, setup)
+            apply_entry(live.session, None, setup, self.core.clock())
+            self.core._hold(table)
         await self._remember_player(host_id, host_name, locale)
         log.info("game %s: lobby opened (%s) in channel %s", live.id, variant, channel_id)
-        summary = self._summary(live)
-        self._enqueue(live, lambda: self.delivery.lobby_changed(summary))
+        summary = table.summary()
+        table.enqueue(lambda: self.core.delivery.lobby_changed(summary))
         return summary
 
     async def join(
         self, game_id: int, user_id: int, name: str, *, locale: str | None = None
     ) -> GameSummary:
         """Take a free seat in the lobby."""
-        live = await self._get(game_id)
+        table = await self.core._get(game_id)
+        live = table.live
 
         async def take_seat() -> None:
-            self._need(live, "lobby")
+            table.need("lobby")
             if live.seat_of(user_id) is not None:
                 raise AlreadyPlaying(game_id=live.id, here=True)
-            other = self.game_of_player(live.guild_id, user_id)
+            other = self.core.game_of_player(live.guild_id, user_id)
             if other is not None:
                 raise AlreadyPlaying(game_id=other)
             if len(live.seats) >= SEATS:
                 raise LobbyFull()
             seats = [*live.seats, Seat(name=name, user_id=user_id)]
-            await self._save_seats(live, seats, "join")
+            await self._save_seats(table, seats, "join")
 
-        async with self._index_lock, live.lock:
-            await self._lobby_write(live, take_seat)
+        async with self.core._index_lock, table.lock:
+            await self._lobby_write(table, take_seat)
         await self._remember_player(user_id, name, locale)
-        return self._lobby_changed(live)
+        return self._lobby_changed(table)
 
     async def leave(self, game_id: int, user_id: int) -> GameSummary:
         """Leave the lobby; the last human leaving closes it."""
-        live = await self._get(game_id)
+        table = await self.core._get(game_id)
+        live = table.live
 
         async def leave_seat() -> bool:
-            self._need(live, "lobby")
+            table.need("lobby")
             seat = live.seat_of(user_id)
             if seat is None:
                 raise NotInGame()
             seats = [s for i, s in enumerate(live.seats) if i != seat]
-            await self._save_seats(live, seats, "leave")
+            await self._save_seats(table, seats, "leave")
             if not any(not s.ai for s in seats):
-                await self._close(live, "abandoned")
+                await table.close("abandoned")
                 return True
             return False
 
-        async with live.lock:
-            if await self._lobby_write(live, leave_seat):
-                return self._summary(live)
-        return self._lobby_changed(live)
+        async with table.lock:
+            if await self._lobby_write(table, leave_seat):
+                return table.summary()
+        return self._lobby_changed(table)
 
     async def add_bot(self, game_id: int, user_id: int, level: str | None = None) -> GameSummary:
         """The host fills one free seat with an AI player of ``level`` (电脑难度, one of
@@ -151,37 +157,39 @@ class LobbyMixin(GameCore):
                     known=", ".join(AI_LEVELS),
                 )
             )
-        live = await self._get(game_id)
+        table = await self.core._get(game_id)
+        live = table.live
 
         async def seat_bot() -> None:
-            self._need(live, "lobby")
-            self._need_host(live, user_id)
+            table.need("lobby")
+            table.need_host(user_id)
             if len(live.seats) >= SEATS:
                 raise LobbyFull()
             seats = [*live.seats, self._ai_seat(live.seats, level)]
-            await self._save_seats(live, seats, "bot")
+            await self._save_seats(table, seats, "bot")
 
-        async with live.lock:
-            await self._lobby_write(live, seat_bot)
-        return self._lobby_changed(live)
+        async with table.lock:
+            await self._lobby_write(table, seat_bot)
+        return self._lobby_changed(table)
 
     async def start(self, game_id: int, user_id: int) -> GameSummary:
         """The host starts: empty seats take AI players, the first hand is dealt. The seats,
         the status and the deal are one versioned write: a join that another process
         committed meanwhile is reloaded and kept, never written over."""
-        live = await self._get(game_id)
-        async with live.lock:
-            await self._lobby_write(live, lambda: self._deal_first(live, user_id))
-        return self._summary(live)
+        table = await self.core._get(game_id)
+        async with table.lock:
+            await self._lobby_write(table, lambda: self._deal_first(table, user_id))
+        return table.summary()
 
-    async def _deal_first(self, live: LiveGame, user_id: int) -> None:
+    async def _deal_first(self, table: Table, user_id: int) -> None:
         """:meth:`start` under the lock (again after a reload when another process wrote)."""
-        self._need(live, "lobby")
-        self._need_host(live, user_id)
+        live = table.live
+        table.need("lobby")
+        table.need_host(user_id)
         seats = list(live.seats)
         while len(seats) < SEATS:
             seats.append(self._ai_seat(seats))
-        settings = await self.store.guilds.settings(live.guild_id)
+        settings = await self.core.store.guilds.settings(live.guild_id)
         cfg = {
             "turn_timeout": self._timeout(settings.turn_timeout, STORE_DEFAULT_TURN, "turn"),
             "claim_timeout": self._timeout(settings.claim_timeout, STORE_DEFAULT_CLAIM, "claim"),
@@ -190,49 +198,37 @@ class LobbyMixin(GameCore):
         }
         if settings.ai_pace is not None:
             cfg["ai_pace"] = float(settings.ai_pace)
-        seed = self.new_seed()
+        seed = self.core.new_seed()
         entry = {"k": "start", "seed": seed, "cfg": cfg}
-        state, events = self.engine.new_game(live.variant, live.options, seed)
-        await self._commit(
-            live,
+        state, events = self.core.engine.new_game(live.variant, live.options, seed)
+        await table.commit(
             None,
             entry,
             seats=[s.to_json() for s in seats],
             status="active",
             totals=[0] * SEATS,
-            **self._commitment(events, live),
+            **table.commitment(events, keep=True),
         )
-        self._seated(live, seats)
+        self._seated(table, seats)
         live.cfg = cfg
         live.state = state
         live.hand_no = 1
         live.status = "active"
-        self._bookkeep(live, None, None, self.clock())
+        table.bookkeep(None, None, self.core.clock())
         live.steps.append((None, None, state, list(events)))
         live.totals = [0] * SEATS
         log.info("game %s: started", live.id)
-        events = list(events) + await self._advance(live)
-        self._after_change(live, events)
-
-    async def abandon(self, game_id: int, user_id: int, *, admin: bool = False) -> GameSummary:
-        """The host (or a server manager, ``admin``) abandons the game."""
-        live = await self._get(game_id)
-        async with live.lock:
-            if live.status not in ("lobby", "active"):
-                raise WrongPhase("the game is over")
-            if not admin:
-                self._need_host(live, user_id)
-            await self._close(live, "abandoned")
-        return self._summary(live)
+        events = list(events) + await table.advance()
+        table.after_change(events)
 
     # ------------------------------------------------------------------ helpers
 
-    def _lobby_changed(self, live: LiveGame) -> GameSummary:
-        summary = self._summary(live)
-        self._enqueue(live, lambda: self.delivery.lobby_changed(summary))
+    def _lobby_changed(self, table: Table) -> GameSummary:
+        summary = table.summary()
+        table.enqueue(lambda: self.core.delivery.lobby_changed(summary))
         return summary
 
-    async def _lobby_write(self, live: LiveGame, change: Callable[[], Awaitable[T]]) -> T:
+    async def _lobby_write(self, table: Table, change: Callable[[], Awaitable[T]]) -> T:
         """Run a lobby change (under the game's lock) whose writes are versioned: when
         another process wrote first (`VersionConflict`) the game is reloaded and the change
         worked out again from what is stored, at most ``LOBBY_ATTEMPTS`` times, then refused
@@ -243,29 +239,27 @@ class LobbyMixin(GameCore):
             try:
                 return await change()
             except VersionConflict:
-                await self._reload(live)
+                await table.reload()
                 checked = True
             except ServiceError:
-                if checked or not self.shared:
+                if checked or not self.core.shared:
                     raise
-                before = live.version
-                await self._reload(live)
+                before = table.live.version
+                await table.reload()
                 checked = True
-                if live.version == before:
+                if table.live.version == before:
                     raise
         raise StaleButton("the lobby kept changing; try again")
 
-    async def _save_seats(self, live: LiveGame, seats: list[Seat], why: str) -> None:
+    async def _save_seats(self, table: Table, seats: list[Seat], why: str) -> None:
         """Write the lobby's seats with the version check (a ``seats`` log entry)."""
-        await self._commit(
-            live, None, {"k": "seats", "why": why}, seats=[s.to_json() for s in seats]
-        )
-        self._seated(live, seats)
+        await table.commit(None, {"k": "seats", "why": why}, seats=[s.to_json() for s in seats])
+        self._seated(table, seats)
 
-    def _seated(self, live: LiveGame, seats: list[Seat]) -> None:
-        live.seats = seats
-        if self._games.get(live.id) is live:
-            self._games.reindex(live)  # who sits here (look-ups by player)
+    def _seated(self, table: Table, seats: list[Seat]) -> None:
+        table.live.seats = seats
+        if self.core._games.get(table.id) is table:
+            self.core._games.reindex(table)  # who sits here (look-ups by player)
 
     @staticmethod
     def _ai_seat(seats: list[Seat], level: str | None = None) -> Seat:
@@ -276,11 +270,11 @@ class LobbyMixin(GameCore):
     def _timeout(self, server_value: int, builtin: int, which: str) -> float:
         if server_value != builtin:
             return float(server_value)
-        return float(self.turn_timeout if which == "turn" else self.claim_timeout)
+        return float(self.core.turn_timeout if which == "turn" else self.core.claim_timeout)
 
     async def _remember_player(self, user_id: int, name: str, locale: str | None) -> None:
         try:
-            await self.store.players.upsert(
+            await self.core.store.players.upsert(
                 user_id, display_name=name[:100], locale=(locale or None) and locale[:16]
             )
         except Exception:

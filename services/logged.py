@@ -1,7 +1,7 @@
 """Background work whose failure is logged, never raised: a timer, a sweep, a refresh — a task
 nobody awaits must not die silently, and one failed step must not end the loop it runs in
 (the cluster's loops themselves are restarted if they ever end,
-:meth:`services.cluster.ClusterMixin._keep_running`)."""
+:meth:`services.cluster.Cluster._keep_running`)."""
 
 from __future__ import annotations
 

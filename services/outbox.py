@@ -21,7 +21,7 @@ the hand DM (each an edit with a new picture), seconds behind the game, offering
 moments already past; the newer job shows all that the skipped one would have. A job may
 also stand for other keys (``also``): it then makes older jobs with those keys obsolete too
 (a hand asking the seat to decide replaces the seat's moments in between, but only a hand
-of the same decision replaces it: :meth:`services.core.GameService._after_change`).
+of the same decision replaces it: :meth:`services.table.Table.show_change`).
 """
 
 from __future__ import annotations
@@ -174,11 +174,9 @@ async def _deliver(live: LiveGame, item: _Queued) -> None:
 
 
 async def drained(games: Iterable[LiveGame]) -> None:
-    """Wait until every job queued for these games ran. A change in progress (holding the
-    game's lock) queues its jobs first."""
+    """Wait until every job queued for these games ran (a change still in progress queues
+    its jobs later: :meth:`services.game.GameService.idle` waits for it first)."""
     for live in list(games):
-        async with live.lock:
-            pass
         if live.queue is not None:
             await live.queue.join()
 

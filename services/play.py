@@ -1,14 +1,12 @@
 """Play: a human's action, dealing the next hand, 托管 on and off, timeouts.
 
 Each command takes the game's lock, checks who asks and whether it is legal, commits the
-change (robots' replies included) and queues what happened (see :mod:`services.core`).
+change (robots' replies included) and queues what happened (see :mod:`services.table`).
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 
 from db.types import VersionConflict
@@ -17,15 +15,14 @@ from services.core import GameCore
 from services.delivery import GameSummary, PrivateUpdate
 from services.errors import (
     IllegalMove,
-    NotInGame,
     NotYourTurn,
     ServiceError,
     StaleButton,
     not_possible,
 )
-from services.gamelog import LiveGame
 from services.model import ActionKey, GameEvent
 from services.session_state import note_deal
+from services.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -39,25 +36,12 @@ class ActResult:
     hand: PrivateUpdate | None = None
 
 
-class PlayMixin(GameCore):
-    """The play commands of :class:`services.game.GameService`."""
+class Play:
+    """The play commands of :class:`services.game.GameService`: a plain collaborator that
+    finds the game's table through the core and changes it along the table's change path."""
 
-    def _playing_seat(self, live: LiveGame, user_id: int) -> int:
-        """The seat of ``user_id`` in a game under way (NotInGame / WrongPhase otherwise)."""
-        seat = live.seat_of(user_id)
-        if seat is None:
-            raise NotInGame()
-        self._need(live, "active")
-        return seat
-
-    @contextlib.asynccontextmanager
-    async def _moved_on(self, live: LiveGame) -> AsyncIterator[None]:
-        """Another process (shard) wrote first: reload the game and refuse as stale."""
-        try:
-            yield
-        except VersionConflict:
-            await self._reload(live)
-            raise StaleButton("someone acted first") from None
+    def __init__(self, core: GameCore) -> None:
+        self.core = core
 
     async def act(
         self, game_id: int, user_id: int, key: ActionKey, *, seen_version: int | None = None
@@ -65,114 +49,131 @@ class PlayMixin(GameCore):
         """A human's action (a button or command). Committed before this returns.
 
         ``seen_version`` is the game version the pressed button was drawn for; a button from
-        before the seat's current decision began is refused as stale.
+        before the seat's current decision began is refused as stale. Sharing the database,
+        a refusal drawn from an old copy is tried once more on a fresh one.
         """
-        live = await self._get(game_id)
-        async with live.lock, self._moved_on(live):
-            seat = self._playing_seat(live, user_id)
+        return await self.core._on_fresh_copy(
+            game_id, lambda: self._act(game_id, user_id, key, seen_version)
+        )
+
+    async def _act(
+        self, game_id: int, user_id: int, key: ActionKey, seen_version: int | None
+    ) -> ActResult:
+        """:meth:`act` on the copy held now."""
+        table = await self.core._get(game_id)
+        live = table.live
+        async with table.lock, table.moved_on():
+            seat = table.playing_seat(user_id)
             events: list[GameEvent] = []
             if live.seats[seat].auto:
-                events += await self._set_auto(live, seat, False)
+                events += await table.set_auto(seat, False)
             try:
-                events += await self._human_action(live, seat, key, seen_version)
+                events += await self._human_action(table, seat, key, seen_version)
             except ServiceError:
                 if events:  # coming off 托管 is a change worth showing
-                    self._after_change(live, events, actor=seat)
+                    table.after_change(events, actor=seat)
                 raise
-            events += await self._advance(live)
+            events += await table.advance()
             own = live.steps[0] if live.steps and live.steps[0][0] == seat else None
-            paced = self._after_change(live, events, actor=seat)
-            game = self._summary(live)
-            hand = self._private(live, seat, ()) if live.state is not None else None
+            paced = table.after_change(events, actor=seat)
+            game = table.summary()
+            hand = table.private(seat, ()) if live.state is not None else None
             if paced and own is not None and live.state is not None:
                 # the others' moves are being shown one by one: the answer shows the hand
                 # right after this press; what follows reaches the hand message in its turn
-                moment = self._private(live, seat, (), state=own[2])
+                moment = table.private(seat, (), state=own[2])
                 hand = replace(moment, hand=replace(moment.hand, legal=()))
-                game = replace(game, phase=self.engine.phase(own[2]))
+                game = replace(game, phase=table.engine.phase(own[2]))
         return ActResult(game, tuple(e for e in events if e.visible_to is None), hand)
 
     async def _human_action(
-        self, live: LiveGame, seat: int, key: ActionKey, seen_version: int | None
+        self, table: Table, seat: int, key: ActionKey, seen_version: int | None
     ) -> list[GameEvent]:
-        phase = self.engine.phase(live.state)
+        live, engine = table.live, table.engine
+        phase = engine.phase(live.state)
         if phase in ("hand_over", "game_over"):
             raise StaleButton("the hand is over")
         if seen_version is not None and seen_version < live.prompt_version.get(seat, 0):
             raise StaleButton(version=seen_version)
-        if seat not in self.engine.pending_seats(live.state):
+        if seat not in engine.pending_seats(live.state):
             raise NotYourTurn()
-        legal = self.engine.legal_actions(live.state, seat)
+        legal = engine.legal_actions(live.state, seat)
         if key not in legal:
             raise IllegalMove(not_possible(key.kind, key.arg), legal=[k.kind for k in legal])
         try:
-            return await self._apply(live, seat, key, then_ai=True)
+            return await table.apply(seat, key, then_ai=True)
         except VersionConflict:
             # another process moved the game on: reload and try once more
-            await self._reload(live)
-            if seat not in self.engine.pending_seats(live.state) or key not in (
-                self.engine.legal_actions(live.state, seat)
+            await table.reload()
+            if seat not in engine.pending_seats(live.state) or key not in (
+                engine.legal_actions(live.state, seat)
             ):
                 raise StaleButton("someone acted first") from None
-            return await self._apply(live, seat, key, then_ai=True)
+            return await table.apply(seat, key, then_ai=True)
 
-    async def _deal_next(self, live: LiveGame) -> None:
+    async def deal_next(self, table: Table) -> None:
         """Deal the next hand (under the lock, the hand over): see
-        :meth:`services.session.SessionMixin.ready` — it starts once every seat is ready
+        :meth:`services.session.Session.ready` — it starts once every seat is ready
         (准备); ending a game early takes a 解散 vote."""
-        seed = self.new_seed()
-        state, events = self.engine.next_hand(live.state, seed)
+        live = table.live
+        seed = self.core.new_seed()
+        state, events = table.engine.next_hand(live.state, seed)
         # the hand's fairness hash is written with the deal, in the same versioned write, and
         # so are the deadline it leads to and the results still owed
         # (:meth:`services.results_owed.ResultsOwed.deal_notes`)
-        entry = {"k": "next", "seed": seed, **self.results.deal_notes(live)}
-        await self._commit(live, None, entry, after=state, **self._commitment(events))
+        entry = {"k": "next", "seed": seed, **self.core.results.deal_notes(live)}
+        await table.commit(None, entry, after=state, **table.commitment(events))
         note_deal(live.session, entry)
-        self._commitment(events, live)
+        table.commitment(events, keep=True)
         live.state = state
         live.hand_no += 1
-        self._bookkeep(live, None, None, self.clock())
+        table.bookkeep(None, None, self.core.clock())
         live.steps.append((None, None, state, list(events)))
         live.delivered.clear()
-        events = list(events) + await self._advance(live)
-        self._after_change(live, events)
+        events = list(events) + await table.advance()
+        table.after_change(events)
 
     async def set_autoplay(self, game_id: int, user_id: int, on: bool) -> GameSummary:
         """Turn 托管 (auto-play) on or off for the user's seat."""
-        live = await self._get(game_id)
-        async with live.lock, self._moved_on(live):
-            seat = self._playing_seat(live, user_id)
-            events: list[GameEvent] = []
-            if live.seats[seat].auto != on:
-                events += await self._set_auto(live, seat, on)
-                events += await self._advance(live)
-            self._after_change(live, events, actor=seat)
-        return self._summary(live)
+        return await self.core._on_fresh_copy(game_id, lambda: self._autoplay(game_id, user_id, on))
 
-    async def _on_timeout(self, live: LiveGame, version: int) -> None:
+    async def _autoplay(self, game_id: int, user_id: int, on: bool) -> GameSummary:
+        """:meth:`set_autoplay` on the copy held now."""
+        table = await self.core._get(game_id)
+        async with table.lock, table.moved_on():
+            seat = table.playing_seat(user_id)
+            events: list[GameEvent] = []
+            if table.live.seats[seat].auto != on:
+                events += await table.set_auto(seat, on)
+                events += await table.advance()
+            table.after_change(events, actor=seat)
+        return table.summary()
+
+    async def timed_out(self, table: Table, version: int) -> None:
         """The awaited humans ran out of time: the safe default. A turn that timed out also
         puts the seat on 托管 until they return; a claim window that timed out only passes,
         quietly: a timeout line or a 托管 mark right after a discard would tell everyone who
         could have claimed it."""
-        async with live.lock:
+        live, engine = table.live, table.engine
+        async with table.lock:
             if live.version != version or live.status != "active" or live.state is None:
                 return
             live.timer = None
             events: list[GameEvent] = []
-            claim = self.engine.phase(live.state) == "claim"
-            for seat in self.engine.pending_seats(live.state):
+            claim = engine.phase(live.state) == "claim"
+            for seat in engine.pending_seats(live.state):
                 if live.seats[seat].robot:
                     continue
-                if seat not in self.engine.pending_seats(live.state):
+                if seat not in engine.pending_seats(live.state):
                     continue
-                key = safe_key(self.engine, live.state, seat, live.id)
+                key = safe_key(engine, live.state, seat, live.id)
                 try:
-                    events += await self._apply(live, seat, key, timeout=True)
+                    events += await table.apply(seat, key, timeout=True)
                 except (IllegalMove, VersionConflict):
                     log.warning("game %s: timeout action %s refused", live.id, key)
-                    await self._reload(live)
+                    await table.reload()
                     break
                 if not claim:
-                    events += await self._set_auto(live, seat, True)
-            events += await self._advance(live)
-            self._after_change(live, events)
+                    events += await table.set_auto(seat, True)
+            events += await table.advance()
+            table.after_change(events)

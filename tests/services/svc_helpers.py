@@ -81,16 +81,16 @@ def hang_after_deal(svc: GameService, hand_no: int) -> asyncio.Event:
     """The service's deals stop there: once hand ``hand_no`` (or a later one) is dealt, the
     deal never returns — as a process dying right after the deal's write. The event returned
     is set at that moment. (A table of robots plays a hand out within its deal.)"""
-    deal = svc._deal_next
+    deal = svc.session._deal_next
     dealt = asyncio.Event()
 
-    async def deal_then_hang(live: Any) -> None:
-        await deal(live)
-        if live.hand_no >= hand_no:
+    async def deal_then_hang(table: Any) -> None:
+        await deal(table)
+        if table.live.hand_no >= hand_no:
             dealt.set()
             await asyncio.Event().wait()
 
-    svc._deal_next = deal_then_hang  # type: ignore[method-assign]
+    svc.session._deal_next = deal_then_hang  # type: ignore[method-assign]
     return dealt
 
 

@@ -120,7 +120,7 @@ async def test_every_discard_shows_the_same_window(make_service, store) -> None:
     await settle(svc)
     human_windows = 0
     for _ in range(300):
-        live = svc._games[gid]
+        live = svc._games[gid].live
         if svc.engine.phase(live.state) not in ("turn", "claim"):
             break
         if svc.engine.phase(live.state) == "claim":

@@ -122,7 +122,7 @@ async def test_a_failing_ai_plays_the_safe_default_and_the_hand_ends(store, capl
     again = await fresh.summary(gid)
     assert again.version == loaded.game.version
     assert again.phase in ("hand_over", "game_over")
-    assert fresh.engine.encode_state(fresh._games[gid].state) == plain.encode_state(state)
+    assert fresh.engine.encode_state(fresh._games[gid].live.state) == plain.encode_state(state)
     await fresh.close()
 
 

@@ -72,14 +72,15 @@ def test_a_seat_that_waited_on_the_others_gets_a_new_episode() -> None:
     new decision (the episode survives an unasked gap only across the seat's own press)."""
     core = GameCore(None, StubEngine())  # type: ignore[arg-type]
     live = live_game()
+    table = core._new_table(live)
     step(live, 0, S("claim", (1, 2)))
-    core._end_waited_episodes(live, 0)  # shown: seats 1 and 2 asked
+    table.end_waited_episodes(0)  # shown: seats 1 and 2 asked
     step(live, 1, S("claim", (2,)))  # seat 1 passes (its own press keeps its episode)
-    core._end_waited_episodes(live, 1)
+    table.end_waited_episodes(1)
     before = live.episodes[1]
     step(live, 2, S("turn", (1,)))  # seat 2 passes: seat 1 (next in turn) draws
     assert live.episodes[1] == before  # the steps alone would keep it…
-    core._end_waited_episodes(live, 2)
+    table.end_waited_episodes(2)
     assert live.episodes[1] == live.version > before  # …but it waited: a new episode
 
 

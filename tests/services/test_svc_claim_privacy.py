@@ -24,7 +24,7 @@ def names(game: GameSummary) -> list[str]:
 
 def human_claimants(svc: GameService, gid: int) -> list[int]:
     """Humans a claim window now waits on (the service's own view; never public)."""
-    live = svc._games[gid]
+    live = svc._games[gid].live
     if svc.engine.phase(live.state) != "claim":
         return []
     return [s for s in svc.engine.pending_seats(live.state) if not live.seats[s].robot]
@@ -35,7 +35,7 @@ async def play_until(svc: GameService, gid: int, humans: int, done) -> None:
     for _ in range(400):
         if done():
             return
-        live = svc._games[gid]
+        live = svc._games[gid].live
         if svc.engine.phase(live.state) == "hand_over":
             for uid in USERS[:humans]:  # every human presses 准备; the last one deals
                 await svc.next_hand(gid, uid)
@@ -99,7 +99,7 @@ async def test_a_turn_shows_the_arrow_on_the_player_to_move(make_service):
     svc = make_service()
     gid = await lobby_with(svc, 1, variant="xinyu")
     await svc.start(gid, USERS[0])
-    live = svc._games[gid]
+    live = svc._games[gid].live
     await play_until(svc, gid, 1, lambda: svc.engine.phase(live.state) == "turn")
     game = await svc.summary(gid)
     table = await svc.table(gid)
@@ -173,7 +173,7 @@ async def test_the_table_at_hand_end_shows_the_wall_left(make_service):
     svc = make_service()
     gid = await lobby_with(svc, 1, variant="shangrao")
     await svc.start(gid, USERS[0])
-    live = svc._games[gid]
+    live = svc._games[gid].live
     await svc.set_autoplay(gid, USERS[0], True)  # the AI plays the hand out
     assert svc.engine.phase(live.state) == "hand_over"
     from engine.game.rules import live_count, rules_of

@@ -46,7 +46,8 @@ class Instance:
         self.delivery = delivery
 
     def held(self, game_id: int) -> Any:
-        return self.svc._games.get(game_id)
+        table = self.svc._games.get(game_id)
+        return None if table is None else table.live
 
 
 @pytest.fixture
@@ -309,10 +310,10 @@ async def test_a_deadline_claimed_by_a_killed_process_is_free_at_once(instances,
     b = await instances("b", turn_timeout=1)
 
     async def seen_alive(_gid: int) -> None:
-        await eventually(lambda: "doomed" in (b.svc._alive or ()), "the owner seen alive")
+        await eventually(lambda: "doomed" in (b.svc.cluster._alive or ()), "the owner seen alive")
 
     gid = await killed_owner(pg_url, "1", "claim", before_kill=seen_alive)
-    [claimed] = await b.svc._book.pending(gid)
+    [claimed] = await b.svc.cluster._book.pending(gid)
     assert claimed.due_at < time.time() + 1  # due now; only its ten-minute claim could wait
 
     async def timed_out() -> bool:
@@ -331,7 +332,7 @@ async def test_when_a_process_dies_the_other_redraws_the_games_it_holds(instance
     before: dict[str, int] = {}
 
     async def b_serves_a_press(gid: int) -> None:
-        await eventually(lambda: "doomed" in (b.svc._alive or ()), "the owner seen alive")
+        await eventually(lambda: "doomed" in (b.svc.cluster._alive or ()), "the owner seen alive")
         view = await b.svc.private_view(gid, USERS[0])
         await b.svc.act(gid, USERS[0], simple_choice(view.hand.legal, view.hand.drawn))
         await b.svc.idle()
@@ -350,7 +351,7 @@ async def test_when_a_process_dies_the_other_redraws_the_games_it_holds(instance
     redrawn = b.delivery.named("hand")[hands:]
     assert [update.user_id for _game, update in redrawn] == [USERS[0]]  # the one human
     assert b.delivery.named("table")[-1][0].version == version
-    assert "doomed" not in (b.svc._alive or ())
+    assert "doomed" not in (b.svc.cluster._alive or ())
 
 
 class Escaped(BaseException):
@@ -360,7 +361,7 @@ class Escaped(BaseException):
 async def test_a_sweep_that_dies_is_started_again(instances, caplog) -> None:
     a = await instances("a", turn_timeout=1)
     b = await instances("b", turn_timeout=1)
-    claim_overdue = b.svc._book.claim_overdue
+    claim_overdue = b.svc.cluster._book.claim_overdue
     failed: list[bool] = []
 
     async def fails_once(*args: Any, **kwargs: Any) -> Any:
@@ -369,7 +370,7 @@ async def test_a_sweep_that_dies_is_started_again(instances, caplog) -> None:
             raise Escaped()
         return await claim_overdue(*args, **kwargs)
 
-    b.svc._book.claim_overdue = fails_once  # type: ignore[method-assign]
+    b.svc.cluster._book.claim_overdue = fails_once  # type: ignore[method-assign]
     gid = await started_game(a)
     await a.svc.close()  # its deadline is left to b's sweep
     await a.store.close()
@@ -388,15 +389,16 @@ async def test_a_change_heard_while_refreshing_is_not_lost(instances) -> None:
     b = await instances("b")
     gid = await started_game(a, humans=2)
     await b.svc.summary(gid)  # b holds the game too
-    reload = b.svc._reload
+    table = b.svc._games[gid]
+    reload = table.reload
     gate, reloading = asyncio.Event(), asyncio.Event()
 
-    async def slow_reload(live: Any) -> None:
-        await reload(live)
+    async def slow_reload() -> None:
+        await reload()
         reloading.set()
         await gate.wait()
 
-    b.svc._reload = slow_reload  # type: ignore[method-assign]
+    table.reload = slow_reload  # type: ignore[method-assign]
     for _ in range(2):  # a press, then another while b is still refreshing to the first
         held = a.held(gid)
         seat = a.svc.engine.pending_seats(held.state)[0]

@@ -25,7 +25,7 @@ async def test_a_failed_sweep_is_logged_and_the_sweep_goes_on(
     make_service: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
     svc = await joined(make_service())
-    claim = svc._book.claim_overdue
+    claim = svc.cluster._book.claim_overdue
     calls: list[str] = []
     came_round = asyncio.Event()
 
@@ -36,7 +36,7 @@ async def test_a_failed_sweep_is_logged_and_the_sweep_goes_on(
         came_round.set()
         return await claim(*args, **kwargs)
 
-    svc._book.claim_overdue = fails_once  # type: ignore[method-assign]
+    svc.cluster._book.claim_overdue = fails_once  # type: ignore[method-assign]
     with caplog.at_level(logging.ERROR, logger="services.cluster"):
         await asyncio.wait_for(came_round.wait(), PATIENCE)
     assert "deadline sweep failed" in caplog.text
@@ -58,11 +58,13 @@ async def test_a_loop_that_ends_with_an_error_is_logged_and_started_again(
         await asyncio.Event().wait()
 
     with caplog.at_level(logging.ERROR, logger="services.cluster"):
-        svc._keep_running("mj-test-loop", loop)
+        svc.cluster._keep_running("mj-test-loop", loop)
         await asyncio.wait_for(restarted.wait(), PATIENCE)
     assert starts == [1, 2]
     assert "mj-test-loop stopped (RuntimeError('lost the connection')); starting it again" in (
         caplog.text
     )
     await svc.leave_cluster()
-    assert all(task.done() for task in svc._cluster_tasks) and svc._cluster_tasks == []
+    assert (
+        all(task.done() for task in svc.cluster._cluster_tasks) and svc.cluster._cluster_tasks == []
+    )

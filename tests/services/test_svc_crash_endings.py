@@ -75,11 +75,11 @@ def doomed(store: Any, delivery: RecordingDelivery) -> GameService:
 async def kill(svc: GameService) -> None:
     """SIGKILL, as far as the store can tell: timers and deliveries stop where they are."""
     svc._stopping.set()
-    tasks = svc._deadlines.close(svc._games.values()) + svc.session_close()
+    tasks = svc._deadlines.close(svc._games.lives()) + svc.session_close()
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    await outbox.stop(svc._games.values())
+    await outbox.stop(svc._games.lives())
 
 
 async def play_to_the_last_hand(svc: GameService, gid: int, hands: int) -> None:
@@ -98,7 +98,7 @@ async def test_a_crash_right_after_the_last_hand_posts_its_result_and_standings_
     await play_to_the_last_hand(svc, gid, 4)
     dead.dead = True  # from here on nothing reaches Discord
     await play_until_over(svc, gid, USERS[:1])
-    await wait_for(lambda: svc._games[gid].status == "finished")
+    await wait_for(lambda: svc._games[gid].live.status == "finished")
     await kill(svc)
     assert len(dead.named("result")) == 3 and not dead.named("ended")
     stored = await store.games.get(gid)
@@ -141,11 +141,11 @@ async def test_a_crash_between_the_end_entry_and_closing_closes_it_once(make_ser
     dead.dead = True
     closing = asyncio.Event()
 
-    async def die_before_closing(live: Any, status: str) -> None:
+    async def die_before_closing(status: str) -> None:
         closing.set()
         await asyncio.Event().wait()
 
-    svc._close = die_before_closing  # type: ignore[method-assign]
+    svc._games[gid].close = die_before_closing  # type: ignore[method-assign]
     await play_until_over(svc, gid, USERS[:1])
     await asyncio.wait_for(closing.wait(), 5)
     await kill(svc)
@@ -156,7 +156,7 @@ async def test_a_crash_between_the_end_entry_and_closing_closes_it_once(make_ser
     after = RecordingDelivery()
     fresh = make_service(delivery=after)
     await fresh.resume_all()
-    await wait_for(lambda: fresh._games[gid].status == "finished")
+    await wait_for(lambda: fresh._games[gid].live.status == "finished")
     await settle(fresh)
     assert [g.hand_no for g, _r, _t in after.named("result")] == [4]
     assert [reason for _g, reason in after.named("ended")] == ["finished"]
@@ -172,11 +172,11 @@ async def test_a_manager_s_end_cut_short_by_a_crash_is_closed_as_abandoned(make_
     await play_until_over(svc, gid, USERS[:1])
     closing = asyncio.Event()
 
-    async def die_before_closing(live: Any, status: str) -> None:
+    async def die_before_closing(status: str) -> None:
         closing.set()
         await asyncio.Event().wait()
 
-    svc._close = die_before_closing  # type: ignore[method-assign]
+    svc._games[gid].close = die_before_closing  # type: ignore[method-assign]
     ending = asyncio.create_task(svc.abandon(gid, USERS[0], admin=True))
     await asyncio.wait_for(closing.wait(), 5)
     ending.cancel()
@@ -186,7 +186,7 @@ async def test_a_manager_s_end_cut_short_by_a_crash_is_closed_as_abandoned(make_
     after = RecordingDelivery()
     fresh = make_service(delivery=after)
     await fresh.resume_all()
-    await wait_for(lambda: fresh._games[gid].status == "abandoned")
+    await wait_for(lambda: fresh._games[gid].live.status == "abandoned")
     await settle(fresh)
     [(ended, reason)] = after.named("ended")
     assert reason == "abandoned" and ended.session.ended_by == "admin"
@@ -203,7 +203,7 @@ async def test_hands_dealt_at_once_are_recorded_before_the_next_deal(make_servic
     gid = await open_game(svc, 1, length="4")
     dead.dead = True
     await svc.set_autoplay(gid, USERS[0], True)
-    await wait_for(lambda: svc._games[gid].status == "finished")
+    await wait_for(lambda: svc._games[gid].live.status == "finished")
     await kill(svc)
     assert [h.hand_no for h in await store.hands.of_game(gid)] == [1, 2, 3]
 
@@ -292,7 +292,7 @@ async def test_an_ending_posted_in_the_normal_path_is_owed_no_more(make_service,
     gid = await open_game(svc, 1, length="4")
     await play_to_the_last_hand(svc, gid, 4)
     await play_until_over(svc, gid, USERS[:1])
-    await wait_for(lambda: svc._games[gid].status == "finished")
+    await wait_for(lambda: svc._games[gid].live.status == "finished")
     await settle(svc)
     assert len(delivery.named("ended")) == 1 and len(delivery.named("result")) == 4
     assert await store.games.load_ending_owed() == []
@@ -337,7 +337,7 @@ async def test_results_dealt_past_on_a_tuoguan_table_are_posted_after_a_crash(ma
 
     after = RecordingDelivery()
     fresh = make_service(delivery=after)
-    fresh._session_arm = lambda live: None  # type: ignore[method-assign]  # (no 4th deal)
+    fresh.session.arm = lambda live: None  # type: ignore[method-assign]  # (no 4th deal)
     await fresh.resume_all()
     await settle(fresh)
     past = after.named("past_result")
@@ -362,7 +362,7 @@ async def test_results_dealt_past_on_a_tuoguan_table_are_posted_after_a_crash(ma
     await fresh.close()
     again = RecordingDelivery()
     third = make_service(delivery=again)
-    third._session_arm = lambda live: None  # type: ignore[method-assign]
+    third.session.arm = lambda live: None  # type: ignore[method-assign]
     await third.resume_all()
     await settle(third)
     assert again.named("past_result") == [] and again.named("result") == []

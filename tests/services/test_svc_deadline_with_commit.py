@@ -70,10 +70,10 @@ async def processes(db_url: str) -> AsyncIterator[Callable[..., Awaitable[GameSe
 
 async def writer_stopped(svc: GameService) -> None:
     """Only the commits store deadlines from now on (the batched writer and sweeper stop)."""
-    for task in svc._cluster_tasks:
+    for task in svc.cluster._cluster_tasks:
         task.cancel()
-    await asyncio.gather(*svc._cluster_tasks, return_exceptions=True)
-    svc._cluster_tasks = []
+    await asyncio.gather(*svc.cluster._cluster_tasks, return_exceptions=True)
+    svc.cluster._cluster_tasks = []
 
 
 async def press(svc: GameService, gid: int) -> None:
@@ -96,7 +96,7 @@ async def test_a_press_stores_its_deadline_and_another_process_fires_it(processe
     assert (await a.private_view(gid, USERS[0])).hand.legal  # the human's turn
     before = time.time()
     await press(a, gid)
-    live = a._games[gid]
+    live = a._games[gid].live
     assert a.engine.phase(live.state) in ("turn", "claim")  # the human is asked again
     pressed_at = live.version
     [row] = [d for d in await book.pending(gid) if d.kind == "play"]
@@ -132,7 +132,7 @@ async def test_the_hand_s_last_action_stores_its_ready_deadline(processes, store
         await press(a, gid)
         steps += 1
         assert steps < 500
-    ended_at = a._games[gid].version
+    ended_at = a._games[gid].live.version
     before = time.time()
     rows = {d.kind: d for d in await DeadlineBook(store).pending(gid)}
     assert rows["session"].version == ended_at
@@ -169,7 +169,7 @@ async def test_a_dissolve_vote_s_deadline_is_stored_with_the_proposal(processes,
     await writer_stopped(a)
     before = time.time()
     await a.propose_dissolve(gid, USERS[0])
-    proposed_at = a._games[gid].version
+    proposed_at = a._games[gid].live.version
     rows = {d.kind: d for d in await DeadlineBook(store).pending(gid)}
     assert rows["session"].version == proposed_at  # written with the proposal
     assert before + 1.0 <= rows["session"].due_at <= time.time() + 1.0
@@ -181,7 +181,7 @@ async def test_a_dissolve_vote_s_deadline_is_stored_with_the_proposal(processes,
         {"k": "end", "why": "vote", "no": 1, "expired": True}
     ]
     assert len(log) == proposed_at + 1  # fired right after the proposal, nothing between
-    await until_stored(store, gid, lambda _log: b._games[gid].status != "active")
+    await until_stored(store, gid, lambda _log: b._games[gid].live.status != "active")
     assert (await store.games.get(gid)).status in ("finished", "abandoned")
 
 
@@ -193,12 +193,12 @@ async def test_a_partial_ready_check_s_deadline_is_stored_with_the_press(process
     gid = await two_humans(a)
     await writer_stopped(a)
     await play_until_over(a, gid, USERS[:2])
-    ended_at = a._games[gid].version
-    deadline = a._ready_deadline(a._games[gid])
+    ended_at = a._games[gid].live.version
+    deadline = a.session._ready_deadline(a._games[gid].live)
     book = DeadlineBook(store)
     assert {d.kind: d.version for d in await book.pending(gid)}["session"] == ended_at
     await a.ready(gid, USERS[0])
-    pressed_at = a._games[gid].version
+    pressed_at = a._games[gid].live.version
     assert pressed_at > ended_at
     [row] = [d for d in await book.pending(gid) if d.kind == "session"]
     assert row.version == pressed_at  # moved on with the press itself
@@ -228,9 +228,9 @@ async def test_a_seat_going_on_tuoguan_stores_the_deal_it_lets_happen(processes,
     async def dies_first(live: Any) -> None:  # its timer never gets to deal: it dies first
         await asyncio.Event().wait()
 
-    a._session_fire = dies_first  # type: ignore[method-assign]
+    a.session.fire = dies_first  # type: ignore[method-assign]
     await a.set_autoplay(gid, USERS[1], True)
-    toggled_at = a._games[gid].version
+    toggled_at = a._games[gid].live.version
     [row] = [d for d in await DeadlineBook(store).pending(gid) if d.kind == "session"]
     assert row.version == toggled_at and row.due_at <= time.time()
     await kill(a)
@@ -250,7 +250,7 @@ async def test_the_deal_stores_the_turn_deadline_of_the_next_hand(processes, sto
     await play_until_over(a, gid, USERS)
     for uid in USERS:
         await a.ready(gid, uid)
-    live = a._games[gid]
+    live = a._games[gid].live
     assert live.hand_no == 2 and live.deadline is not None  # a human is asked
     loaded = await store.games.load(gid)
     assert loaded.actions[-1].action["k"] == "next"  # the deal is the last write

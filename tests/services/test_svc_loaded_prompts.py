@@ -21,8 +21,8 @@ async def test_a_loaded_game_accepts_the_hand_drawn_for_the_current_decision(
     views = {uid: await holder.private_view(game.id, uid) for uid in USERS[:2]}
     [asked] = [uid for uid, view in views.items() if view.hand.legal]
     [other] = [uid for uid in USERS[:2] if uid != asked]
-    drawn_at = holder._games[game.id].prompt_version[views[asked].seat]
-    assert drawn_at == holder._games[game.id].version  # asked at the newest version
+    drawn_at = holder._games[game.id].live.prompt_version[views[asked].seat]
+    assert drawn_at == holder._games[game.id].live.version  # asked at the newest version
     # the game moves on without touching the asked seat's decision: the other player
     # goes on 托管 (a logged change)
     await holder.set_autoplay(game.id, other, True)

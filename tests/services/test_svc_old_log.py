@@ -69,7 +69,7 @@ async def test_a_log_in_the_button_form_still_loads(make_service, store) -> None
         presses += 1
     assert presses >= 3
     engine = RealEngine()
-    want_state = engine.encode_state(svc._games[gid].state)
+    want_state = engine.encode_state(svc._games[gid].live.state)
     want_view = await svc.private_view(gid, USERS[0])
 
     loaded = await store.games.load(gid)
@@ -88,7 +88,7 @@ async def test_a_log_in_the_button_form_still_loads(make_service, store) -> None
 
     fresh = make_service()
     view = await fresh.private_view(gid, USERS[0])  # loaded from the old-form log
-    assert engine.encode_state(fresh._games[gid].state) == want_state
+    assert engine.encode_state(fresh._games[gid].live.state) == want_state
     assert view.hand == want_view.hand
     built = await ReplayService(store).built(gid)
     assert built is not None and built.broken is None

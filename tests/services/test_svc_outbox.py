@@ -110,10 +110,10 @@ async def test_a_held_result_stays_owed_and_is_no_failure(
     await settle(svc)
     assert delivery.attempts["result"] == 1
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
-    assert svc._games[gid].results_unposted == {1}
+    assert svc._games[gid].live.results_unposted == {1}
     await svc.next_hand(gid, USERS[0])
     await settle(svc)
-    assert list(svc._games[gid].session.results_owed) == [1]
+    assert list(svc._games[gid].live.session.results_owed) == [1]
 
 
 def test_back_off_doubles_honours_retry_after_and_stops_growing() -> None:

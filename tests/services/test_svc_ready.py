@@ -116,7 +116,7 @@ async def test_a_locked_hand_is_never_offered_a_pong_or_chi(make_service, delive
     update = await svc.private_view(gid, USERS[0])
     ready = [k for k in update.hand.legal if k.kind == "ready"]
     await svc.act(gid, USERS[0], ready[0])
-    counts = _seat0_counts(svc.engine, svc._games[gid].state)
+    counts = _seat0_counts(svc.engine, svc._games[gid].live.state)
     asked = 0
     for _ in range(200):
         game = await svc.summary(gid)

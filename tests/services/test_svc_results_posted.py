@@ -100,4 +100,4 @@ async def test_a_failed_note_is_logged_and_the_result_still_counts_as_delivered(
         await settle(svc)
     assert len(delivery.named("result")) == 1  # delivered once, not sent again
     assert f"game {gid}: could not note hand 1's result posted" in caplog.text
-    assert svc._games[gid].results_unposted == set()
+    assert svc._games[gid].live.results_unposted == set()

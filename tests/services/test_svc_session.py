@@ -72,7 +72,7 @@ async def test_a_four_hand_game_ends_by_itself_with_standings(
         if hand < 4:
             assert game.session.ready_open and not game.session.complete
             await svc.ready(gid, USERS[0])  # the only human: deals at once
-    await wait_for(lambda: svc._games[gid].status == "finished")
+    await wait_for(lambda: svc._games[gid].live.status == "finished")
     await settle(svc)
     game = await svc.summary(gid)
     assert game.session.ended_by == "length" and game.hand_no == 4
@@ -136,21 +136,21 @@ async def test_rounds_count_the_deal_of_each_variant(make_service):
     gid = await open_game(svc, 1, variant="xinyu", length="1圈")
     for _ in range(40):
         await play_until_over(svc, gid, USERS[:1])
-        live = svc._games[gid]
+        live = svc._games[gid].live
         history = svc.engine.hand_history(live.state)
         done = sum((h["next_dealer"] - h["dealer"]) % 4 for h in history) >= 4
         if done:
             break
         await svc.ready(gid, USERS[0])
-    await wait_for(lambda: svc._games[gid].status == "finished")
-    assert svc._games[gid].session.ended_by == "length"
+    await wait_for(lambda: svc._games[gid].live.status == "finished")
+    assert svc._games[gid].live.session.ended_by == "length"
 
 
 async def test_an_old_game_without_a_length_goes_on(make_service, store):
     svc = make_service()
     gid = await lobby_with(svc, 1)
     # a lobby stored before sessions: no setup entry
-    live = svc._games[gid]
+    live = svc._games[gid].live
     live.session = SessionState()
     await svc.start(gid, USERS[0])
     assert (await svc.summary(gid)).session.progress.hands is None
@@ -158,7 +158,7 @@ async def test_an_old_game_without_a_length_goes_on(make_service, store):
         await play_until_over(svc, gid, USERS[:1])
         assert not (await svc.summary(gid)).session.complete
         await svc.next_hand(gid, USERS[0])
-    assert svc._games[gid].status == "active"
+    assert svc._games[gid].live.status == "active"
 
 
 # ---------------------------------------------------------------------------- 准备
@@ -199,8 +199,8 @@ async def test_ready_timeout_puts_the_absent_on_autoplay(make_service, delivery)
     gid = await open_game(svc, 2, length="8")
     await play_until_over(svc, gid, USERS[:2])
     await svc.ready(gid, USERS[0])
-    await wait_for(lambda: svc._games[gid].hand_no == 2)
-    live = svc._games[gid]
+    await wait_for(lambda: svc._games[gid].live.hand_no == 2)
+    live = svc._games[gid].live
     assert live.seats[1].auto and not live.seats[0].auto
     # back from 托管 by pressing 准备 after the next hand
     await settle(svc)
@@ -307,7 +307,7 @@ async def test_silence_agrees_when_the_vote_times_out(make_service, store):
     svc.vote_timeout = 0.3
     gid = await open_game(svc, 2, length="8")
     await svc.propose_dissolve(gid, USERS[1])
-    await wait_for(lambda: svc._games[gid].status != "active")
+    await wait_for(lambda: svc._games[gid].live.status != "active")
     loaded = await store.games.load(gid)
     assert loaded.actions[-1].action["why"] == "vote" and loaded.actions[-1].action["expired"]
 

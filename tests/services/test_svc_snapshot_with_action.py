@@ -48,7 +48,7 @@ async def test_snapshots_land_with_their_actions_and_resume_like_the_whole_log(
     gid = await lobby_with(svc, 2)
     await svc.start(gid, USERS[0])
     await _play(svc, gid, 8)
-    live = svc._games[gid]
+    live = svc._games[gid].live
     held = _compared(svc.engine, live)
     window_at = live.window_at
     await settle(svc)
@@ -66,7 +66,7 @@ async def test_snapshots_land_with_their_actions_and_resume_like_the_whole_log(
 
     fresh = make_service(snapshot_every=3)
     await fresh.resume_all()
-    from_snapshot = fresh._games[gid]
+    from_snapshot = fresh._games[gid].live
 
     replayed = gamelog.LiveGame.from_info(info)
     gamelog.replay(fresh.engine, replayed, LoadedGame(game=info, snapshot=None, actions=log))
@@ -93,7 +93,7 @@ async def test_the_snapshot_of_a_hands_last_action_holds_its_ready_check(
         view = await svc.private_view(gid, USERS[0])
         if view.hand.legal:
             await svc.act(gid, USERS[0], simple_choice(view.hand.legal, None))
-    live = svc._games[gid]
+    live = svc._games[gid].live
     assert (await svc.summary(gid)).phase in ("hand_over", "game_over")
     assert live.session.ready_hand == live.hand_no
     loaded = await store.games.load(gid)

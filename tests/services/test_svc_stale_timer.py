@@ -13,7 +13,7 @@ async def test_a_timer_of_an_older_version_changes_nothing(make_service, store):
     svc = make_service(turn_timeout=600, claim_timeout=600)
     gid = await lobby_with(svc, 1)
     await svc.start(gid, USERS[0])
-    live = svc._games[gid]
+    live = svc._games[gid].live
     armed_at = live.version  # the version the timer running now was armed for
     view = await svc.private_view(gid, USERS[0])
     assert view.hand.legal, "the human is asked first"

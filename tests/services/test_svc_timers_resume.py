@@ -100,7 +100,7 @@ async def test_resume_rebuilds_state_and_redelivers(make_service, store, deliver
                 break
     await svc.set_autoplay(gid, USERS[1], True)
     before = await svc.summary(gid)
-    state_before = svc.engine.encode_state(svc._games[gid].state)
+    state_before = svc.engine.encode_state(svc._games[gid].live.state)
     await svc.close()
     lobby = await svc.create_game(1000, 7777, 555, "other")  # an open lobby resumes too
     assert lobby.status == "lobby"
@@ -112,7 +112,7 @@ async def test_resume_rebuilds_state_and_redelivers(make_service, store, deliver
     after = await fresh.summary(gid)
     assert after.version == before.version
     assert after.seats[1].auto and not after.seats[0].auto
-    assert fresh.engine.encode_state(fresh._games[gid].state) == state_before
+    assert fresh.engine.encode_state(fresh._games[gid].live.state) == state_before
     assert fresh.game_in_channel(before.channel_id) == gid
     await settle(fresh)
     assert any(args[0].id == gid for args in delivery.named("refresh"))
@@ -184,7 +184,7 @@ async def test_autoplay_flags_survive_a_restart(make_service, snapshot_every):
     after = await fresh.summary(gid)
     assert [s.auto for s in after.seats] == [False, True, False, False]
     assert after.version == before.version
-    live = fresh._games[gid]
+    live = fresh._games[gid].live
     for _ in range(30):  # seat 1 is never asked: the AI plays it
         if fresh.engine.phase(live.state) not in ("turn", "claim"):
             break

@@ -41,6 +41,13 @@ its default then, and not at all without ``--global-limit`` — a bot whose limi
 — unless ``--bot-budget R`` sets it: ``bot_budget``) and ``dm_channel_opens`` (``POST
 /users/@me/channels``: discord.py keeps only 128 DM channels, so past 128 players a DM may
 cost a second request), ``cores`` and ``load_avg``.
+
+``--with-floor`` then runs the same window (tables, think time, seconds) against the floor
+bot, ``benchmarks/floor_bot.py`` (issue 27's yardstick: a deferred update, one insert, one
+edit per press, on the same stack, fake and environment), and adds to the figures
+``floor_bot_cpu_ms_per_press``, ``floor_p99_ms``, ``ratio_to_floor`` (the bot's CPU per press
+÷ the floor's) and ``floor`` (its figures: the same CPU and latency figures, ``edit_p50_ms`` /
+``edit_p99_ms`` press → edit shown, ``rows_written``). ``--floor`` runs the floor bot alone.
 """
 
 from __future__ import annotations
@@ -241,6 +248,25 @@ class TreeBot(BotProcess):
 
         saved = harness.BOT_SCRIPT
         harness.BOT_SCRIPT = self.tree / "bot.py"
+        try:
+            await super().start()
+        finally:
+            harness.BOT_SCRIPT = saved
+
+
+FLOOR_SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "floor_bot.py"
+FLOOR_PRESS = "floor:press"
+
+
+class FloorBotProcess(BotProcess):
+    """``benchmarks/floor_bot.py`` (the floor bot) with the bot's environment and wiring:
+    this tree and the plugins on its path, the same fake URLs, token, database setting."""
+
+    async def start(self) -> None:
+        from . import harness
+
+        saved = harness.BOT_SCRIPT
+        harness.BOT_SCRIPT = FLOOR_SCRIPT
         try:
             await super().start()
         finally:
@@ -457,6 +483,163 @@ class Load:
                 # (a change of these wakes it; the time-out is only a safety net, and each
                 # waking table looks at its messages again: a cost per table per second)
                 await fake.place_changes.wait(places, marks, 2.0)
+
+
+class FloorLoad:
+    """The floor bot's tables: ``/floor`` in each channel posts one message with a button;
+    the table's human presses it every ``--think`` s (uniformly 0.5–1.5×, as for the bot),
+    or as soon as the previous press's edit shows with ``--think 0``."""
+
+    def __init__(self, fake: FakeDiscord, messages: ByChannel, args: argparse.Namespace) -> None:
+        self.fake = fake
+        self.messages = messages
+        self.args = args
+        self.latencies: list[float] = []
+        self.edit_lags: list[float] = []  # press sent → its edit shown
+        self.late = 0
+        self.unedited = 0  # presses answered whose edit did not show within 3 s
+        self.errors = 0
+        self.late_opening = 0
+        self.posts: dict[int, FakeMessage] = {}  # channel id → the floor bot's message
+        self.stop_at = float("inf")
+
+    async def open(self, table: Table) -> None:
+        fake = self.fake
+        ix = await fake.slash(table.user, "floor", channel=table.channel)
+
+        def post() -> FakeMessage | None:
+            for msg in reversed(self.messages.channel.get(table.channel.id, [])):
+                if FLOOR_PRESS in msg.custom_ids():
+                    return msg
+            return None
+
+        self.posts[table.channel.id] = await fake.wait_for(post, 60, what="the floor message")
+        if not ix.acknowledged or ix.rejected_late:
+            self.late_opening += 1
+
+    async def play(self, table: Table) -> None:
+        fake = self.fake
+        think = self.args.think
+        place = [table.channel.id]
+        if think > 0:
+            await asyncio.sleep(random.uniform(0, think))
+        while time.monotonic() < self.stop_at:
+            try:
+                msg = fake.messages[self.posts[table.channel.id].id]
+                edits = len(msg.edit_times)
+                ix = await fake.click(table.user, msg, FLOOR_PRESS)
+                with contextlib.suppress(TimeoutError):
+                    await ix.wait_ack(ACK_DEADLINE * 4 / fake.timeout_scale)
+                latency = ix.ack_latency
+                if latency is None or ix.rejected_late or latency > ACK_DEADLINE:
+                    self.late += 1
+                if latency is not None:
+                    self.latencies.append(latency)
+                # the press's edit (the next press reads the count it shows)
+                deadline = time.monotonic() + ACK_DEADLINE
+                while len(msg.edit_times) <= edits and time.monotonic() < deadline:
+                    marks = fake.place_changes.marks(place)
+                    await fake.place_changes.wait(place, marks, deadline - time.monotonic())
+                if len(msg.edit_times) > edits:
+                    self.edit_lags.append(msg.edit_times[edits] - ix.sent_at)
+                elif latency is not None:
+                    self.unedited += 1
+            except Exception:
+                self.errors += 1
+                await asyncio.sleep(1.0)
+                continue
+            if think > 0:
+                pause = think * random.uniform(0.5, 1.5)
+                await asyncio.sleep(max(0.0, min(pause, self.stop_at - time.monotonic())))
+
+
+async def run_floor(args: argparse.Namespace) -> dict[str, Any]:
+    """The same window against the floor bot (``benchmarks/floor_bot.py``): its CPU and
+    latency figures, named as the bot's."""
+    names = [f"p{i}" for i in range(args.tables)]
+    fake = FakeDiscord(user_names=names, ack_deadline=ACK_DEADLINE, timeout_scale=6)
+    messages = ByChannel()
+    fake.messages = messages  # type: ignore[assignment]
+    fake.limit_global(args.global_limit)
+    tables = []
+    for i, user in enumerate(fake.users):
+        channel = FakeChannel(
+            id=snowflake(), type=0, name=f"table-{i}", guild_id=fake.guild_id, position=i + 1
+        )
+        fake.channels[channel.id] = channel
+        tables.append(Table(user, channel))
+    await fake.start()
+    work = Path(tempfile.mkdtemp(prefix="mj-loadfloor-"))
+    bot = FloorBotProcess(fake, work)
+    load = FloorLoad(fake, messages, args)
+    try:
+        await bot.start_ready(60)
+        started = time.monotonic()
+        players: list[asyncio.Task[None]] = []
+
+        async def open_and_play(table: Table) -> None:
+            await load.open(table)
+            players.append(asyncio.create_task(load.play(table)))
+
+        for i in range(0, len(tables), 10):
+            await asyncio.gather(*(open_and_play(t) for t in tables[i : i + 10]))
+        opened = time.monotonic() - started
+        print(f"{len(tables)} floor tables open in {opened:.1f} s", file=sys.stderr)
+        load.latencies.clear()
+        load.edit_lags.clear()
+        load.late = load.unedited = 0
+        began = time.monotonic()
+        load.stop_at = began + args.seconds
+        bot_pid = bot.process.pid if bot.process is not None else 0
+        bot_before, own_cpu = tree_cpu_s(bot_pid), own_cpu_s()
+        calls_before = len(fake.calls)
+        hits_before = len(fake.ratelimit_hits)
+        await asyncio.sleep(args.seconds)
+        elapsed = time.monotonic() - began
+        window_calls = fake.calls[calls_before:]
+        window_hits = fake.ratelimit_hits[hits_before:]
+        loop_cpu, picture_cpu, bot_waited = (
+            after - before for after, before in zip(tree_cpu_s(bot_pid), bot_before, strict=True)
+        )
+        bot_cpu, own_cpu = loop_cpu + picture_cpu, own_cpu_s() - own_cpu
+        answered = len(load.latencies)
+        presses = max(1, answered)
+        await asyncio.gather(*players)
+        rows = bot.rows("SELECT COUNT(*) FROM presses")[0][0]
+        return {
+            "bot": "floor",
+            "tables": len(tables),
+            "think_s": args.think,
+            "opened_s": round(opened, 1),
+            "seconds": round(elapsed, 1),
+            "presses": answered,
+            "presses_per_s": round(answered / elapsed, 1),
+            "p50_ms": round(pct(load.latencies, 0.5) * 1000, 1),
+            "p99_ms": round(pct(load.latencies, 0.99) * 1000, 1),
+            "max_ms": round(max(load.latencies, default=0) * 1000, 1),
+            "late": load.late,
+            "edit_p50_ms": round(pct(load.edit_lags, 0.5) * 1000, 1),
+            "edit_p99_ms": round(pct(load.edit_lags, 0.99) * 1000, 1),
+            "unedited": load.unedited,
+            "late_opening": load.late_opening,
+            "bot_cpu_cores": round(bot_cpu / elapsed, 2),
+            "bot_cpu_ms_per_press": round(bot_cpu * 1000 / presses, 2),
+            "bot_loop_cpu_ms_per_press": round(loop_cpu * 1000 / presses, 2),
+            "picture_cpu_ms_per_press": round(picture_cpu * 1000 / presses, 2),
+            "bot_cpu_wait_share": round(max(0.0, bot_waited) / max(1e-9, bot_waited + bot_cpu), 2),
+            "driver_cpu_ms_per_press": round(own_cpu * 1000 / presses, 2),
+            "requests_per_press": round(len(window_calls) / presses, 2),
+            "requests_by_route": routes_per_press(window_calls, presses),
+            "global_limit": args.global_limit,
+            "global_429s": sum(1 for h in window_hits if h.is_global),
+            "rows_written": rows,
+            "driver_errors": load.errors,
+            "tracebacks": len(bot.unexpected_tracebacks()),
+            **machine(),
+        }
+    finally:
+        await bot.stop(30)
+        await fake.stop()
 
 
 def tree_cpu_s(pid: int) -> tuple[float, float, float]:
@@ -753,8 +936,32 @@ def main(argv: list[str] | None = None) -> int:
         help="sample the bot's resident memory every N s of the window (rss_mb: [s, bot MB, "
         "picture workers MB, presses so far]; with the growth per minute of each half)",
     )
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="run the floor bot (benchmarks/floor_bot.py: a deferred update, one insert, one "
+        "edit per press) instead of the bot, at the same tables, think time and window",
+    )
+    parser.add_argument(
+        "--with-floor",
+        action="store_true",
+        help="run the bot, then the floor bot at the same tables, think time and window: "
+        "adds floor_bot_cpu_ms_per_press, floor_p99_ms, ratio_to_floor (bot ÷ floor CPU per "
+        "press) and the floor's figures (floor) to the bot's",
+    )
     args = parser.parse_args(argv)
-    figures = asyncio.run(run(args))
+    if args.floor:
+        figures = asyncio.run(run_floor(args))
+    else:
+        figures = asyncio.run(run(args))
+        if args.with_floor:
+            floor = asyncio.run(run_floor(args))
+            figures["floor_bot_cpu_ms_per_press"] = floor["bot_cpu_ms_per_press"]
+            figures["floor_p99_ms"] = floor["p99_ms"]
+            figures["ratio_to_floor"] = round(
+                figures["bot_cpu_ms_per_press"] / max(1e-9, floor["bot_cpu_ms_per_press"]), 2
+            )
+            figures["floor"] = floor
     for key, value in figures.items():
         print(f"{key:>18}: {value}")
     print(json.dumps(figures))

@@ -338,9 +338,11 @@ class Load:
         return None
 
     def game_over(self, table: Table) -> bool:
-        """Whether the game's final standings are shown (their 再来一局 button)."""
+        """Whether the game's final standings are shown (their 再来一局 button: in the
+        channel, where the lobby was, when the game played in a thread)."""
         rematch = f"mj:{table.gid}:rematch"
-        return any(rematch in msg.custom_ids() for msg in reversed(self.play_messages(table)))
+        shown = [*self.play_messages(table), *self.in_channel(table.channel.id)]
+        return any(rematch in msg.custom_ids() for msg in reversed(shown))
 
     def table_messages(self, table: Table) -> list[FakeMessage]:
         """The game's table messages (one per hand): those that carry or carried 🀄 My hand."""

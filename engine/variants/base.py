@@ -155,9 +155,19 @@ class AiTuning:
     #: An open plain (平胡) hand may win on a discard only with an extra (九江 二炮起胡: a
     #: 发 laid open, a 中 / 白 set or a kong), else only by self-draw.
     open_plain_needs_extra: bool = False
-    #: A plain win's gain and a deal-in's (点炮) loss, in points of a plain win (defence).
+    #: Defence (engine/ai/strong.py), measured in self-play of the strong AI without
+    #: defence. ``win_gain``: points one unit of hand value (engine/ai/value.py) is worth —
+    #: the slope of a seat's hand result on the value of its discards, which counts both what
+    #: a win earns and what it saves the seat from paying others.
     win_gain: float = 1.0
+    #: What dealing in (点炮) costs the discarder, in points (the mean discard-win payment).
     deal_in_loss: float = 1.0
+    #: What a seat that does not deal in still pays, on average, when the ready seat it
+    #: spared wins anyway (a self-draw, or another seat's discard where bystanders pay), by
+    #: the rule options: the net cost of a deal-in is ``deal_in_loss`` minus this.
+    bystander_loss: Callable[[RuleOptions], float] = field(default=lambda _o: 0.0)
+    #: Chance that a discard deals in, per unit of risk (engine/game/danger.py ``risks``).
+    deal_in_per_risk: float = 0.12
     #: What a concealed kong earns on its own, win or not (新余 杠钱), in plain wins; an
     #: exposed or added kong half as much.
     kong_value: float = 0.0

@@ -31,8 +31,11 @@ VARIANT = Variant(
         flush_value=2.0,
         half_flush_value=2.0,
         concealed_value=1.3,
-        win_gain=6.0,
-        deal_in_loss=5.0,
+        win_gain=6.5,
+        deal_in_loss=4.8,
+        # only self-draws cost a seat that does not deal in (7.4 each, 1 win in 3)
+        bystander_loss=lambda _o: 2.7,
+        deal_in_per_risk=0.15,
         open_plain_needs_extra=True,
     ),
     desk=DeskFields(

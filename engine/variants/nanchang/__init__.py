@@ -18,6 +18,17 @@ FLAGS = frozenset({"heaven", "earth", "dealer", "no_jing_elsewhere"})
 #: 精: Nanchang's word for its wildcards.
 JING = Text("wildcard.jing", "精", "精", "Jing")
 
+
+def bystander_loss(options: object) -> float:
+    """What a seat that does not deal in still pays, on average, when the ready seat wins
+    anyway (the AI's defence): a self-draw's share, and under ``discard_pay=three`` (the
+    default) a bystander's share of a discard win too. Measured in self-play of the strong AI
+    without defence: a bystander pays about 3.4 on a discard win, each loser 6.4 on a
+    self-draw; the ready seat wins about 3 hands in 4 it is spared, 2 in 5 of them drawn."""
+    pays_discards = not isinstance(options, NanchangOptions) or options.discard_pay == "three"
+    return 3.2 if pays_discards else 1.7
+
+
 VARIANT = Variant(
     name="nanchang",
     order=40,
@@ -35,7 +46,14 @@ VARIANT = Variant(
     maybe_special=maybe_special,
     wildcards_of=wildcards_of,
     needs_wildcards=True,
-    ai=AiTuning(pace=3, flush_value=1.0),  # no 清一色 item in 南昌 (RULES §8.4)
+    ai=AiTuning(
+        pace=3,
+        flush_value=1.0,  # no 清一色 item in 南昌 (RULES §8.4)
+        win_gain=15.7,
+        deal_in_loss=5.5,
+        bystander_loss=bystander_loss,
+        deal_in_per_risk=0.36,
+    ),
     desk=DeskFields(wildcard=True, others=True),
     items=ITEMS,
     help=HelpFacts(

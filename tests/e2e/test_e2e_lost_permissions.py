@@ -51,12 +51,16 @@ MAX_WARNINGS = 2
 #: the most requests Discord refuses in the channel meanwhile (the first starts the episode)
 MAX_REFUSALS = 2
 
+SEED = "e2e-lost-permissions"
+
 
 @pytest.fixture
 async def channel_bot(fake: FakeDiscord, bot_factory) -> BotProcess:
     # the game plays in the channel (no thread permission): the channel is what is taken away
     fake.set_role_permissions(fake.bot_role, fake.bot_role.permissions & ~CREATE_PUBLIC_THREADS)
-    proc = bot_factory(env=game_env())
+    # a wall chosen (not a random one): the test plays on through several presses of one
+    # hand and needs that hand to last (an AI win a few moves in ends it, and nobody is asked)
+    proc = bot_factory(env=game_env(EXTRA_EXTENSIONS="e2e_seed", E2E_SEEDS=SEED))
     await proc.start_ready()
     return proc
 

@@ -281,10 +281,15 @@ async def wait_until_asked(fake: FakeDiscord, user, gid: int, *, discard: bool) 
     raise AssertionError(f"{user.name} was never asked to play")
 
 
+COPY_SEED = "e2e-copy-of-the-hand"
+
+
 async def test_a_copy_of_the_hand_plays_and_a_stale_copy_is_redrawn(
     fake: FakeDiscord, bot_factory
 ) -> None:
-    proc = await start_bot(bot_factory)
+    # a wall chosen: alice must be asked again after her discard (an AI win on it, or a few
+    # moves later, would end the hand with nobody asked)
+    proc = await start_bot(bot_factory, EXTRA_EXTENSIONS="e2e_seed", E2E_SEEDS=COPY_SEED)
     alice = fake.user("alice")
     gid, _table = await open_game(fake, alice, [])
     await wait_until_asked(fake, alice, gid, discard=True)

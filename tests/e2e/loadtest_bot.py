@@ -553,9 +553,9 @@ class FloorLoad:
                 await asyncio.sleep(max(0.0, min(pause, self.stop_at - time.monotonic())))
 
 
-async def run_floor(args: argparse.Namespace) -> dict[str, Any]:
-    """The same window against the floor bot (``benchmarks/floor_bot.py``): its CPU and
-    latency figures, named as the bot's."""
+def fake_with_tables(args: argparse.Namespace) -> tuple[FakeDiscord, ByChannel, list[Table]]:
+    """A fake Discord (not started) with ``args.tables`` players, each with a channel of
+    their own: a table."""
     names = [f"p{i}" for i in range(args.tables)]
     fake = FakeDiscord(user_names=names, ack_deadline=ACK_DEADLINE, timeout_scale=6)
     messages = ByChannel()
@@ -568,42 +568,89 @@ async def run_floor(args: argparse.Namespace) -> dict[str, Any]:
         )
         fake.channels[channel.id] = channel
         tables.append(Table(user, channel))
+    return fake, messages, tables
+
+
+async def open_tables(
+    load: Load | FloorLoad, tables: list[Table]
+) -> tuple[float, list[asyncio.Task[None]]]:
+    """Open the tables, ten at a time; each table's human plays from the moment it is open
+    (as on a real server: nobody waits for 999 other tables, and an idle human would go 托管
+    on the turn timeout and leave the AI playing flat out). Returns the seconds it took and
+    the players' tasks; the figures count from when the last table is open."""
+    started = time.monotonic()
+    players: list[asyncio.Task[None]] = []
+
+    async def open_and_play(table: Table) -> None:
+        await load.open(table)
+        players.append(asyncio.create_task(load.play(table)))
+
+    for i in range(0, len(tables), 10):
+        await asyncio.gather(*(open_and_play(t) for t in tables[i : i + 10]))
+    return time.monotonic() - started, players
+
+
+class Window:
+    """The measured window: what the bot (and its workers) and this process spent in CPU,
+    and the REST calls the fake received, from its making to :meth:`end`."""
+
+    def __init__(self, fake: FakeDiscord, bot: BotProcess) -> None:
+        self.fake = fake
+        self.bot_pid = bot.process.pid if bot.process is not None else 0
+        self.began = time.monotonic()
+        self.bot_before, self.own_before = tree_cpu_s(self.bot_pid), own_cpu_s()
+        self.calls_before = len(fake.calls)
+        self.hits_before = len(fake.ratelimit_hits)
+        self.elapsed = 0.0
+        self.calls: list[Any] = []
+        self.hits: list[Any] = []
+
+    def end(self, answered: int) -> dict[str, Any]:
+        """Close the window; the cost figures per answered press (``answered`` presses)."""
+        self.elapsed = elapsed = time.monotonic() - self.began
+        self.calls = self.fake.calls[self.calls_before :]
+        self.hits = self.fake.ratelimit_hits[self.hits_before :]
+        loop_cpu, picture_cpu, bot_waited = (
+            after - before
+            for after, before in zip(tree_cpu_s(self.bot_pid), self.bot_before, strict=True)
+        )
+        bot_cpu, own_cpu = loop_cpu + picture_cpu, own_cpu_s() - self.own_before
+        presses = max(1, answered)
+        return {
+            "bot_cpu_cores": round(bot_cpu / elapsed, 2),
+            "bot_cpu_ms_per_press": round(bot_cpu * 1000 / presses, 2),
+            "bot_loop_cpu_ms_per_press": round(loop_cpu * 1000 / presses, 2),
+            "picture_cpu_ms_per_press": round(picture_cpu * 1000 / presses, 2),
+            # (a thread that ended took its waits along: never below 0)
+            "bot_cpu_wait_share": round(max(0.0, bot_waited) / max(1e-9, bot_waited + bot_cpu), 2),
+            "driver_cpu_ms_per_press": round(own_cpu * 1000 / presses, 2),
+            "requests_per_press": round(len(self.calls) / presses, 2),
+            "requests_by_route": routes_per_press(self.calls, presses),
+        }
+
+
+async def run_floor(args: argparse.Namespace) -> dict[str, Any]:
+    """The same window against the floor bot (``benchmarks/floor_bot.py``): its CPU and
+    latency figures, named as the bot's."""
+    fake, messages, tables = fake_with_tables(args)
     await fake.start()
     work = Path(tempfile.mkdtemp(prefix="mj-loadfloor-"))
     bot = FloorBotProcess(fake, work)
     load = FloorLoad(fake, messages, args)
     try:
         await bot.start_ready(60)
-        started = time.monotonic()
-        players: list[asyncio.Task[None]] = []
-
-        async def open_and_play(table: Table) -> None:
-            await load.open(table)
-            players.append(asyncio.create_task(load.play(table)))
-
-        for i in range(0, len(tables), 10):
-            await asyncio.gather(*(open_and_play(t) for t in tables[i : i + 10]))
-        opened = time.monotonic() - started
+        opened, players = await open_tables(load, tables)
         print(f"{len(tables)} floor tables open in {opened:.1f} s", file=sys.stderr)
         load.latencies.clear()
         load.edit_lags.clear()
         load.late = load.unedited = 0
-        began = time.monotonic()
+        window = Window(fake, bot)  # opens now
+        began = window.began
         load.stop_at = began + args.seconds
-        bot_pid = bot.process.pid if bot.process is not None else 0
-        bot_before, own_cpu = tree_cpu_s(bot_pid), own_cpu_s()
-        calls_before = len(fake.calls)
-        hits_before = len(fake.ratelimit_hits)
         await asyncio.sleep(args.seconds)
-        elapsed = time.monotonic() - began
-        window_calls = fake.calls[calls_before:]
-        window_hits = fake.ratelimit_hits[hits_before:]
-        loop_cpu, picture_cpu, bot_waited = (
-            after - before for after, before in zip(tree_cpu_s(bot_pid), bot_before, strict=True)
-        )
-        bot_cpu, own_cpu = loop_cpu + picture_cpu, own_cpu_s() - own_cpu
         answered = len(load.latencies)
-        presses = max(1, answered)
+        cost = window.end(answered)
+        elapsed, window_hits = window.elapsed, window.hits
         await asyncio.gather(*players)
         rows = bot.rows("SELECT COUNT(*) FROM presses")[0][0]
         return {
@@ -622,14 +669,7 @@ async def run_floor(args: argparse.Namespace) -> dict[str, Any]:
             "edit_p99_ms": round(pct(load.edit_lags, 0.99) * 1000, 1),
             "unedited": load.unedited,
             "late_opening": load.late_opening,
-            "bot_cpu_cores": round(bot_cpu / elapsed, 2),
-            "bot_cpu_ms_per_press": round(bot_cpu * 1000 / presses, 2),
-            "bot_loop_cpu_ms_per_press": round(loop_cpu * 1000 / presses, 2),
-            "picture_cpu_ms_per_press": round(picture_cpu * 1000 / presses, 2),
-            "bot_cpu_wait_share": round(max(0.0, bot_waited) / max(1e-9, bot_waited + bot_cpu), 2),
-            "driver_cpu_ms_per_press": round(own_cpu * 1000 / presses, 2),
-            "requests_per_press": round(len(window_calls) / presses, 2),
-            "requests_by_route": routes_per_press(window_calls, presses),
+            **cost,
             "global_limit": args.global_limit,
             "global_429s": sum(1 for h in window_hits if h.is_global),
             "rows_written": rows,
@@ -740,18 +780,7 @@ def tree_commit(tree: Path) -> str:
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     tree = Path(args.tree).resolve()
-    names = [f"p{i}" for i in range(args.tables)]
-    fake = FakeDiscord(user_names=names, ack_deadline=ACK_DEADLINE, timeout_scale=6)
-    messages = ByChannel()
-    fake.messages = messages  # type: ignore[assignment]
-    fake.limit_global(args.global_limit)
-    tables = []
-    for i, user in enumerate(fake.users):
-        channel = FakeChannel(
-            id=snowflake(), type=0, name=f"table-{i}", guild_id=fake.guild_id, position=i + 1
-        )
-        fake.channels[channel.id] = channel
-        tables.append(Table(user, channel))
+    fake, messages, tables = fake_with_tables(args)
     await fake.start()
     work = Path(tempfile.mkdtemp(prefix="mj-loadbot-"))
     env = {"AI_PACE_SECONDS": str(args.ai_pace)}
@@ -768,30 +797,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     load = Load(fake, messages, args)
     try:
         await bot.start_ready(60)
-        started = time.monotonic()
-        players: list[asyncio.Task[None]] = []
-
-        async def open_and_play(table: Table) -> None:
-            await load.open(table)
-            players.append(asyncio.create_task(load.play(table)))
-
-        # each table's human plays from the moment it is open (as on a real server: nobody
-        # waits for 999 other tables, and an idle human would go 托管 on the turn timeout and
-        # leave the AI playing flat out); figures count from when the last table is open
-        for i in range(0, len(tables), 10):
-            await asyncio.gather(*(open_and_play(t) for t in tables[i : i + 10]))
-        opened = time.monotonic() - started
+        opened, players = await open_tables(load, tables)
         print(f"{len(tables)} tables open in {opened:.1f} s", file=sys.stderr)
         load.latencies.clear()
         load.answered.clear()
         load.moves.clear()
         load.late = 0
-        began = time.monotonic()
+        window = Window(fake, bot)  # opens now
+        began = window.began
         load.stop_at = began + args.seconds
-        bot_pid = bot.process.pid if bot.process is not None else 0
-        bot_before, own_cpu = tree_cpu_s(bot_pid), own_cpu_s()
-        calls_before = len(fake.calls)
-        hits_before = len(fake.ratelimit_hits)
         # the window ends at ``stop_at`` (a player still waiting for an answer then would
         # stretch it with seconds of little work, and inflate the cost per press)
         rss: list[
@@ -800,20 +814,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         while True:
             now = time.monotonic()
             if args.rss_every > 0:
-                rss.append((now - began, *tree_rss_mb(bot_pid), len(load.latencies)))
+                rss.append((now - began, *tree_rss_mb(window.bot_pid), len(load.latencies)))
             if now >= load.stop_at:
                 break
             step = args.rss_every if args.rss_every > 0 else load.stop_at - now
             await asyncio.sleep(max(0.0, min(step, load.stop_at - now)))
-        elapsed = time.monotonic() - began
-        window_calls = fake.calls[calls_before:]
-        window_hits = fake.ratelimit_hits[hits_before:]
-        loop_cpu, picture_cpu, bot_waited = (
-            after - before for after, before in zip(tree_cpu_s(bot_pid), bot_before, strict=True)
-        )
-        bot_cpu, own_cpu = loop_cpu + picture_cpu, own_cpu_s() - own_cpu
         answered = len(load.latencies)
-        presses = max(1, answered)
+        cost = window.end(answered)
+        elapsed, window_calls, window_hits = window.elapsed, window.calls, window.hits
         await asyncio.gather(*players)
         await asyncio.sleep(3)  # the last table edits
         # a press answered with a follow-up was refused (a button from an earlier moment:
@@ -857,15 +865,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "table_lag_unshown": unshown,
             "table_next_edit_p99_s": round(pct(next_edit, 0.99), 2),
             "late_opening": load.late_opening,
-            "bot_cpu_cores": round(bot_cpu / elapsed, 2),
-            "bot_cpu_ms_per_press": round(bot_cpu * 1000 / presses, 2),
-            "bot_loop_cpu_ms_per_press": round(loop_cpu * 1000 / presses, 2),
-            "picture_cpu_ms_per_press": round(picture_cpu * 1000 / presses, 2),
-            # (a thread that ended took its waits along: never below 0)
-            "bot_cpu_wait_share": round(max(0.0, bot_waited) / max(1e-9, bot_waited + bot_cpu), 2),
-            "driver_cpu_ms_per_press": round(own_cpu * 1000 / presses, 2),
-            "requests_per_press": round(len(window_calls) / presses, 2),
-            "requests_by_route": routes_per_press(window_calls, presses),
+            **cost,
             "global_limit": args.global_limit,
             "bot_budget": args.bot_budget
             if args.bot_budget is not None

@@ -43,7 +43,7 @@ its default then, and not at all without ``--global-limit`` — a bot whose limi
 cost a second request), ``cores`` and ``load_avg``.
 
 ``--with-floor`` then runs the same window (tables, think time, seconds) against the floor
-bot, ``benchmarks/floor_bot.py`` (issue 27's yardstick: a deferred update, one insert, one
+bot, ``benchmarks/floor_bot.py`` (the cost yardstick: a deferred update, one insert, one
 edit per press, on the same stack, fake and environment), and adds to the figures
 ``floor_bot_cpu_ms_per_press``, ``floor_p99_ms``, ``ratio_to_floor`` (the bot's CPU per press
 ÷ the floor's) and ``floor`` (its figures: the same CPU and latency figures, ``edit_p50_ms`` /

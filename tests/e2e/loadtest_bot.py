@@ -682,39 +682,49 @@ async def run_floor(args: argparse.Namespace) -> dict[str, Any]:
         await fake.stop()
 
 
-def tree_cpu_s(pid: int) -> tuple[float, float, float]:
-    """CPU seconds (user + system) used so far by process ``pid`` (the bot's event loop and
-    its threads), by its living descendants (the picture workers), and the seconds all of
-    their threads spent runnable but waiting for a free core (``schedstat``: what other
-    processes took from them); zeros where there is no ``/proc``."""
+def proc_stats() -> dict[int, tuple[int, float]]:
+    """Every process's parent and CPU seconds so far (user + system), from ``/proc``; empty
+    where there is none."""
     tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
     stats: dict[int, tuple[int, float]] = {}
     for entry in Path("/proc").glob("[0-9]*"):
         with contextlib.suppress(OSError, ValueError, IndexError):
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
             stats[int(entry.name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / tick)
-    own = stats.get(pid, (0, 0.0))[1]
-    children, waited, todo = 0.0, 0.0, [pid]
+    return stats
+
+
+def descendants(pid: int, stats: dict[int, tuple[int, float]]) -> list[int]:
+    """The living descendants of process ``pid`` (the bot's picture workers)."""
+    out, todo = [], [pid]
     while todo:
         current = todo.pop()
-        if current != pid:
-            children += stats.get(current, (0, 0.0))[1]
+        children = [child for child, (parent, _cpu) in stats.items() if parent == current]
+        out += children
+        todo += children
+    return out
+
+
+def tree_cpu_s(pid: int) -> tuple[float, float, float]:
+    """CPU seconds (user + system) used so far by process ``pid`` (the bot's event loop and
+    its threads), by its living descendants (the picture workers), and the seconds all of
+    their threads spent runnable but waiting for a free core (``schedstat``: what other
+    processes took from them); zeros where there is no ``/proc``."""
+    stats = proc_stats()
+    family = descendants(pid, stats)
+    own = stats.get(pid, (0, 0.0))[1]
+    children = sum(stats.get(child, (0, 0.0))[1] for child in family)
+    waited = 0.0
+    for current in (pid, *family):
         for task in Path(f"/proc/{current}/task").glob("[0-9]*"):  # every thread
             with contextlib.suppress(OSError, ValueError, IndexError):
                 waited += int((task / "schedstat").read_text().split()[1]) / 1e9
-        todo.extend(child for child, (parent, _cpu) in stats.items() if parent == current)
     return own, children, waited
 
 
 def tree_rss_mb(pid: int) -> tuple[float, float]:
     """Resident memory (MB) of process ``pid`` (the bot) and of its living descendants (the
     picture workers), from ``/proc``; zeros where there is none."""
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").glob("[0-9]*"):
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            parents[int(entry.name)] = int(
-                (entry / "stat").read_text().rsplit(")", 1)[1].split()[1]
-            )
 
     def rss(p: int) -> float:
         with contextlib.suppress(OSError, ValueError, IndexError):
@@ -723,12 +733,7 @@ def tree_rss_mb(pid: int) -> tuple[float, float]:
                     return int(line.split()[1]) / 1024
         return 0.0
 
-    children, todo = 0.0, [child for child, parent in parents.items() if parent == pid]
-    while todo:
-        current = todo.pop()
-        children += rss(current)
-        todo.extend(child for child, parent in parents.items() if parent == current)
-    return rss(pid), children
+    return rss(pid), sum(rss(child) for child in descendants(pid, proc_stats()))
 
 
 def rss_trend(samples: list[tuple[float, float]]) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""The floor bot: the least a bot on this stack does for a press (issue 27's yardstick).
+"""The floor bot: the least a bot on this stack does for a press (the cost yardstick).
 
 ``python benchmarks/floor_bot.py`` — run by ``python -m tests.e2e.loadtest_bot --floor`` (or
 ``--with-floor``) against the fake Discord, with the real bot's environment (``DISCORD_TOKEN``,

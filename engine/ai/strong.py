@@ -35,7 +35,7 @@ Only what the seat may see is read (its own tiles; rivers, melds, 发 and the in
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from engine import variants
 from engine.ai.value import Outlook, discard_values, hand_value, meld_kinds, unseen_of
@@ -167,25 +167,27 @@ def best_discard(state: GameState, seat: int, kinds: Sequence[int], defend: bool
     fastest = [k for k in cands if sh[k] == least]
     o = outlook_of(state, seat)
     value = discard_values(plain, w, fastest, o)
-    score = value
-    if defend and rules_of(state.variant, state.options).discard_win:
-        sight = sight_of(state, seat)
-        threat = threats(sight)
-        if max(threat) > 0.0:
-            pool = fastest
-            if max(threat) >= THREAT_MIN and least >= FOLD_SHANTEN:
-                pool = cands
-                slower = [k for k in cands if k not in value]
-                value.update(discard_values(plain, w, slower, o))
-                for k in slower:  # as above: the route model overrates slower hands
-                    value[k] *= SLOWER_DISCOUNT ** (sh[k] - least)
-            score = _defended(state, o.tuning, value, risks(sight, pool, threat))
-    best = max(score, key=lambda k: (score[k], -today._keep_value(plain, k), k))
-    if score is not value:
-        attack = max(fastest, key=lambda k: (value[k], -today._keep_value(plain, k), k))
-        if score[best] - score[attack] < SWITCH_MARGIN * o.tuning.win_gain:
-            return attack
-    return best
+
+    def ranked(score: dict[int, float], among: Iterable[int]) -> int:
+        return max(among, key=lambda k: (score[k], -today._keep_value(plain, k), k))
+
+    attack = ranked(value, fastest)
+    if not defend or not rules_of(state.variant, state.options).discard_win:
+        return attack
+    sight = sight_of(state, seat)
+    threat = threats(sight)
+    if not max(threat) > 0.0:  # nobody may be ready
+        return attack
+    pool = fastest
+    if max(threat) >= THREAT_MIN and least >= FOLD_SHANTEN:
+        pool = cands
+        slower = [k for k in cands if k not in value]
+        value.update(discard_values(plain, w, slower, o))
+        for k in slower:  # as above: the route model overrates slower hands
+            value[k] *= SLOWER_DISCOUNT ** (sh[k] - least)
+    score = _defended(state, o.tuning, value, risks(sight, pool, threat))
+    best = ranked(score, score)
+    return best if score[best] - score[attack] >= SWITCH_MARGIN * o.tuning.win_gain else attack
 
 
 def _defended(

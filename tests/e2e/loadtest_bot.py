@@ -43,7 +43,7 @@ its default then, and not at all without ``--global-limit`` — a bot whose limi
 cost a second request), ``cores`` and ``load_avg``.
 
 ``--with-floor`` then runs the same window (tables, think time, seconds) against the floor
-bot, ``benchmarks/floor_bot.py`` (issue 27's yardstick: a deferred update, one insert, one
+bot, ``benchmarks/floor_bot.py`` (the cost yardstick: a deferred update, one insert, one
 edit per press, on the same stack, fake and environment), and adds to the figures
 ``floor_bot_cpu_ms_per_press``, ``floor_p99_ms``, ``ratio_to_floor`` (the bot's CPU per press
 ÷ the floor's) and ``floor`` (its figures: the same CPU and latency figures, ``edit_p50_ms`` /
@@ -553,9 +553,9 @@ class FloorLoad:
                 await asyncio.sleep(max(0.0, min(pause, self.stop_at - time.monotonic())))
 
 
-async def run_floor(args: argparse.Namespace) -> dict[str, Any]:
-    """The same window against the floor bot (``benchmarks/floor_bot.py``): its CPU and
-    latency figures, named as the bot's."""
+def fake_with_tables(args: argparse.Namespace) -> tuple[FakeDiscord, ByChannel, list[Table]]:
+    """A fake Discord (not started) with ``args.tables`` players, each with a channel of
+    their own: a table."""
     names = [f"p{i}" for i in range(args.tables)]
     fake = FakeDiscord(user_names=names, ack_deadline=ACK_DEADLINE, timeout_scale=6)
     messages = ByChannel()
@@ -568,42 +568,89 @@ async def run_floor(args: argparse.Namespace) -> dict[str, Any]:
         )
         fake.channels[channel.id] = channel
         tables.append(Table(user, channel))
+    return fake, messages, tables
+
+
+async def open_tables(
+    load: Load | FloorLoad, tables: list[Table]
+) -> tuple[float, list[asyncio.Task[None]]]:
+    """Open the tables, ten at a time; each table's human plays from the moment it is open
+    (as on a real server: nobody waits for 999 other tables, and an idle human would go 托管
+    on the turn timeout and leave the AI playing flat out). Returns the seconds it took and
+    the players' tasks; the figures count from when the last table is open."""
+    started = time.monotonic()
+    players: list[asyncio.Task[None]] = []
+
+    async def open_and_play(table: Table) -> None:
+        await load.open(table)
+        players.append(asyncio.create_task(load.play(table)))
+
+    for i in range(0, len(tables), 10):
+        await asyncio.gather(*(open_and_play(t) for t in tables[i : i + 10]))
+    return time.monotonic() - started, players
+
+
+class Window:
+    """The measured window: what the bot (and its workers) and this process spent in CPU,
+    and the REST calls the fake received, from its making to :meth:`end`."""
+
+    def __init__(self, fake: FakeDiscord, bot: BotProcess) -> None:
+        self.fake = fake
+        self.bot_pid = bot.process.pid if bot.process is not None else 0
+        self.began = time.monotonic()
+        self.bot_before, self.own_before = tree_cpu_s(self.bot_pid), own_cpu_s()
+        self.calls_before = len(fake.calls)
+        self.hits_before = len(fake.ratelimit_hits)
+        self.elapsed = 0.0
+        self.calls: list[Any] = []
+        self.hits: list[Any] = []
+
+    def end(self, answered: int) -> dict[str, Any]:
+        """Close the window; the cost figures per answered press (``answered`` presses)."""
+        self.elapsed = elapsed = time.monotonic() - self.began
+        self.calls = self.fake.calls[self.calls_before :]
+        self.hits = self.fake.ratelimit_hits[self.hits_before :]
+        loop_cpu, picture_cpu, bot_waited = (
+            after - before
+            for after, before in zip(tree_cpu_s(self.bot_pid), self.bot_before, strict=True)
+        )
+        bot_cpu, own_cpu = loop_cpu + picture_cpu, own_cpu_s() - self.own_before
+        presses = max(1, answered)
+        return {
+            "bot_cpu_cores": round(bot_cpu / elapsed, 2),
+            "bot_cpu_ms_per_press": round(bot_cpu * 1000 / presses, 2),
+            "bot_loop_cpu_ms_per_press": round(loop_cpu * 1000 / presses, 2),
+            "picture_cpu_ms_per_press": round(picture_cpu * 1000 / presses, 2),
+            # (a thread that ended took its waits along: never below 0)
+            "bot_cpu_wait_share": round(max(0.0, bot_waited) / max(1e-9, bot_waited + bot_cpu), 2),
+            "driver_cpu_ms_per_press": round(own_cpu * 1000 / presses, 2),
+            "requests_per_press": round(len(self.calls) / presses, 2),
+            "requests_by_route": routes_per_press(self.calls, presses),
+        }
+
+
+async def run_floor(args: argparse.Namespace) -> dict[str, Any]:
+    """The same window against the floor bot (``benchmarks/floor_bot.py``): its CPU and
+    latency figures, named as the bot's."""
+    fake, messages, tables = fake_with_tables(args)
     await fake.start()
     work = Path(tempfile.mkdtemp(prefix="mj-loadfloor-"))
     bot = FloorBotProcess(fake, work)
     load = FloorLoad(fake, messages, args)
     try:
         await bot.start_ready(60)
-        started = time.monotonic()
-        players: list[asyncio.Task[None]] = []
-
-        async def open_and_play(table: Table) -> None:
-            await load.open(table)
-            players.append(asyncio.create_task(load.play(table)))
-
-        for i in range(0, len(tables), 10):
-            await asyncio.gather(*(open_and_play(t) for t in tables[i : i + 10]))
-        opened = time.monotonic() - started
+        opened, players = await open_tables(load, tables)
         print(f"{len(tables)} floor tables open in {opened:.1f} s", file=sys.stderr)
         load.latencies.clear()
         load.edit_lags.clear()
         load.late = load.unedited = 0
-        began = time.monotonic()
+        window = Window(fake, bot)  # opens now
+        began = window.began
         load.stop_at = began + args.seconds
-        bot_pid = bot.process.pid if bot.process is not None else 0
-        bot_before, own_cpu = tree_cpu_s(bot_pid), own_cpu_s()
-        calls_before = len(fake.calls)
-        hits_before = len(fake.ratelimit_hits)
         await asyncio.sleep(args.seconds)
-        elapsed = time.monotonic() - began
-        window_calls = fake.calls[calls_before:]
-        window_hits = fake.ratelimit_hits[hits_before:]
-        loop_cpu, picture_cpu, bot_waited = (
-            after - before for after, before in zip(tree_cpu_s(bot_pid), bot_before, strict=True)
-        )
-        bot_cpu, own_cpu = loop_cpu + picture_cpu, own_cpu_s() - own_cpu
         answered = len(load.latencies)
-        presses = max(1, answered)
+        cost = window.end(answered)
+        elapsed, window_hits = window.elapsed, window.hits
         await asyncio.gather(*players)
         rows = bot.rows("SELECT COUNT(*) FROM presses")[0][0]
         return {
@@ -622,14 +669,7 @@ async def run_floor(args: argparse.Namespace) -> dict[str, Any]:
             "edit_p99_ms": round(pct(load.edit_lags, 0.99) * 1000, 1),
             "unedited": load.unedited,
             "late_opening": load.late_opening,
-            "bot_cpu_cores": round(bot_cpu / elapsed, 2),
-            "bot_cpu_ms_per_press": round(bot_cpu * 1000 / presses, 2),
-            "bot_loop_cpu_ms_per_press": round(loop_cpu * 1000 / presses, 2),
-            "picture_cpu_ms_per_press": round(picture_cpu * 1000 / presses, 2),
-            "bot_cpu_wait_share": round(max(0.0, bot_waited) / max(1e-9, bot_waited + bot_cpu), 2),
-            "driver_cpu_ms_per_press": round(own_cpu * 1000 / presses, 2),
-            "requests_per_press": round(len(window_calls) / presses, 2),
-            "requests_by_route": routes_per_press(window_calls, presses),
+            **cost,
             "global_limit": args.global_limit,
             "global_429s": sum(1 for h in window_hits if h.is_global),
             "rows_written": rows,
@@ -642,39 +682,49 @@ async def run_floor(args: argparse.Namespace) -> dict[str, Any]:
         await fake.stop()
 
 
-def tree_cpu_s(pid: int) -> tuple[float, float, float]:
-    """CPU seconds (user + system) used so far by process ``pid`` (the bot's event loop and
-    its threads), by its living descendants (the picture workers), and the seconds all of
-    their threads spent runnable but waiting for a free core (``schedstat``: what other
-    processes took from them); zeros where there is no ``/proc``."""
+def proc_stats() -> dict[int, tuple[int, float]]:
+    """Every process's parent and CPU seconds so far (user + system), from ``/proc``; empty
+    where there is none."""
     tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
     stats: dict[int, tuple[int, float]] = {}
     for entry in Path("/proc").glob("[0-9]*"):
         with contextlib.suppress(OSError, ValueError, IndexError):
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
             stats[int(entry.name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / tick)
-    own = stats.get(pid, (0, 0.0))[1]
-    children, waited, todo = 0.0, 0.0, [pid]
+    return stats
+
+
+def descendants(pid: int, stats: dict[int, tuple[int, float]]) -> list[int]:
+    """The living descendants of process ``pid`` (the bot's picture workers)."""
+    out, todo = [], [pid]
     while todo:
         current = todo.pop()
-        if current != pid:
-            children += stats.get(current, (0, 0.0))[1]
+        children = [child for child, (parent, _cpu) in stats.items() if parent == current]
+        out += children
+        todo += children
+    return out
+
+
+def tree_cpu_s(pid: int) -> tuple[float, float, float]:
+    """CPU seconds (user + system) used so far by process ``pid`` (the bot's event loop and
+    its threads), by its living descendants (the picture workers), and the seconds all of
+    their threads spent runnable but waiting for a free core (``schedstat``: what other
+    processes took from them); zeros where there is no ``/proc``."""
+    stats = proc_stats()
+    family = descendants(pid, stats)
+    own = stats.get(pid, (0, 0.0))[1]
+    children = sum(stats.get(child, (0, 0.0))[1] for child in family)
+    waited = 0.0
+    for current in (pid, *family):
         for task in Path(f"/proc/{current}/task").glob("[0-9]*"):  # every thread
             with contextlib.suppress(OSError, ValueError, IndexError):
                 waited += int((task / "schedstat").read_text().split()[1]) / 1e9
-        todo.extend(child for child, (parent, _cpu) in stats.items() if parent == current)
     return own, children, waited
 
 
 def tree_rss_mb(pid: int) -> tuple[float, float]:
     """Resident memory (MB) of process ``pid`` (the bot) and of its living descendants (the
     picture workers), from ``/proc``; zeros where there is none."""
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").glob("[0-9]*"):
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            parents[int(entry.name)] = int(
-                (entry / "stat").read_text().rsplit(")", 1)[1].split()[1]
-            )
 
     def rss(p: int) -> float:
         with contextlib.suppress(OSError, ValueError, IndexError):
@@ -683,12 +733,7 @@ def tree_rss_mb(pid: int) -> tuple[float, float]:
                     return int(line.split()[1]) / 1024
         return 0.0
 
-    children, todo = 0.0, [child for child, parent in parents.items() if parent == pid]
-    while todo:
-        current = todo.pop()
-        children += rss(current)
-        todo.extend(child for child, parent in parents.items() if parent == current)
-    return rss(pid), children
+    return rss(pid), sum(rss(child) for child in descendants(pid, proc_stats()))
 
 
 def rss_trend(samples: list[tuple[float, float]]) -> dict[str, Any]:
@@ -740,18 +785,7 @@ def tree_commit(tree: Path) -> str:
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     tree = Path(args.tree).resolve()
-    names = [f"p{i}" for i in range(args.tables)]
-    fake = FakeDiscord(user_names=names, ack_deadline=ACK_DEADLINE, timeout_scale=6)
-    messages = ByChannel()
-    fake.messages = messages  # type: ignore[assignment]
-    fake.limit_global(args.global_limit)
-    tables = []
-    for i, user in enumerate(fake.users):
-        channel = FakeChannel(
-            id=snowflake(), type=0, name=f"table-{i}", guild_id=fake.guild_id, position=i + 1
-        )
-        fake.channels[channel.id] = channel
-        tables.append(Table(user, channel))
+    fake, messages, tables = fake_with_tables(args)
     await fake.start()
     work = Path(tempfile.mkdtemp(prefix="mj-loadbot-"))
     env = {"AI_PACE_SECONDS": str(args.ai_pace)}
@@ -768,30 +802,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     load = Load(fake, messages, args)
     try:
         await bot.start_ready(60)
-        started = time.monotonic()
-        players: list[asyncio.Task[None]] = []
-
-        async def open_and_play(table: Table) -> None:
-            await load.open(table)
-            players.append(asyncio.create_task(load.play(table)))
-
-        # each table's human plays from the moment it is open (as on a real server: nobody
-        # waits for 999 other tables, and an idle human would go 托管 on the turn timeout and
-        # leave the AI playing flat out); figures count from when the last table is open
-        for i in range(0, len(tables), 10):
-            await asyncio.gather(*(open_and_play(t) for t in tables[i : i + 10]))
-        opened = time.monotonic() - started
+        opened, players = await open_tables(load, tables)
         print(f"{len(tables)} tables open in {opened:.1f} s", file=sys.stderr)
         load.latencies.clear()
         load.answered.clear()
         load.moves.clear()
         load.late = 0
-        began = time.monotonic()
+        window = Window(fake, bot)  # opens now
+        began = window.began
         load.stop_at = began + args.seconds
-        bot_pid = bot.process.pid if bot.process is not None else 0
-        bot_before, own_cpu = tree_cpu_s(bot_pid), own_cpu_s()
-        calls_before = len(fake.calls)
-        hits_before = len(fake.ratelimit_hits)
         # the window ends at ``stop_at`` (a player still waiting for an answer then would
         # stretch it with seconds of little work, and inflate the cost per press)
         rss: list[
@@ -800,20 +819,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         while True:
             now = time.monotonic()
             if args.rss_every > 0:
-                rss.append((now - began, *tree_rss_mb(bot_pid), len(load.latencies)))
+                rss.append((now - began, *tree_rss_mb(window.bot_pid), len(load.latencies)))
             if now >= load.stop_at:
                 break
             step = args.rss_every if args.rss_every > 0 else load.stop_at - now
             await asyncio.sleep(max(0.0, min(step, load.stop_at - now)))
-        elapsed = time.monotonic() - began
-        window_calls = fake.calls[calls_before:]
-        window_hits = fake.ratelimit_hits[hits_before:]
-        loop_cpu, picture_cpu, bot_waited = (
-            after - before for after, before in zip(tree_cpu_s(bot_pid), bot_before, strict=True)
-        )
-        bot_cpu, own_cpu = loop_cpu + picture_cpu, own_cpu_s() - own_cpu
         answered = len(load.latencies)
-        presses = max(1, answered)
+        cost = window.end(answered)
+        elapsed, window_calls, window_hits = window.elapsed, window.calls, window.hits
         await asyncio.gather(*players)
         await asyncio.sleep(3)  # the last table edits
         # a press answered with a follow-up was refused (a button from an earlier moment:
@@ -857,15 +870,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "table_lag_unshown": unshown,
             "table_next_edit_p99_s": round(pct(next_edit, 0.99), 2),
             "late_opening": load.late_opening,
-            "bot_cpu_cores": round(bot_cpu / elapsed, 2),
-            "bot_cpu_ms_per_press": round(bot_cpu * 1000 / presses, 2),
-            "bot_loop_cpu_ms_per_press": round(loop_cpu * 1000 / presses, 2),
-            "picture_cpu_ms_per_press": round(picture_cpu * 1000 / presses, 2),
-            # (a thread that ended took its waits along: never below 0)
-            "bot_cpu_wait_share": round(max(0.0, bot_waited) / max(1e-9, bot_waited + bot_cpu), 2),
-            "driver_cpu_ms_per_press": round(own_cpu * 1000 / presses, 2),
-            "requests_per_press": round(len(window_calls) / presses, 2),
-            "requests_by_route": routes_per_press(window_calls, presses),
+            **cost,
             "global_limit": args.global_limit,
             "bot_budget": args.bot_budget
             if args.bot_budget is not None

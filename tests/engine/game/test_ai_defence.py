@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 import pytest
 from game_helpers import check_conservation, rig
@@ -216,9 +217,9 @@ def test_threat_from_ready_melds_and_lateness():
 # --- decisions --------------------------------------------------------------------------
 
 
-def ready_threat(hand0: str, river1: str, *, discards0: int = 0):
-    """九江: seat 0 (dealer) to discard from ``hand0``; seat 1 declared 报听 and threw
-    ``river1``."""
+def ready_seats(hand0: str, rivers: Sequence[str], *, discards0: int = 0):
+    """九江: seat 0 (dealer) to discard from ``hand0``; seats 1, 2… each threw ``rivers[i]``
+    and declared 报听."""
     g = rig(
         "jiujiang",
         [
@@ -227,12 +228,19 @@ def ready_threat(hand0: str, river1: str, *, discards0: int = 0):
             "7p7p7p8p8p8p9p9p9p4s4s4s5s",
             "6s6s6s7s7s7s8s8s8s4p5s5s9s",
         ],
-        draws=river1,
+        draws=" ".join(rivers),
     )
-    g = with_river(g, 1, river1)
-    g.hand.seats[1].ready = True
+    for seat, river in enumerate(rivers, start=1):
+        g = with_river(g, seat, river)
+        g.hand.seats[seat].ready = True
     g.hand.seats[0].discards = discards0
     return g
+
+
+def ready_threat(hand0: str, river1: str, *, discards0: int = 0):
+    """九江: seat 0 (dealer) to discard from ``hand0``; seat 1 declared 报听 and threw
+    ``river1``."""
+    return ready_seats(hand0, (river1,), discards0=discards0)
 
 
 def test_far_hand_folds_against_a_ready_seat():

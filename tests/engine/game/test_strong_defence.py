@@ -4,8 +4,7 @@ may keep the safer of two waits), and a small difference changes nothing."""
 
 from __future__ import annotations
 
-from game_helpers import rig
-from test_ai_defence import ready_threat, with_river
+from test_ai_defence import ready_seats, ready_threat
 
 from engine import variants
 from engine.ai.strong import FOLD_SHANTEN, choose
@@ -24,21 +23,7 @@ def K(text: str) -> int:
 def all_ready(hand0: str, rivers: tuple[str, str, str], *, discards0: int = 6):
     """九江: seat 0 (dealer) to discard from ``hand0``; seats 1–3 each threw ``rivers[i]``
     and declared 报听."""
-    g = rig(
-        "jiujiang",
-        [
-            hand0,
-            "1m1m2m2m3m3m1p1p2p2p3p3p9s",
-            "7p7p7p8p8p8p9p9p9p4s4s4s5s",
-            "6s6s6s7s7s7s8s8s8s4p5s5s9s",
-        ],
-        draws=" ".join(rivers),
-    )
-    for seat, river in enumerate(rivers, start=1):
-        g = with_river(g, seat, river)
-        g.hand.seats[seat].ready = True
-    g.hand.seats[0].discards = discards0
-    return g
+    return ready_seats(hand0, rivers, discards0=discards0)
 
 
 FAR = "2m 4m 6m 8m 3p 5p 7p 9p 2s 4s 6s 8s 9s 1s"

@@ -64,6 +64,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -274,14 +275,18 @@ class FloorBotProcess(BotProcess):
 
 
 class Table:
-    """One table: its human, channel, game, and what the human last pressed."""
+    """One table: its humans (the first opens the game, the others join it), channel, game,
+    and what each human last pressed."""
 
-    def __init__(self, user: FakeUser, channel: FakeChannel) -> None:
+    def __init__(
+        self, user: FakeUser, channel: FakeChannel, others: Sequence[FakeUser] = ()
+    ) -> None:
         self.user = user
+        self.users = [user, *others]
         self.channel = channel
         self.gid = 0
         self.lobby: FakeMessage | None = None
-        self.last: str = ""
+        self.last: dict[int, str] = {}  # user id → the stamp of their last press
         self.presses = 0
         self.games = 1
 
@@ -295,8 +300,8 @@ class Load:
         self.answered: list[Any] = []  # the interactions answered (their follow-ups: below)
         self.late = 0
         self.moves: list[tuple[int, float]] = []  # (game, when the move was acknowledged)
-        #: every discard or win pressed, from the first: (table, hand, kind, interaction)
-        self.plays: list[tuple[Table, int, str, Any]] = []
+        #: every discard or win pressed, from the first: (table, who, hand, kind, interaction)
+        self.plays: list[tuple[Table, FakeUser, int, str, Any]] = []
         self.errors = 0
         self.late_opening = 0  # /mahjong new or Start answered late (or never)
         self.stop_at = float("inf")  # set when the last table is open
@@ -306,8 +311,8 @@ class Load:
     def in_channel(self, channel_id: int) -> list[FakeMessage]:
         return self.messages.channel.get(channel_id, [])
 
-    def hand_dm(self, table: Table) -> FakeMessage | None:
-        dm = self.fake.dm_channel_of(table.user)
+    def hand_dm(self, table: Table, user: FakeUser) -> FakeMessage | None:
+        dm = self.fake.dm_channel_of(user)
         if dm is None:
             return None
         tag = f"#{table.gid}"
@@ -391,8 +396,13 @@ class Load:
 
         table.lobby = await fake.wait_for(lobby, 60, what="a lobby")
         table.gid = parse_id(next(c for c in table.lobby.custom_ids() if c.endswith(":start")))[0]
+        joined = []
+        for other in table.users[1:]:  # (one after the other, as people click)
+            joined.append(await fake.click(other, table.lobby, f"mj:{table.gid}:join"))
+            with contextlib.suppress(TimeoutError):
+                await joined[-1].wait_ack(ACK_DEADLINE * 2 / fake.timeout_scale)
         start = await fake.click(table.user, table.lobby, f"mj:{table.gid}:start")
-        for done in (ix, start):
+        for done in (ix, *joined, start):
             with contextlib.suppress(TimeoutError):
                 await done.wait_ack(ACK_DEADLINE * 2 / fake.timeout_scale)
             if not done.acknowledged or done.rejected_late:
@@ -400,10 +410,10 @@ class Load:
 
     # -- playing
 
-    async def press(self, table: Table, msg: FakeMessage, cid: str) -> None:
+    async def press(self, table: Table, user: FakeUser, msg: FakeMessage, cid: str) -> None:
         kind = parse_id(cid)[1]
         hand = hand_of(str(msg.embeds[0].get("title") or "")) if msg.embeds else None
-        ix = await self.fake.click(table.user, msg, cid, force=True)
+        ix = await self.fake.click(user, msg, cid, force=True)
         with contextlib.suppress(TimeoutError):
             await ix.wait_ack(ACK_DEADLINE * 4 / self.fake.timeout_scale)
         latency = ix.ack_latency
@@ -416,47 +426,49 @@ class Load:
             if ix.response_type == 7 and kind != "next":
                 self.moves.append((table.gid, ix.acked_at or time.monotonic()))
             if ix.response_type == 7 and kind in ("discard", "win") and hand is not None:
-                self.plays.append((table, hand, kind, ix))
+                self.plays.append((table, user, hand, kind, ix))
 
     def moves_made(self, since: float, until: float) -> list[Move]:
         """The discards and wins that played (a press answered with a follow-up was refused),
         acknowledged between ``since`` and ``until``, each discard numbered in its hand."""
-        made: Counter[tuple[int, int]] = Counter()
+        made: Counter[tuple[int, int, int]] = Counter()
         out = []
-        for table, hand, kind, ix in self.plays:
+        for table, user, hand, kind, ix in self.plays:
             if ix.followups:
                 continue
+            mine = (table.gid, user.id, hand)
             if kind == "discard":
-                made[table.gid, hand] += 1
+                made[mine] += 1
             at = ix.acked_at or 0.0
             if since <= at <= until:
-                name = table.user.name
-                out.append(Move(table.gid, name, hand, kind, made[table.gid, hand], at))
+                out.append(Move(table.gid, user.name, hand, kind, made[mine], at))
         return out
 
-    def places(self, table: Table) -> list[int]:
-        """Where a change can give the human something to press: their DM channel (or
+    def places(self, table: Table, user: FakeUser) -> list[int]:
+        """Where a change can give a human something to press: their DM channel (or
         their user id, until it opens) and the table's channel and thread. The human waits for
         these only, not for every change of the fake (that wakes every table on each REST
         answer: a cost per change that grows with the number of tables)."""
-        dm = self.fake.dm_channel_of(table.user)
-        places = [dm.id if dm is not None else table.user.id, table.channel.id]
+        dm = self.fake.dm_channel_of(user)
+        places = [dm.id if dm is not None else user.id, table.channel.id]
         thread = self.fake.thread_on(table.lobby) if table.lobby is not None else None
         if thread is not None:
             places.append(thread.id)
         return places
 
-    async def play(self, table: Table) -> None:
+    async def play(self, table: Table, user: FakeUser) -> None:
+        """One human of the table plays until the window ends (the table's first human opens
+        the next game with ``--renew``)."""
         fake = self.fake
         think = self.args.think
         if think > 0:
             await asyncio.sleep(random.uniform(0, think))
         while time.monotonic() < self.stop_at:
-            places = self.places(table)
+            places = self.places(table, user)
             marks = fake.place_changes.marks(places)
             pressed = False
             try:
-                msg = self.hand_dm(table)
+                msg = self.hand_dm(table, user)
                 cid = choose(fake.messages[msg.id]) if msg is not None else None
                 target = fake.messages[msg.id] if msg is not None else None
                 if cid is None:
@@ -465,11 +477,11 @@ class Load:
                         target, cid = ready
                 if cid is not None and target is not None:
                     stamp = f"{target.id}:{len(target.history)}:{cid}"
-                    if stamp != table.last:
-                        table.last = stamp
-                        await self.press(table, target, cid)
+                    if stamp != table.last.get(user.id):
+                        table.last[user.id] = stamp
+                        await self.press(table, user, target, cid)
                         pressed = True
-                elif self.args.renew and self.game_over(table):
+                elif self.args.renew and user is table.user and self.game_over(table):
                     await self.open(table)  # the next game, as the group would
                     table.games += 1
                     pressed = True
@@ -554,20 +566,22 @@ class FloorLoad:
 
 
 def fake_with_tables(args: argparse.Namespace) -> tuple[FakeDiscord, ByChannel, list[Table]]:
-    """A fake Discord (not started) with ``args.tables`` players, each with a channel of
-    their own: a table."""
-    names = [f"p{i}" for i in range(args.tables)]
+    """A fake Discord (not started) with ``args.tables`` tables, each a channel of its own
+    with ``args.humans`` players (the empty seats take AI)."""
+    humans = getattr(args, "humans", 1)
+    names = [f"p{i}" for i in range(args.tables * humans)]
     fake = FakeDiscord(user_names=names, ack_deadline=ACK_DEADLINE, timeout_scale=6)
     messages = ByChannel()
     fake.messages = messages  # type: ignore[assignment]
     fake.limit_global(args.global_limit)
     tables = []
-    for i, user in enumerate(fake.users):
+    for i in range(args.tables):
         channel = FakeChannel(
             id=snowflake(), type=0, name=f"table-{i}", guild_id=fake.guild_id, position=i + 1
         )
         fake.channels[channel.id] = channel
-        tables.append(Table(user, channel))
+        users = fake.users[i * humans : (i + 1) * humans]
+        tables.append(Table(users[0], channel, users[1:]))
     return fake, messages, tables
 
 
@@ -583,7 +597,11 @@ async def open_tables(
 
     async def open_and_play(table: Table) -> None:
         await load.open(table)
-        players.append(asyncio.create_task(load.play(table)))
+        if isinstance(load, FloorLoad):  # (one press per table every think time)
+            players.append(asyncio.create_task(load.play(table)))
+            return
+        for user in table.users:
+            players.append(asyncio.create_task(load.play(table, user)))
 
     for i in range(0, len(tables), 10):
         await asyncio.gather(*(open_and_play(t) for t in tables[i : i + 10]))
@@ -849,6 +867,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "tree": str(tree),
             "commit": tree_commit(tree),
             "tables": len(tables),
+            "humans_per_table": getattr(args, "humans", 1),
             "think_s": args.think,
             "ai_pace_s": args.ai_pace,
             "timeouts_s": args.timeouts,
@@ -903,6 +922,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=120.0)
     parser.add_argument("--think", type=float, default=3.0, help="0: flat out")
+    parser.add_argument(
+        "--humans",
+        type=int,
+        default=1,
+        choices=(1, 2, 3, 4),
+        help="humans per table (the others join the lobby before Start; empty seats take "
+        "AI): 4 is a group of friends, where each press is one move; 1 (the default) a "
+        "player with three AI, where each press also brings the AI's moves",
+    )
     parser.add_argument("--workers", type=int, default=None, help="PICTURE_WORKERS")
     parser.add_argument(
         "--timeouts",

@@ -173,3 +173,29 @@ def test_the_table_lag_runs_to_the_first_table_that_shows_the_move() -> None:
     lags, unshown = table_lags(moves, versions, 20.0)
     assert lags == [0.0, 2.5, 5.0, 1.0, 9.0, 9.0]
     assert unshown == 2
+
+
+def test_each_human_s_discards_are_numbered_on_their_own() -> None:
+    """At a table of several humans (``--humans``), a move's number is the count of that
+    human's discards in the hand (what the table shows in their river), not the table's; a
+    refused press (answered with a follow-up) is not a move."""
+    from types import SimpleNamespace
+
+    from .loadtest_bot import Load
+
+    load = Load(None, None, None)  # type: ignore[arg-type]
+    table = SimpleNamespace(gid=7)
+    east, south = SimpleNamespace(id=1, name="east"), SimpleNamespace(id=2, name="south")
+
+    def press(at: float, refused: bool = False) -> Any:
+        return SimpleNamespace(followups=["stale"] if refused else [], acked_at=at)
+
+    load.plays = [
+        (table, east, 1, "discard", press(1.0)),
+        (table, south, 1, "discard", press(2.0)),
+        (table, south, 1, "discard", press(2.5, refused=True)),
+        (table, east, 1, "discard", press(3.0)),
+        (table, south, 2, "discard", press(4.0)),
+    ]
+    made = [(m.name, m.hand, m.nth) for m in load.moves_made(0.0, 10.0)]
+    assert made == [("east", 1, 1), ("south", 1, 1), ("east", 1, 2), ("south", 2, 1)]

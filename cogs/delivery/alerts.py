@@ -35,7 +35,8 @@ user); editing the hand DM never tells a player who looked away that it is their
   when expected; a claim window is short and easy to miss), ``off`` = none.
 
 The open alert of each player is remembered with the game's messages (:mod:`cogs.delivery.places`),
-so a restart neither loses it nor sends a second one.
+so a restart neither loses it nor sends a second one — written once it went out (or took the
+place of one that had): one still waiting costs no write, and a restart arms it again anyway.
 """
 
 from __future__ import annotations
@@ -224,7 +225,8 @@ class Alerts:
             entry[2] = update.alert  # the alert sent before the restart is still open
             await self.places.save_refs(game.id)
             return
-        if entry and entry[1]:
+        replaced_sent = bool(entry and entry[1])
+        if replaced_sent:
             await self.places.delete(entry, "alert")
         self._unsent.pop(key, None)
         # [channel, message, episode, the kind nothing reached them for ("" once notified)]
@@ -239,7 +241,12 @@ class Alerts:
         if self.due.delay > 0:
             new[3] = update.alert_kind  # nothing reached them yet
             self._unsent[key] = update.alert
-            await self.places.save_refs(game.id)
+            if replaced_sent or self.places.sharing:
+                await self.places.save_refs(game.id)
+            # else not stored until the alert goes out (a save per turn otherwise, the
+            # largest write of a press): after a crash meanwhile, the stored entry is an
+            # older episode's with no message, and the decision, still asked, is armed
+            # again as a new episode — the same delay from the restart, the same nonce
             self._schedule(game, update)
             return
         try:

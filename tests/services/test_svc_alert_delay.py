@@ -315,6 +315,45 @@ async def test_a_restart_while_an_alert_waits_arms_it_again_and_never_sends_two(
     assert bot.dm.deleted == [restored.id, alert.id]
 
 
+async def test_a_waiting_alert_is_stored_only_once_it_goes_out() -> None:
+    """An alert waiting out the delay is not written (a write per turn otherwise); once it
+    went out it is, and so is the next episode's waiting alert, which takes its place (a
+    restart must not find the taken-away alert and adopt it). A restart that finds only the
+    older episode stored still alerts the decision once, after the delay."""
+    clock = Clock()
+    delivery, bot = make_delivery(clock)
+    saves: list[int] = []
+    real_save = delivery.places.save_refs
+
+    async def counted(game_id: int, *, wait: bool = True) -> None:
+        saves.append(game_id)
+        await real_save(game_id, wait=wait)
+
+    delivery.places.save_refs = counted  # type: ignore[method-assign]
+    await dealt(delivery, bot)
+    saves.clear()
+    await delivery.hand_changed(summary(version=10), update(10))
+    assert saves == []  # waiting: not written
+    await clock.advance(DELAY + 1)
+    [first] = alerts(bot.dm)
+    assert saves  # sent: written
+    saves.clear()
+    await delivery.hand_changed(summary(version=12), update(12))
+    assert bot.dm.deleted == [first.id] and saves  # the sent one taken away: written
+    # a restart while the next one waits, finding the store as it was before it
+    stored = {"alerts": {str(UID): [0, 0, 10, ""]}}
+    await delivery.close()
+    again, _ = make_delivery(clock, bot=bot)
+    again.hands.dm_messages.update(delivery.hands.dm_messages)
+    game = summary(version=12, messages=stored)
+    again.alerts.adopt_alerts(game)
+    await again.alerts.update_alert(game, update(12))
+    await clock.advance(DELAY / 2)
+    assert alerts(bot.dm) == [first]
+    await clock.advance(DELAY)
+    assert len(alerts(bot.dm)) == 2  # once
+
+
 async def test_the_service_says_whether_a_decision_is_still_open(make_service) -> None:
     """:meth:`GameService.decision_open`: true for the prompt the seat is asked now, false
     once it acted (its next decision has another prompt) or for a seat not asked; None for a

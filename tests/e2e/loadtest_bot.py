@@ -860,6 +860,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 next_edit.append(later[0] - at)
         # moves too close to the end to see their table are left out
         moves = load.moves_made(began, load.stop_at - 12)
+        # (with --renew, only the moves of each table's game now: its earlier games' table
+        # messages are not looked up, and their moves would count as never shown)
+        current = {t.gid for t in tables}
+        moves = [m for m in moves if m.gid in current]
         lags, unshown = table_lags(
             moves, {t.gid: load.tables_shown(t) for t in tables}, time.monotonic()
         )

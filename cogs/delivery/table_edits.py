@@ -153,6 +153,7 @@ class TableEdits:
             if self.access is not None and await self.access.game_blocked(latest[0]):
                 return  # kept in _latest: the channel's catch-up writes it
             self._writing.add(game_id)
+            began = self.clock()
             try:
                 await self.write(*latest)
             except Exception as error:
@@ -179,6 +180,10 @@ class TableEdits:
             finally:
                 self._writing.discard(game_id)
             written, failures = latest, 0
+            # the spacing runs from when this table was taken, not from when its edit
+            # landed: counted from the end, a move just after the take waited the render
+            # and the request twice (flat out, with pictures queued, 4 s at a 2 s spacing)
+            self._last_edit[game_id] = began
 
     def latest(self, game_id: int) -> tuple[GameSummary, TableView | None] | None:
         """The newest table of the game asked for (written or not)."""

@@ -99,6 +99,30 @@ async def test_table_changes_coalesce_to_the_newest_within_the_edit_budget() -> 
     assert written == ["table 0", "table 4", "table 7"]
 
 
+async def test_the_spacing_runs_from_when_a_table_was_taken_not_from_its_edit() -> None:
+    """A slow edit (its picture queued, its request slow) does not push the next one back by
+    its own length: the next table is taken one spacing after the previous was, so a move
+    waits at most a spacing and one edit, not a spacing and two."""
+    tables, _ = edits()
+    tables.interval = 0.4
+    loop = asyncio.get_running_loop()
+    taken: list[float] = []
+
+    async def slow_write(_game: Any, table: Any) -> None:
+        taken.append(loop.time())
+        await asyncio.sleep(0.4)
+        tables.note_edit(7)  # (as the real write: when the edit landed)
+
+    tables.write = slow_write  # type: ignore[method-assign]
+    g = game()
+    tables.schedule(g, "first")
+    await asyncio.sleep(0.01)
+    tables.schedule(g, "second")
+    await settle(tables)
+    assert len(taken) == 2
+    assert 0.39 <= taken[1] - taken[0] < 0.7  # from the end it would be ≥ 0.8
+
+
 async def test_two_games_have_their_own_budget() -> None:
     tables, written = edits()
     tables.schedule(game(7), "seven")

@@ -1,6 +1,8 @@
 """The edit budget of the table message: at most one edit per ``interval`` (about 2 s) per
-game. Changes that come in meanwhile are coalesced — only the newest table is ever rendered —
-and a write that failed for a reason that may pass is made again after a back-off.
+game, counted from when each edit's table was taken (not from when it landed, which would add
+the render and the request to every move's wait). Changes that come in meanwhile are
+coalesced — only the newest table is ever rendered — and a write that failed for a reason
+that may pass is made again after a back-off.
 
 The tables of all games share a budget too: Discord lets a bot make about 50 REST requests
 per second in all (interaction answers aside), and a table edit per game every 2 s would

@@ -225,8 +225,9 @@ class Alerts:
             entry[2] = update.alert  # the alert sent before the restart is still open
             await self.places.save_refs(game.id)
             return
-        replaced_sent = bool(entry and entry[1])
-        if replaced_sent:
+        replaced_sent = False
+        if entry and entry[1]:
+            replaced_sent = True
             await self.places.delete(entry, "alert")
         self._unsent.pop(key, None)
         # [channel, message, episode, the kind nothing reached them for ("" once notified)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,8 @@ LOCK_TIMEOUT = 15.0
 #: Seconds a PostgreSQL connection may rest in the pool and be handed out without a ping.
 PING_AFTER_IDLE = 1.0
 _RESTED = "mahjong_rested_at"
+#: Connection-record key: the SQLite files were not writable when this connection opened.
+_OPENED_UNWRITABLE = "mahjong_opened_unwritable"
 
 
 def _dumps(value: Any) -> str:
@@ -123,9 +126,27 @@ def _wal(cursor: Any, *, attempts: int = WAL_ATTEMPTS) -> None:
             time.sleep(0.05)
 
 
+def _sqlite_files(url: str) -> tuple[str, ...]:
+    """The files of a file database that a write needs (the database and its WAL; none
+    for an in-memory or ``file:`` URI database)."""
+    database = make_url(url).database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return ()
+    path = str(Path(database).expanduser())
+    return (path, f"{path}-wal")
+
+
+def files_writable(files: tuple[str, ...]) -> bool:
+    """Whether every one of ``files`` that exists may be written now (``access(2)``: also
+    False for a file made immutable, even to root)."""
+    return all(os.access(f, os.W_OK) for f in files if os.path.exists(f))
+
+
 def _install_sqlite_events(engine: AsyncEngine, synchronous: str, busy_timeout: float) -> None:
+    files = _sqlite_files(str(engine.url))
+
     @event.listens_for(engine.sync_engine, "connect")
-    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+    def _on_connect(dbapi_connection: Any, record: Any) -> None:
         # Let SQLAlchemy emit BEGIN itself (see _on_begin) instead of pysqlite's lazy begin.
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
@@ -134,6 +155,16 @@ def _install_sqlite_events(engine: AsyncEngine, synchronous: str, busy_timeout: 
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute(f"PRAGMA synchronous={synchronous}")
         cursor.close()
+        if files and not files_writable(files):
+            # SQLite opens a file it may not write read-only, silently, and the connection
+            # stays read-only after the file is writable again: mark it to be replaced then
+            record.info[_OPENED_UNWRITABLE] = True
+
+    @event.listens_for(engine.sync_engine, "checkout")
+    def _on_checkout(_dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        if record.info.get(_OPENED_UNWRITABLE) and files_writable(files):
+            # (the pool closes it and hands out a new connection, which opens read-write)
+            raise DisconnectionError("opened while the database could not be written")
 
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(conn: Connection) -> None:

@@ -4,6 +4,9 @@
 from __future__ import annotations
 
 import logging
+import os
+import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -96,6 +99,55 @@ async def test_a_write_refused_midway_in_a_group_commit_is_unwritable(tmp_path: 
         assert refused.value.why == READ_ONLY
         read_only["on"] = False
         assert await store.games.merge_messages(game.id, None, {"lobby": 5}) == {"lobby": 5}
+    finally:
+        outage.written()
+        await store.close()
+
+
+def _make_unwritable(files: list[Path]) -> Callable[[], None]:
+    """Make ``files`` unwritable the way an operator does (``chattr +i`` as root, whom file
+    modes do not stop; ``chmod a-w`` otherwise); returns what undoes it."""
+    names = [str(f) for f in files]
+    if os.geteuid() == 0:
+        subprocess.run(["chattr", "+i", *names], check=True)
+        return lambda: subprocess.run(["chattr", "-i", *names], check=True) and None
+    modes = [f.stat().st_mode for f in files]
+    for f in files:
+        f.chmod(0o444)
+
+    def undo() -> None:
+        for f, mode in zip(files, modes, strict=True):
+            f.chmod(mode)
+
+    return undo
+
+
+async def test_a_connection_opened_while_unwritable_is_replaced_once_writable(
+    tmp_path: Path,
+) -> None:
+    """SQLite opens a file it may not write read-only, without a word, and such a
+    connection refuses every write for good: once the files are writable again the pool
+    hands out a new connection instead, so the outage ends with the fault, not with a
+    restart (it once ended with a second "CANNOT BE WRITTEN" on a pooled connection)."""
+    db = tmp_path / "m.db"
+    store = await Store.open(f"sqlite+aiosqlite:///{db}")
+    try:
+        await store.guilds.update_settings(1, hints=False)
+        undo = _make_unwritable([db, Path(f"{db}-wal")])
+        try:
+            await store.db.engine.dispose()  # the next connection opens during the fault
+            with pytest.raises(StoreUnwritable):
+                await store.guilds.update_settings(2, hints=False)
+            async with store.db.read() as conn:  # reads go on meanwhile
+                assert (await conn.execute(text("SELECT count(*) FROM guilds"))).scalar() == 1
+        finally:
+            undo()
+        await store.guilds.update_settings(2, hints=False)
+        await store.guilds.update_settings(3, hints=False)
+        async with store.db.read() as conn:
+            ids = (await conn.execute(text("SELECT id FROM guilds ORDER BY id"))).scalars().all()
+        assert list(ids) == [1, 2, 3]
+        assert outage.why is None
     finally:
         outage.written()
         await store.close()

@@ -2,7 +2,9 @@
 game, counted from when each edit's table was taken (not from when it landed, which would add
 the render and the request to every move's wait). Changes that come in meanwhile are
 coalesced — only the newest table is ever rendered — and a write that failed for a reason
-that may pass is made again after a back-off.
+that may pass is made again after a back-off. An edit's text is the newest table of the hand
+when its request goes, its picture the table as it was taken (the picture may be one render
+behind the text; the next edit brings it up).
 
 The tables of all games share a budget too: Discord lets a bot make about 50 REST requests
 per second in all (interaction answers aside), and a table edit per game every 2 s would
@@ -187,6 +189,14 @@ class TableEdits:
             # and the request twice (flat out, with pictures queued, 4 s at a 2 s spacing)
             self._last_edit[game_id] = began
 
+    def _newest_of_hand(self, game: GameSummary, table: TableView) -> tuple[GameSummary, TableView]:
+        """The game's newest table when it is of the same hand as ``table`` (whose picture
+        is being sent), else ``game`` and ``table`` themselves."""
+        newest = self._latest.get(game.id)
+        if newest is None or newest[1] is None or newest[0].hand_no != game.hand_no:
+            return game, table
+        return newest[0], newest[1]
+
     def latest(self, game_id: int) -> tuple[GameSummary, TableView | None] | None:
         """The newest table of the game asked for (written or not)."""
         return self._latest.get(game_id)
@@ -232,7 +242,11 @@ class TableEdits:
             png = await pictures.table_png(game, table, lang=lang)
 
             def build() -> tuple[discord.Embed, discord.ui.View | None, list[discord.File]]:
-                embed, view = table_message(game, table, lang)
+                # the text as the game stands when the request goes, the picture as it was
+                # taken: moves made while it rendered are in the text at once (flat out a
+                # render waits its turn in the pool) and their picture comes with the next
+                # edit, which the newer table has scheduled
+                embed, view = table_message(*self._newest_of_hand(game, table), lang)
                 files = pictures.files_of(png, "table.png")
                 if files:
                     embed.set_image(url=f"attachment://{files[0].filename}")

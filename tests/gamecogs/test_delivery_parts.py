@@ -363,3 +363,57 @@ async def test_closing_stops_pending_table_edits() -> None:
     await asyncio.sleep(INTERVAL * 2)
     assert delivery.closing
     assert written == ["first"]
+
+
+class _Embed(str):
+    """A table message's text, standing in for its embed."""
+
+    def set_image(self, *, url: str) -> None:
+        pass
+
+
+async def test_an_edit_s_text_is_the_newest_table_of_the_hand_its_picture_as_taken(
+    monkeypatch: Any,
+) -> None:
+    """A move made while the table's picture renders is in that edit's text (the picture
+    is of the table as it was taken) and the next edit brings its picture; a newer table
+    of another hand never lends its text to this hand's picture."""
+    from cogs.delivery import table_edits
+
+    places = Places(FakeBot(), Preferences(None))  # type: ignore[arg-type]
+    tables = TableEdits(places, Preferences(None), lambda _e: None, interval=INTERVAL)
+    rendering, release = asyncio.Event(), asyncio.Event()
+    sent: list[tuple[str, list[str]]] = []  # (the text's table, the picture's table)
+
+    async def table_png(_game: Any, table: Any, *, lang: str) -> bytes:
+        rendering.set()
+        await release.wait()
+        return str(table).encode()
+
+    async def put_hand_table(_game: Any, build: Any) -> None:
+        embed, _view, files = build()
+        sent.append((str(embed), [f.fp.read().decode() for f in files]))
+
+    monkeypatch.setattr(table_edits.pictures, "table_png", table_png)
+    monkeypatch.setattr(table_edits, "table_message", lambda _g, t, _l: (_Embed(t), None))
+    monkeypatch.setattr(places, "put_hand_table", put_hand_table)
+
+    def hand(number: int) -> Any:
+        return SimpleNamespace(id=7, guild_id=1, messages={}, hand_no=number)
+
+    tables.schedule(hand(1), "move 1")
+    await asyncio.wait_for(rendering.wait(), 5)
+    tables.schedule(hand(1), "move 2")  # made while move 1's picture renders
+    release.set()
+    await settle(tables)
+    assert sent == [("move 2", ["move 1"]), ("move 2", ["move 2"])]
+
+    rendering.clear()
+    release.clear()
+    sent.clear()
+    tables.schedule(hand(1), "last of hand 1")
+    await asyncio.wait_for(rendering.wait(), 5)
+    tables.schedule(hand(2), "hand 2")  # the next hand: its text is not this picture's
+    release.set()
+    await settle(tables)
+    assert sent == [("last of hand 1", ["last of hand 1"]), ("hand 2", ["hand 2"])]

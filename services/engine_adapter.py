@@ -44,6 +44,9 @@ class GameEngine(Protocol):
     def window_key(self, state: Any) -> Any:
         """Something equal for the same open claim window (None when none is open)."""
 
+    def kongs_robbable(self, state: Any) -> bool:
+        """Whether the game's rules let an added kong be robbed (抢杠)."""
+
     def legal_actions(self, state: Any, seat: int) -> tuple[ActionKey, ...]:
         """Every action ``seat`` may take now, as button keys."""
 

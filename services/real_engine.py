@@ -34,6 +34,7 @@ from engine.game import legal_actions as engine_legal_actions
 from engine.game import new_game as engine_new_game
 from engine.game.actions import ActionError, action_to_json
 from engine.game.events import Event, events_json
+from engine.game.rules import rules_of
 from engine.game.view import meld_view, public_view, seat_view
 from engine.game.wall import commitment
 from engine.tiles import kind_of
@@ -240,6 +241,10 @@ class RealEngine:
         """The open claim window (discarder, physical tile), or None."""
         c = state.hand.claim
         return None if c is None else (c.from_seat, c.tile)
+
+    def kongs_robbable(self, state: GameState) -> bool:
+        """Whether the game's rules let an added kong be robbed (抢杠)."""
+        return rules_of(state.variant, state.options).rob_kong
 
     def legal_actions(self, state: GameState, seat: int) -> tuple[ActionKey, ...]:
         if state.hand.phase == "over":

@@ -13,7 +13,9 @@ every discard in a hand with humans shows the same window: the table as it is ri
 the discard (:func:`window_view`, built from the public view before it, whoever may claim)
 for ``hold`` seconds, drawn anew for each discard (:func:`hold_seconds`), and the next public
 change waits until that time is up. Only thinking beyond the hold is visible, as in online
-apps. A draw alone is not a moment of its own then: it shows with what follows, whether the
+apps. An added kong (补杠) is a discard of a kind where the variant lets it be robbed (抢杠):
+the engine waits on a rob window only when someone could win on that tile, so every added
+kong shows the same window (:func:`rob_window_view`), held alike. A draw alone is not a moment of its own then: it shows with what follows, whether the
 draw came straight after the discard (nobody could claim) or after passes.
 """
 
@@ -80,8 +82,58 @@ def window_view(before: TableView, discard: GameEvent, *, ready: bool = False) -
     )
 
 
-def _discard_at(events: list[GameEvent]) -> int | None:
-    return next((i for i, e in enumerate(events) if e.kind == "discarded"), None)
+def rob_window_view(before: TableView, seat: int, tile: int) -> TableView:
+    """The public table right after ``seat`` adds ``tile`` (a kind) to its pong (补杠),
+    before anyone may rob it (抢杠) or the kong completes: ``before`` (the table when the
+    konger's turn was shown) with one tile fewer in its hand and the window's wait. It is
+    the view the engine shows when someone may rob the kong; built here, it exists for
+    every added kong, so a window after an added kong no longer tells the table that
+    somebody waits on that tile."""
+    seats = list(before.seats)
+    seats[seat] = replace(seats[seat], concealed_count=seats[seat].concealed_count - 1)
+    return replace(
+        before,
+        phase="claim",
+        turn=None,
+        seats=tuple(seats),
+        last_discard=(seat, tile),
+        waiting_on=(),
+    )
+
+
+def _added_kong(event: GameEvent) -> bool:
+    """Whether ``event`` opens an added kong: declared (someone may rob it) or made at once
+    (nobody may)."""
+    return event.kind == "added_kong_declared" or (
+        event.kind == "kong" and event.data.get("kind") == "added_kong"
+    )
+
+
+def _window_at(events: list[GameEvent], kongs: bool) -> int | None:
+    """Where a window opens in a step's public events: a discard, or (``kongs``: the
+    variant lets a kong be robbed) an added kong."""
+    return next(
+        (i for i, e in enumerate(events) if e.kind == "discarded" or (kongs and _added_kong(e))),
+        None,
+    )
+
+
+def _window_of(
+    engine: GameEngine, before: Any, events: list[GameEvent], cut: int
+) -> tuple[TableView, int]:
+    """The window view a step opens at ``events[cut]`` and how many of the step's events
+    it shows: a discard and what came before it; an added kong declared (robbable) with
+    what came before it; an added kong made at once (nobody may rob it) with only what
+    came before it — the kong itself shows when the window is over, as after a rob
+    window nobody took."""
+    event = events[cut]
+    if event.kind == "discarded":
+        ready = any(e.kind == "ready" for e in events[: cut + 1])
+        return window_view(engine.table_view(before), event, ready=ready), cut + 1
+    view = rob_window_view(
+        engine.table_view(before), int(event.data["seat"]), int(event.data["tile"])
+    )
+    return view, cut + 1 if event.kind == "added_kong_declared" else cut
 
 
 def plan(
@@ -93,6 +145,7 @@ def plan(
     hold: float,
     holds: random.Random,
     final_phase: Phase,
+    kongs: bool = False,
 ) -> tuple[list[Moment], list[GameEvent]] | None:
     """The public moments to show one by one before the final state, and the public events
     left for the final state; None when the change is shown at once (no pace and no hold,
@@ -101,7 +154,9 @@ def plan(
     ``steps``: ``(actor, state before, state after, events)``; ``public``: the change's
     public events in order (the service's own, a timeout or 托管, go with the next step's);
     ``hold``: the base hold of a discard's window (0: none; :func:`hold_seconds` draws each
-    from ``holds``); ``final_phase``: the phase the change ends in. Without a hold only
+    from ``holds``); ``final_phase``: the phase the change ends in; ``kongs``: the variant
+    lets an added kong be robbed (抢杠), so every added kong shows a window too, held like a
+    discard's. Without a hold only
     steps with public events are moments: a pass in a claim window shows nothing and takes
     no time (who could claim stays secret).
     """
@@ -114,14 +169,13 @@ def plan(
         mine = [e for e in step_events if e.visible_to is None]
         if not mine:
             continue
-        cut = _discard_at(mine) if hold > 0 and before is not None else None
+        cut = _window_at(mine, kongs) if hold > 0 and before is not None else None
         if cut is not None:
-            ready = any(e.kind == "ready" for e in mine[: cut + 1])
-            view = window_view(engine.table_view(before), mine[cut], ready=ready)
-            for e in [*carried, *mine[: cut + 1]]:
+            view, taken = _window_of(engine, before, mine, cut)
+            for e in [*carried, *mine[:taken]]:
                 owner[id(e)] = len(moments)
             moments.append(("claim", view, True))
-            carried, mine = [], mine[cut + 1 :]
+            carried, mine = [], mine[taken:]
             if not mine:
                 continue
         if hold > 0 and all(e.kind == "drew" for e in mine):

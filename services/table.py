@@ -60,6 +60,9 @@ log = logging.getLogger(__name__)
 #: statement that never returns. Should the commit land after all, the next press finds
 #: the game moved on (a version conflict) and reloads it: nothing is doubled.
 COMMIT_BOUND = 45.0
+#: public events after which a human may be waited on in a window the table holds: a
+#: discard (吃碰杠胡) or an added kong someone may rob (抢杠)
+_OPENS_WINDOW = ("discarded", "added_kong_declared")
 
 
 class TableContext:
@@ -565,6 +568,7 @@ class Table:
                 hold=hold,
                 holds=context.holds,
                 final_phase=phase,
+                kongs=engine.kongs_robbable(live.state),
             )
         shown: list[reveal.Moment] = []
         if plan is not None:
@@ -592,8 +596,9 @@ class Table:
             if not held and hold > 0:
                 self.enqueue(self._hold_over)
             self.enqueue(lambda: context.delivery.table_changed(summary, table, public))
-            if hold > 0 and phase == "claim" and any(e.kind == "discarded" for e in public):
-                # a human may claim: the window shown now is held like any other
+            if hold > 0 and phase == "claim" and any(e.kind in _OPENS_WINDOW for e in public):
+                # a human may claim (or rob the kong): the window shown now is held like any
+                # other
                 until = reveal.hold_seconds(hold, context.holds)
                 self.enqueue(lambda: self._hold_from_now(until))
         dealt = any(e.kind == "hand_started" for e in events)

@@ -153,3 +153,156 @@ async def test_every_discard_shows_the_same_window(make_service, store) -> None:
     # the run had windows a human decided in, and (many more) discards nobody human could
     # claim: both showed the same way
     assert 0 < human_windows < discards
+
+
+def _added_kongs(engine: RealEngine, variant: str, want: int) -> list[tuple[Any, int, Any]]:
+    """``want`` moments of AI play where a seat may add a kong (补杠): (state, seat, the
+    engine's AddedKong action)."""
+    from engine.game import AddedKong
+    from engine.game import legal_actions as engine_legal
+
+    found: list[tuple[Any, int, Any]] = []
+    for seed in range(200):
+        state, _ = engine.new_game(variant, {}, f"rob-{seed}")
+        for _ in range(600):
+            phase = engine.phase(state)
+            if phase == "hand_over":
+                state, _ = engine.next_hand(state, "")
+                continue
+            if phase not in ("turn", "claim"):
+                break
+            seat = engine.pending_seats(state)[0]
+            if phase == "turn":
+                kongs = [a for a in engine_legal(state, seat) if isinstance(a, AddedKong)]
+                if kongs:
+                    found.append((state, seat, kongs[0]))
+                    if len(found) == want:
+                        return found
+            state, _ = engine.apply(state, seat, engine.choose_action(state, seat, None))
+    return found
+
+
+@pytest.mark.parametrize("variant", ["shangrao", "xinyu", "jiujiang", "nanchang"])
+def test_the_window_built_for_an_added_kong_is_the_engines_own(
+    variant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where someone may rob an added kong (抢杠) the engine shows a rob window: the view
+    built from the table before the kong is that view exactly, so a window after an added
+    kong nobody could rob looks the same. (The engine is made to find a robber for every
+    added kong: real robbable kongs are too rare in AI play to compare enough of them.)"""
+    from engine.game import machine
+
+    engine = RealEngine()
+    kongs = _added_kongs(engine, variant, 4)
+    assert len(kongs) == 4
+    if variant == "xinyu":  # discard wins off by default: no robbing, no rob window
+        assert not engine.kongs_robbable(kongs[0][0])
+        return
+    assert engine.kongs_robbable(kongs[0][0])
+
+    def anyone_robs(g: Any, konger: int, _t: int) -> list[Any]:
+        return [None if s == konger else [{"type": "win"}, {"type": "pass"}] for s in range(4)]
+
+    monkeypatch.setattr(machine, "rob_options", anyone_robs)
+    for state, seat, action in kongs:
+        step = machine.apply(state, seat, action)
+        assert engine.phase(step.state) == "claim"
+        [declared] = [e for e in engine._events(step.events) if e.visible_to is None]
+        assert declared.kind == "added_kong_declared"
+        built = reveal.rob_window_view(
+            engine.table_view(state), declared.data["seat"], declared.data["tile"]
+        )
+        assert built == engine.table_view(step.state)
+
+
+def test_plan_holds_every_added_kong_as_a_window_robbable_or_not() -> None:
+    """An added kong nobody may rob (made at once: the kong, then the replacement draw in
+    one step) shows as a held window first, then the kong — as one someone could rob and
+    let pass does; without ``kongs`` (a variant that cannot rob) it shows at once."""
+    engine = RealEngine()
+    [(state, seat, action)] = _added_kongs(engine, "shangrao", 1)
+    from engine.game import machine
+
+    step = machine.apply(state, seat, action)
+    events = engine._events(step.events)
+    public = [e for e in events if e.visible_to is None]
+    assert [e.kind for e in public][:1] == ["kong"] and public[0].data["kind"] == "added_kong"
+    steps: list[tuple[int | None, Any, Any, list[GameEvent]]] = [(seat, state, step.state, events)]
+    shown, final = reveal.plan(
+        engine,
+        steps,
+        public,
+        pace=0.0,
+        hold=1.5,
+        holds=random.Random(1),
+        final_phase=engine.phase(step.state),
+        kongs=True,
+    ) or ([], [])
+    [window] = shown
+    assert window.window and window.phase == "claim" and window.view.turn is None
+    assert window.events == []
+    assert 1.0 <= window.pause <= 2.0
+    kind = public[0].data["tile"]
+    assert window.view.last_discard == (seat, kind)
+    assert window.view == reveal.rob_window_view(engine.table_view(state), seat, kind)
+    assert [id(e) for e in final] == [id(e) for e in public]
+    at_once = reveal.plan(
+        engine,
+        steps,
+        public,
+        pace=0.0,
+        hold=1.5,
+        holds=random.Random(1),
+        final_phase=engine.phase(step.state),
+    )
+    assert at_once is None
+
+
+async def _one_hand_with_a_human(
+    make_service: Any, seed: str, hold: float
+) -> list[tuple[float, TableView, list[GameEvent]]]:
+    """The table changes of the first hand of a game of one human (who wins when they can,
+    passes claims and discards the drawn tile) and three AI, with ``hold``."""
+    delivery = TimedDelivery()
+    svc = make_service(claim_hold=hold, new_seed=lambda: seed)
+    svc.delivery = delivery
+    gid = await lobby_with(svc, 1, variant="shangrao")
+    await svc.start(gid, USERS[0])
+    await settle(svc)
+    for _ in range(200):
+        if svc.engine.phase(svc._games[gid].live.state) not in ("turn", "claim"):
+            break
+        view = await svc.private_view(gid, USERS[0])
+        assert view.hand.legal
+        drawn = tile_str(view.hand.drawn) if view.hand.drawn is not None else None
+        await svc.act(gid, USERS[0], simple_choice(view.hand.legal, drawn))
+        await settle(svc)
+    await settle(svc)
+    return delivery.tables
+
+
+#: game seeds whose first hand has an AI add a kong (补杠) at a table with a human
+KONG_SEEDS = ("kong-0", "kong-14", "kong-28")
+
+
+@pytest.mark.parametrize("seed", KONG_SEEDS)
+async def test_every_added_kong_shows_the_same_held_window(make_service, seed: str) -> None:
+    """At a table with a human, an added kong — which only the rare ones someone could rob
+    would otherwise show as a window — reaches the table as a held window first, then the
+    kong no sooner than the hold's lower bound."""
+    hold = 0.03
+    tables = await _one_hand_with_a_human(make_service, seed, hold)
+    kongs = 0
+    for i, (at, _table, events) in enumerate(tables):
+        kong = next(
+            (e for e in events if e.kind == "kong" and e.data["kind"] == "added_kong"), None
+        )
+        if kong is None:
+            continue
+        kongs += 1
+        window_at, window, shown = tables[i - 1]
+        assert window.phase == "claim" and window.turn is None
+        assert window.last_discard == (kong.data["seat"], kong.data["tile"])
+        assert not any(e.kind == "kong" for e in shown)
+        assert at - window_at >= hold * (1 - reveal.HOLD_JITTER) - 0.005
+    assert kongs >= 1

@@ -136,7 +136,7 @@ def _sqlite_files(url: str) -> tuple[str, ...]:
     return (path, f"{path}-wal")
 
 
-def files_writable(files: tuple[str, ...]) -> bool:
+def _files_writable(files: tuple[str, ...]) -> bool:
     """Whether every one of ``files`` that exists may be written now (``access(2)``: also
     False for a file made immutable, even to root)."""
     return all(os.access(f, os.W_OK) for f in files if os.path.exists(f))
@@ -155,14 +155,14 @@ def _install_sqlite_events(engine: AsyncEngine, synchronous: str, busy_timeout: 
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute(f"PRAGMA synchronous={synchronous}")
         cursor.close()
-        if files and not files_writable(files):
+        if files and not _files_writable(files):
             # SQLite opens a file it may not write read-only, silently, and the connection
             # stays read-only after the file is writable again: mark it to be replaced then
             record.info[_OPENED_UNWRITABLE] = True
 
     @event.listens_for(engine.sync_engine, "checkout")
     def _on_checkout(_dbapi_connection: Any, record: Any, _proxy: Any) -> None:
-        if record.info.get(_OPENED_UNWRITABLE) and files_writable(files):
+        if record.info.get(_OPENED_UNWRITABLE) and _files_writable(files):
             # (the pool closes it and hands out a new connection, which opens read-write)
             raise DisconnectionError("opened while the database could not be written")
 

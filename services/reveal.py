@@ -13,10 +13,11 @@ every discard in a hand with humans shows the same window: the table as it is ri
 the discard (:func:`window_view`, built from the public view before it, whoever may claim)
 for ``hold`` seconds, drawn anew for each discard (:func:`hold_seconds`), and the next public
 change waits until that time is up. Only thinking beyond the hold is visible, as in online
-apps. An added kong (补杠) is a discard of a kind where the variant lets it be robbed (抢杠):
-the engine waits on a rob window only when someone could win on that tile, so every added
-kong shows the same window (:func:`rob_window_view`), held alike. A draw alone is not a moment of its own then: it shows with what follows, whether the
-draw came straight after the discard (nobody could claim) or after passes.
+apps. Where the variant lets an added kong (补杠) be robbed (抢杠), the engine waits on a
+rob window only when someone could win on that tile, so every added kong shows the same
+window too (:func:`rob_window_view`), held alike. A draw alone is not a moment of its own
+then: it shows with what follows, whether the draw came straight after the discard (nobody
+could claim) or after passes.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from services.engine_adapter import GameEngine
-from services.model import GameEvent, Phase, TableView
+from services.model import GameEvent, Phase, PublicSeat, TableView
 
 #: the share of ``hold`` a window may be shorter or longer (drawn anew for each discard):
 #: a fixed time would make the one window a human thinks in stand out by a few hundred ms
@@ -67,18 +68,17 @@ def window_view(before: TableView, discard: GameEvent, *, ready: bool = False) -
     """
     seat = int(discard.data["seat"])
     tile = int(discard.data["tile"])
-    seats = list(before.seats)
-    s = seats[seat]
-    seats[seat] = replace(
-        s, concealed_count=s.concealed_count - 1, river=(*s.river, tile), ready=s.ready or ready
-    )
-    return replace(
+    s = before.seats[seat]
+    return _window(
         before,
-        phase="claim",
-        turn=None,
-        seats=tuple(seats),
-        last_discard=(seat, tile),
-        waiting_on=(),
+        seat,
+        tile,
+        replace(
+            s,
+            concealed_count=s.concealed_count - 1,
+            river=(*s.river, tile),
+            ready=s.ready or ready,
+        ),
     )
 
 
@@ -89,8 +89,15 @@ def rob_window_view(before: TableView, seat: int, tile: int) -> TableView:
     the view the engine shows when someone may rob the kong; built here, it exists for
     every added kong, so a window after an added kong no longer tells the table that
     somebody waits on that tile."""
+    s = before.seats[seat]
+    return _window(before, seat, tile, replace(s, concealed_count=s.concealed_count - 1))
+
+
+def _window(before: TableView, seat: int, tile: int, opener: PublicSeat) -> TableView:
+    """``before`` with a claim window open on ``seat``'s ``tile``, ``opener`` that seat as
+    it is now: nobody's turn, and nobody named as waited on (who may claim is secret)."""
     seats = list(before.seats)
-    seats[seat] = replace(seats[seat], concealed_count=seats[seat].concealed_count - 1)
+    seats[seat] = opener
     return replace(
         before,
         phase="claim",
@@ -101,21 +108,21 @@ def rob_window_view(before: TableView, seat: int, tile: int) -> TableView:
     )
 
 
-def _added_kong(event: GameEvent) -> bool:
-    """Whether ``event`` opens an added kong: declared (someone may rob it) or made at once
-    (nobody may)."""
-    return event.kind == "added_kong_declared" or (
-        event.kind == "kong" and event.data.get("kind") == "added_kong"
+def opens_window(event: GameEvent, kongs: bool) -> bool:
+    """Whether the public ``event`` opens a window every player sees held: a discard, or
+    (``kongs``: the variant lets a kong be robbed) an added kong — declared (someone may
+    rob it) or made at once (nobody may)."""
+    if event.kind == "discarded":
+        return True
+    return kongs and (
+        event.kind == "added_kong_declared"
+        or (event.kind == "kong" and event.data.get("kind") == "added_kong")
     )
 
 
 def _window_at(events: list[GameEvent], kongs: bool) -> int | None:
-    """Where a window opens in a step's public events: a discard, or (``kongs``: the
-    variant lets a kong be robbed) an added kong."""
-    return next(
-        (i for i, e in enumerate(events) if e.kind == "discarded" or (kongs and _added_kong(e))),
-        None,
-    )
+    """Where a window opens in a step's public events (:func:`opens_window`)."""
+    return next((i for i, e in enumerate(events) if opens_window(e, kongs)), None)
 
 
 def _window_of(

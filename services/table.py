@@ -60,9 +60,6 @@ log = logging.getLogger(__name__)
 #: statement that never returns. Should the commit land after all, the next press finds
 #: the game moved on (a version conflict) and reloads it: nothing is doubled.
 COMMIT_BOUND = 45.0
-#: public events after which a human may be waited on in a window the table holds: a
-#: discard (吃碰杠胡) or an added kong someone may rob (抢杠)
-_OPENS_WINDOW = ("discarded", "added_kong_declared")
 
 
 class TableContext:
@@ -558,6 +555,7 @@ class Table:
         phase = engine.phase(live.state)
         humans = not all(s.ai for s in live.seats)  # nobody to show moments to, else
         hold = context.claim_hold if humans else 0.0
+        kongs = engine.kongs_robbable(live.state)  # every added kong shows a window too
         plan = None
         if humans:
             plan = reveal.plan(
@@ -568,7 +566,7 @@ class Table:
                 hold=hold,
                 holds=context.holds,
                 final_phase=phase,
-                kongs=engine.kongs_robbable(live.state),
+                kongs=kongs,
             )
         shown: list[reveal.Moment] = []
         if plan is not None:
@@ -596,7 +594,7 @@ class Table:
             if not held and hold > 0:
                 self.enqueue(self._hold_over)
             self.enqueue(lambda: context.delivery.table_changed(summary, table, public))
-            if hold > 0 and phase == "claim" and any(e.kind in _OPENS_WINDOW for e in public):
+            if hold > 0 and phase == "claim" and any(reveal.opens_window(e, kongs) for e in public):
                 # a human may claim (or rob the kong): the window shown now is held like any
                 # other
                 until = reveal.hold_seconds(hold, context.holds)

@@ -228,16 +228,20 @@ def test_plan_holds_every_added_kong_as_a_window_robbable_or_not() -> None:
     public = [e for e in events if e.visible_to is None]
     assert [e.kind for e in public][:1] == ["kong"] and public[0].data["kind"] == "added_kong"
     steps: list[tuple[int | None, Any, Any, list[GameEvent]]] = [(seat, state, step.state, events)]
-    shown, final = reveal.plan(
-        engine,
-        steps,
-        public,
-        pace=0.0,
-        hold=1.5,
-        holds=random.Random(1),
-        final_phase=engine.phase(step.state),
-        kongs=True,
-    ) or ([], [])
+
+    def plan(kongs: bool) -> tuple[list[reveal.Moment], list[GameEvent]] | None:
+        return reveal.plan(
+            engine,
+            steps,
+            public,
+            pace=0.0,
+            hold=1.5,
+            holds=random.Random(1),
+            final_phase=engine.phase(step.state),
+            kongs=kongs,
+        )
+
+    shown, final = plan(kongs=True) or ([], [])
     [window] = shown
     assert window.window and window.phase == "claim" and window.view.turn is None
     assert window.events == []
@@ -246,16 +250,7 @@ def test_plan_holds_every_added_kong_as_a_window_robbable_or_not() -> None:
     assert window.view.last_discard == (seat, kind)
     assert window.view == reveal.rob_window_view(engine.table_view(state), seat, kind)
     assert [id(e) for e in final] == [id(e) for e in public]
-    at_once = reveal.plan(
-        engine,
-        steps,
-        public,
-        pace=0.0,
-        hold=1.5,
-        holds=random.Random(1),
-        final_phase=engine.phase(step.state),
-    )
-    assert at_once is None
+    assert plan(kongs=False) is None  # shown at once
 
 
 async def _one_hand_with_a_human(

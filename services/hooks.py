@@ -27,8 +27,9 @@ MayFire = Callable[[LiveGame, str, int], Awaitable[bool]]
 #: ``(table, version)``: the humans awaited at ``version`` ran out of time (the table: the
 #: answer is a change, under its lock)
 TimedOut = Callable[["Table", int], Awaitable[None]]
-#: ``(game, engine state after the commit)``: deadlines to store with that commit
-DeadlinesAfter = Callable[[LiveGame, Any], list[Any]]
+#: ``(game, engine state after the commit, claim windows its change shows)``: deadlines to
+#: store with that commit
+DeadlinesAfter = Callable[[LiveGame, Any, int], list[Any]]
 #: ``(game, seat, log entry)``: deadlines to store with an entry that moves no engine state
 DeadlinesWithEntry = Callable[[LiveGame, int | None, dict[str, Any]], list[Any]]
 

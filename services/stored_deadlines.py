@@ -18,6 +18,7 @@ from db.deadlines import DeadlineChange
 from services.core import GameCore
 from services.deadlines import awaited_timeout
 from services.gamelog import LiveGame
+from services.reveal import HOLD_JITTER
 from services.session import Session
 from services.session_state import apply_entry, complete
 
@@ -30,13 +31,15 @@ class StoredDeadlines:
         self.core = core
         self.session = session
 
-    def deadlines_after(self, live: LiveGame, after: Any) -> list[DeadlineChange]:
+    def deadlines_after(self, live: LiveGame, after: Any, windows: int = 0) -> list[DeadlineChange]:
         """Sharing the database: the turn / claim (``play``) or 准备 (``session``) deadline
         the game awaits at ``after``, stored in the same transaction as the commit that
         leads there — a process killed right after a press leaves it for another process to
         fire. The committing process then stores the exact one (the paced showing of AI
-        moves may start the decision later): these are late rather than early — at most by
-        the commit's own duration early, and another process fires a deadline only ``grace``
+        moves and the held claim windows start the decision later — ``windows`` of them are
+        counted at their longest hold, each being drawn when shown): these are late rather
+        than early — at most by the commit's own duration early, and another process fires
+        a deadline only ``grace``
         seconds after it is due."""
         if not self.core.shared or live.status != "active" or after is None:
             return []
@@ -55,9 +58,13 @@ class StoredDeadlines:
             )
             if same_window:
                 start = live.window_at
-            else:  # the AI moves before it may be shown one by one, ``ai_pace`` apart
+            else:  # the AI moves before it may be shown one by one, ``ai_pace`` apart, and
+                # every claim window held (the one on show now first)
                 moves = engine.action_count(after) - engine.action_count(old) if old else 0
+                held = max(0.0, live.hold_until - now)
+                longest = self.core.claim_hold * (1 + HOLD_JITTER)
                 start = now + self.core.context.pace(live) * max(0, moves)
+                start += held + longest * max(0, windows)
             return [DeadlineChange(live.id, "play", version, start + timeout)]
         if engine.phase(after) not in ("hand_over", "game_over"):
             return []

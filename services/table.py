@@ -278,7 +278,8 @@ class Table:
             self._settle_steps(target, state, provisional, at)
 
         snapshot = self._snapshot_due(after, settle)
-        await self.commit(seat, entry, after=after, snapshot=snapshot)
+        windows = self.windows_shown(events, after)
+        await self.commit(seat, entry, after=after, snapshot=snapshot, windows=windows)
         settle(live, self.context.clock())
         if timeout:
             # a claim that timed out passes quietly: who could claim is never public
@@ -331,7 +332,10 @@ class Table:
 
         after = provisional[-1][1]
         snapshot = self._snapshot_due(after, settle)
-        await self.commit(None, {"k": "ai", "acts": steps}, after=after, snapshot=snapshot)
+        windows = self.windows_shown(events, after)
+        await self.commit(
+            None, {"k": "ai", "acts": steps}, after=after, snapshot=snapshot, windows=windows
+        )
         settle(live, self.context.clock())
         await self.record_if_over()
         return events
@@ -378,20 +382,23 @@ class Table:
         *,
         after: Any = None,
         snapshot: tuple[int, dict[str, Any]] | None = None,
+        windows: int = 0,
         **changes: Any,
     ) -> None:
         """Append ``entry`` to the log if the game is still at ``live.version`` (else
         `VersionConflict`, nothing written); ``changes``: game columns (seats, status…)
         written in the same compare-and-set; ``after``: the engine state the entry leads to
         (its deadlines are stored in the same transaction: the context's hooks);
-        ``snapshot``: from :meth:`_snapshot_due`, stored in the same transaction too."""
+        ``snapshot``: from :meth:`_snapshot_due`, stored in the same transaction too;
+        ``windows``: the claim windows the change will show (:meth:`windows_shown`: a
+        deadline stored with the commit waits for them)."""
         # no lock here: on SQLite the store's writers take turns and presses arriving
         # together share one commit (db.group_commit); PostgreSQL commits games in parallel
         live, context = self.live, self.context
         extra: dict[str, Any] = {}
         if changes:
             extra["changes"] = changes
-        stored = context.hooks.deadlines_after(live, after) if after is not None else []
+        stored = context.hooks.deadlines_after(live, after, windows) if after is not None else []
         stored += context.hooks.deadlines_with_entry(live, seat, entry)
         if stored:
             extra.update(deadlines=stored, holder=context.holder)
@@ -618,6 +625,15 @@ class Table:
             if result is not None:
                 context.results.queue(live, summary, result, table)
         return plan is not None
+
+    def windows_shown(self, events: list[GameEvent], after: Any) -> int:
+        """How many claim windows showing ``events`` (a change leading to ``after``) holds
+        on the table — a discard's, or an added kong's the variant lets be robbed — when a
+        human sits at the table (:meth:`show_change`; none are held for AI alone)."""
+        if all(s.ai for s in self.live.seats) or after is None:
+            return 0
+        kongs = self.engine.kongs_robbable(after)
+        return sum(1 for e in events if e.visible_to is None and reveal.opens_window(e, kongs))
 
     def end_waited_episodes(self, actor: int | None) -> None:
         """A seat that was not asked when the last change was shown, and did not make this

@@ -32,6 +32,7 @@ from db.store import Store
 from services.game import GameService
 from services.real_engine import RealEngine
 from services.results_owed import RESULT_POSTED
+from services.reveal import HOLD_JITTER
 
 PATIENCE = 20.0
 
@@ -119,6 +120,38 @@ async def test_a_press_stores_its_deadline_and_another_process_fires_it(processe
     assert [r.seq for r in timeouts] == [pressed_at + 1]  # fired once, right after the press
     assert [r.seq for r in log] == list(range(1, len(log) + 1))
     assert b._games.get(gid) is not None  # it took the game over
+
+
+async def test_a_press_s_stored_deadline_waits_for_the_claim_windows_it_shows(processes, store):
+    """With every claim window held (``claim_hold``), the table shows the human's next
+    decision only once the windows of the press's discards were up: the deadline stored
+    with the press counts each at its longest hold, so it is never earlier than the one
+    the table shows (another process taking over would otherwise time out a turn the human
+    still sees running) and later by at most the holds' jitter."""
+    hold = 1.5
+    a = await processes("a", turn_timeout=30, claim_hold=hold)
+    game = await a.create_game(GUILD, CHANNEL, USERS[0], "host", "shangrao")
+    await a.start(game.id, USERS[0])
+    gid = game.id
+    await writer_stopped(a)
+    book = DeadlineBook(store)
+    table = a._games[gid]
+    held = 0
+    for _ in range(12):
+        before = time.time()
+        await press(a, gid)
+        live = table.live
+        if a.engine.phase(live.state) not in ("turn", "claim") or live.deadline is None:
+            break
+        [row] = [d for d in await book.pending(gid) if d.kind == "play"]
+        assert row.version == live.version  # written with the press
+        assert row.due_at >= live.deadline - 0.05  # not early (the commit's own time at most)
+        # at most the jitter of the press's windows late: a human discard and three AI
+        # discards or claims hold at most five windows
+        assert row.due_at - live.deadline <= 5 * hold * 2 * HOLD_JITTER + 0.5
+        if live.deadline >= before + 30 + hold * (1 - HOLD_JITTER):
+            held += 1  # the decision is shown after held windows (a discard's, not a pass)
+    assert held >= 3  # (presses whose discards' windows were held before the decision)
 
 
 async def test_the_hand_s_last_action_stores_its_ready_deadline(processes, store):

@@ -1,14 +1,19 @@
 """How a picture's bytes come back from a worker process: ``python -m benchmarks.picture_pipes
 [--jobs 1500] [--kib 55]``.
 
-Each job makes ``--kib`` KiB (a table picture's PNG) in a worker of a
-``ProcessPoolExecutor`` and returns it: ``pickled`` — the bytes themselves, pickled through
-the executor's pipe (as :mod:`render.pool` did); ``file`` — written once to a file in
-shared memory (``/dev/shm``, else the temp folder) and only its name sent back, the bot
-reading and removing it (the alternative tried; :mod:`render.pool` keeps the pipe: the
-file saves nothing measurable — the executor's own overhead per job, about 0.1 ms in the
-bot whatever the size, dwarfs the bytes' share). Prints, per job, the CPU of the bot's
-process (its event loop and the executor's threads) and of the workers, and the wall time.
+Each job makes ``--kib`` KiB (a table picture's PNG) in a worker and returns it, three ways:
+
+- ``pipes`` — :mod:`render.workers`, what :mod:`render.pool` uses: a pair of pipes per
+  worker, the bytes written back in one frame and read on the event loop, no thread;
+- ``pickled`` — a ``ProcessPoolExecutor``, the bytes pickled through its result queue (as
+  :mod:`render.pool` did before): two threads of the executor's in the bot's process;
+- ``file`` — the executor again, the bytes written once to a file in shared memory
+  (``/dev/shm``, else the temp folder) and only its name sent back, the bot reading and
+  removing it (tried before: it saves nothing measurable — the executor's own overhead
+  per job, about 0.26 ms in the bot whatever the size, dwarfs the bytes' share).
+
+Prints, per job, the CPU of the bot's process (its event loop and any threads) and of the
+workers, and the wall time.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import NamedTuple
+
+from render.workers import Workers, forkserver_context
 
 # ---- the hand-off through a file in shared memory (the alternative measured)
 
@@ -140,6 +147,29 @@ async def _run(way: str, jobs: int, kib: int, workers: int) -> tuple[float, floa
     return own * 1e3 / jobs, kids * 1e3 / jobs, wall * 1e3 / jobs
 
 
+async def _run_pipes(jobs: int, kib: int, workers: int) -> tuple[float, float, float]:
+    """The ``pipes`` way: :class:`render.workers.Workers`, as the bot's pool."""
+    pool = Workers(workers, context=forkserver_context(), init=use_folder, init_args=(None,))
+    try:
+        await asyncio.gather(*(pool.run(_make, 1) for _ in range(workers)))
+        pids = [w.process.pid for w in pool._workers]
+        own0, kids0, wall0 = time.process_time(), sum(map(_cpu_of, pids)), time.perf_counter()
+        sem = asyncio.Semaphore(workers)  # (the pool hands each worker one job at a time)
+
+        async def one() -> int:
+            async with sem:
+                return len(await pool.run(_pickled, kib))
+
+        sizes = await asyncio.gather(*(one() for _ in range(jobs)))
+        assert all(s == kib * 1024 for s in sizes)
+        own = time.process_time() - own0
+        kids = sum(map(_cpu_of, pids)) - kids0
+        wall = time.perf_counter() - wall0
+    finally:
+        await pool.close()
+    return own * 1e3 / jobs, kids * 1e3 / jobs, wall * 1e3 / jobs
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--jobs", type=int, default=1500)
@@ -149,8 +179,13 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     print(f"cores {os.cpu_count()}, load average {os.getloadavg()[0]:.2f}; {args.kib} KiB a job")
     for r in range(args.rounds):
-        for way in ("pickled", "file"):
-            own, kids, wall = asyncio.run(_run(way, args.jobs, args.kib, args.workers))
+        for way in ("pipes", "pickled", "file"):
+            run = (
+                _run_pipes(args.jobs, args.kib, args.workers)
+                if way == "pipes"
+                else _run(way, args.jobs, args.kib, args.workers)
+            )
+            own, kids, wall = asyncio.run(run)
             print(
                 f"round {r}  {way:8s} bot process {own:6.3f} ms/job  workers {kids:6.3f} ms/job"
                 f"  wall {wall:6.3f} ms/job"

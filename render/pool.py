@@ -1,8 +1,9 @@
 """Pictures rendered off the event loop, in a pool of worker processes.
 
 :class:`PicturePool` runs a renderer (a top-level function of :mod:`render` taking one frozen
-picture model, returning PNG bytes) in a ``ProcessPoolExecutor``, so pictures render in
-parallel with the bot's event loop instead of on it. Jobs wait in the loop by priority —
+picture model, returning PNG bytes) in worker processes (:mod:`render.workers`: a pair of
+pipes each, read on the event loop), so pictures render in parallel with the bot's event
+loop instead of on it. Jobs wait in the loop by priority —
 :data:`URGENT` (a press is being answered), :data:`PRIVATE` (a hand DM), :data:`TABLE` (the
 public table, which may lag) — and only ``workers`` are handed to the processes at a time, so
 an urgent picture never queues behind a backlog of tables. Workers run at a lower CPU
@@ -20,15 +21,14 @@ import functools
 import heapq
 import itertools
 import logging
-import multiprocessing
 import os
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
+
+from render.workers import WorkerDied, Workers, forkserver_context
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +88,7 @@ class PicturePool:
     def __init__(self, workers: int | None = None, *, nice: int = WORKER_NICE) -> None:
         self.workers = default_workers() if workers is None else max(0, workers)
         self.nice = nice
-        self._executor: Executor | None = None
+        self._processes: Workers | None = None
         self._heap: list[tuple[int, int, Renderer, Any, asyncio.Future[bytes]]] = []
         self._seq = itertools.count()
         self._running = 0
@@ -99,31 +99,27 @@ class PicturePool:
         self.fallbacks = 0
         #: seconds one picture keeps a worker, a moving average (:meth:`expected_wait`)
         self.job_seconds = FIRST_JOB_SECONDS
+        self._stopping: set[asyncio.Future[None]] = set()  # broken workers being stopped
 
-    # ------------------------------------------------------------------ the executor
+    # ------------------------------------------------------------------ the processes
 
-    def _pool(self) -> Executor | None:
+    def _pool(self) -> Workers | None:
         if self.workers <= 0 or self._closed:
             return None
-        if self._executor is None:
+        if self._processes is None:
             try:
-                context = multiprocessing.get_context("forkserver")
-                with contextlib.suppress(ValueError, RuntimeError):
-                    context.set_forkserver_preload(["render"])
-                self._executor = ProcessPoolExecutor(
-                    self.workers,
-                    mp_context=context,
-                    initializer=_worker_init,
-                    initargs=(self.nice, os.getpid()),
-                )
-                with _without_main():  # every worker now: they need ``render``, not the bot
-                    for _ in range(self.workers):
-                        self._executor.submit(_noop)
+                with _without_main():  # the workers need ``render``, not the bot
+                    self._processes = Workers(
+                        self.workers,
+                        context=forkserver_context(),
+                        init=_worker_init,
+                        init_args=(self.nice, os.getpid()),
+                    )
             except (OSError, ValueError, NotImplementedError) as error:
                 log.warning("no picture worker processes (%s); rendering in a thread", error)
                 self.workers = 0
                 return None
-        return self._executor
+        return self._processes
 
     def start(self) -> None:
         """Start the workers now (each builds its tile cache) rather than on first use."""
@@ -135,9 +131,10 @@ class PicturePool:
         while self._heap:
             *_, future = heapq.heappop(self._heap)
             future.cancel()
-        executor, self._executor = self._executor, None
-        if executor is not None:
-            await asyncio.to_thread(executor.shutdown, True, cancel_futures=True)
+        processes, self._processes = self._processes, None
+        if processes is not None:
+            await processes.close()
+        await asyncio.gather(*self._stopping, return_exceptions=True)
 
     # ------------------------------------------------------------------ rendering
 
@@ -185,27 +182,27 @@ class PicturePool:
         self._dispatch()
 
     async def _run(self, fn: Renderer, model: Any) -> bytes:
-        loop = asyncio.get_running_loop()
         pool = self._pool()
         if pool is not None:
             try:
                 began = time.monotonic()
-                data = await loop.run_in_executor(pool, fn, model)
+                data = await pool.run(fn, model)
                 self._timed(time.monotonic() - began)
                 self.rendered += 1
                 return data
-            except BrokenProcessPool:
-                broken, self._executor = self._executor, None
+            except WorkerDied:
+                broken, self._processes = self._processes, None
                 if broken is pool:  # (the first job to notice rebuilds it, once)
                     self._breaks += 1
                     if self._breaks >= MAX_BREAKS:
                         log.error("picture workers keep failing; rendering in threads")
                         self.workers = 0
                     else:
-                        log.warning("a picture worker died; rebuilding the pool")
-                    broken.shutdown(wait=False, cancel_futures=True)
+                        log.warning("a picture worker died; starting the workers again")
+                    self._stopping.add(asyncio.ensure_future(broken.close()))
+                    self._stopping = {t for t in self._stopping if not t.done()}
                 elif broken is not None:
-                    self._executor = broken
+                    self._processes = broken
         self.fallbacks += 1
         began = time.monotonic()
         data = await asyncio.to_thread(fn, model)
@@ -216,10 +213,6 @@ class PicturePool:
         """A picture kept a worker ``seconds`` (its wait for a core included: under load
         that is what the next pictures will wait too)."""
         self.job_seconds += (seconds - self.job_seconds) * JOB_SECONDS_WEIGHT
-
-
-def _noop() -> None:
-    return None
 
 
 @contextlib.contextmanager

@@ -1,0 +1,87 @@
+"""The picture worker processes (render.workers): results framed whole over the pipes
+whatever their size, a renderer's exception raised in the bot, a worker that dies failing
+its picture at once (the pool then draws it in a thread and starts new workers), and
+closing stopping every process."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+
+import pytest
+
+from render import pool, render_table
+from render.samples import sample_table
+from render.workers import WorkerDied, Workers, forkserver_context
+
+#: a worker's set-up in these tests (nothing: a function the workers can import)
+_nothing = os.getpid
+
+
+async def test_results_of_every_size_come_back_whole_to_their_own_callers() -> None:
+    """``bytes(n)`` drawn in two workers: results far larger than a pipe holds (64 KiB),
+    many in flight at once, each caller gets its own."""
+    workers = Workers(2, context=forkserver_context(), init=_nothing)
+    try:
+        sizes = [0, 1, 70_000, 5, 300_000, 65_536, 12, 1 << 20] * 4
+        got = await asyncio.gather(*(workers.run(bytes, n) for n in sizes))
+        assert [len(g) for g in got] == sizes
+        assert all(g == bytes(len(g)) for g in got)
+    finally:
+        await workers.close()
+
+
+async def test_a_renderer_s_exception_is_raised_in_the_bot() -> None:
+    workers = Workers(1, context=forkserver_context(), init=_nothing)
+    try:
+        with pytest.raises(AttributeError):
+            await workers.run(render_table, None)
+        table = sample_table()  # the worker goes on drawing
+        assert await workers.run(render_table, table) == render_table(table)
+    finally:
+        await workers.close()
+
+
+async def test_a_worker_that_dies_fails_its_picture_at_once() -> None:
+    workers = Workers(1, context=forkserver_context(), init=_nothing)
+    try:
+        assert await workers.run(bytes, 3) == bytes(3)
+        [worker] = workers._workers
+        os.kill(worker.process.pid, signal.SIGKILL)
+        with pytest.raises(WorkerDied):
+            await asyncio.wait_for(workers.run(bytes, 3), 5)
+        assert workers.alive == 0
+        with pytest.raises(WorkerDied):  # none left: refused without waiting
+            await workers.run(bytes, 3)
+    finally:
+        await workers.close()
+
+
+async def test_closing_stops_every_worker() -> None:
+    workers = Workers(2, context=forkserver_context(), init=_nothing)
+    await workers.run(bytes, 1)
+    processes = [w.process for w in workers._workers]
+    await workers.close()
+    assert not any(p.is_alive() for p in processes)
+    with pytest.raises(WorkerDied):
+        await workers.run(bytes, 1)
+
+
+async def test_the_pool_draws_a_dead_worker_s_picture_in_a_thread_then_starts_new_ones() -> None:
+    pictures = pool.PicturePool(1)
+    table = sample_table()
+    expected = render_table(table)
+    try:
+        assert await pictures.render(render_table, table) == expected
+        first = pictures._processes
+        assert first is not None
+        os.kill(first._workers[0].process.pid, signal.SIGKILL)
+        await asyncio.sleep(0.2)  # (its pipe closes: the loop notices)
+        assert await pictures.render(render_table, table) == expected
+        assert pictures.fallbacks == 1  # that one in a thread
+        assert await pictures.render(render_table, table) == expected
+        assert pictures._processes is not None and pictures._processes is not first
+        assert pictures.rendered == 2 and pictures.fallbacks == 1  # in a new worker
+    finally:
+        await pictures.close()

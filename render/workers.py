@@ -73,22 +73,30 @@ def _write_all(fd: int, data: bytes) -> None:
 def _serve(
     jobs: Connection, results: Connection, init: Callable[..., None], args: tuple[Any, ...]
 ) -> None:
-    """A worker's life: ``init(*args)``, then draw each job until the bot closes the pipe."""
+    """A worker's life: ``init(*args)``, then draw each job until the bot closes the pipe
+    (it stopped its workers, or it was killed: a picture being drawn then has nobody to go
+    to, and the worker exits quietly)."""
     init(*args)
     read_fd, write_fd = jobs.fileno(), results.fileno()
     while True:
-        head = _read_exact(read_fd, _JOB.size)
-        if head is None:
+        try:
+            head = _read_exact(read_fd, _JOB.size)
+            body = None if head is None else _read_exact(read_fd, _JOB.unpack(head)[0])
+        except OSError:
             return
-        body = _read_exact(read_fd, _JOB.unpack(head)[0])
         if body is None:
             return
         job_id, fn, model = pickle.loads(body)
         try:
             data, status = fn(model), _OK
+            if not isinstance(data, bytes):
+                raise TypeError(f"a renderer gave {type(data).__name__}, not bytes")
         except Exception as error:  # given back to the caller, raised there
             data, status = _pickled_error(error), _FAILED
-        _write_all(write_fd, _RESULT.pack(len(data), status, job_id) + data)
+        try:
+            _write_all(write_fd, _RESULT.pack(len(data), status, job_id) + data)
+        except OSError:  # (BrokenPipeError: the bot closed its end)
+            return
 
 
 def _pickled_error(error: Exception) -> bytes:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import time
 
 import pytest
 
@@ -37,6 +38,8 @@ async def test_a_renderer_s_exception_is_raised_in_the_bot() -> None:
     try:
         with pytest.raises(AttributeError):
             await workers.run(render_table, None)
+        with pytest.raises(TypeError, match="not bytes"):
+            await workers.run(time.sleep, 0)  # (gives None)
         table = sample_table()  # the worker goes on drawing
         assert await workers.run(render_table, table) == render_table(table)
     finally:
@@ -66,6 +69,22 @@ async def test_closing_stops_every_worker() -> None:
     assert not any(p.is_alive() for p in processes)
     with pytest.raises(WorkerDied):
         await workers.run(bytes, 1)
+
+
+async def test_a_worker_whose_bot_stops_mid_picture_exits_quietly() -> None:
+    """The bot stops (or is killed) while a picture is being drawn: the worker finds the
+    pipe closed when it gives the picture back and exits without a traceback (one printed
+    there lands in the bot's log)."""
+    workers = Workers(1, context=forkserver_context(), init=_nothing)
+    drawing = asyncio.create_task(workers.run(time.sleep, 0.5))  # (a slow picture)
+    await asyncio.sleep(0.2)
+    [worker] = workers._workers
+    workers.abandon()
+    with pytest.raises(WorkerDied):
+        await drawing
+    await asyncio.to_thread(worker.process.join, 5)
+    assert worker.process.exitcode == 0  # an uncaught exception exits with 1
+    await workers.close()
 
 
 async def test_the_pool_draws_a_dead_worker_s_picture_in_a_thread_then_starts_new_ones() -> None:

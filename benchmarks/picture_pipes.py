@@ -25,10 +25,11 @@ import os
 import shutil
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import NamedTuple
 
-from render.workers import Workers, forkserver_context
+from render.workers import Workers, forkserver_context, write_all
 
 # ---- the hand-off through a file in shared memory (the alternative measured)
 
@@ -74,9 +75,7 @@ def hand_over(data: bytes) -> Handed | bytes:
     path = os.path.join(_folder, f"{os.getpid()}-{next(_names)}")
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
+        write_all(fd, data)
     finally:
         os.close(fd)
     return Handed(path, len(data))
@@ -120,54 +119,60 @@ def _cpu_of(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+async def _measure(
+    pids: list[int], jobs: int, kib: int, at_once: int, job: Callable[[], Awaitable[int]]
+) -> tuple[float, float, float]:
+    """``jobs`` runs of ``job`` (each giving the bytes it got back), ``at_once`` at a time:
+    per job, the CPU of this process and of the workers ``pids``, and the wall time (ms)."""
+    own0, kids0, wall0 = time.process_time(), sum(map(_cpu_of, pids)), time.perf_counter()
+    sem = asyncio.Semaphore(at_once)
+
+    async def one() -> int:
+        async with sem:
+            return await job()
+
+    sizes = await asyncio.gather(*(one() for _ in range(jobs)))
+    assert all(s == kib * 1024 for s in sizes)
+    own = time.process_time() - own0
+    kids = sum(map(_cpu_of, pids)) - kids0
+    wall = time.perf_counter() - wall0
+    return own * 1e3 / jobs, kids * 1e3 / jobs, wall * 1e3 / jobs
+
+
 async def _run(way: str, jobs: int, kib: int, workers: int) -> tuple[float, float, float]:
+    """The ``pickled`` and ``file`` ways: a ``ProcessPoolExecutor``."""
     loop = asyncio.get_running_loop()
     folder = open_folder() if way == "file" else None
+    fn = _pickled if way == "pickled" else _by_file
     with ProcessPoolExecutor(workers, initializer=use_folder, initargs=(folder,)) as pool:
         await asyncio.gather(*(loop.run_in_executor(pool, _make, 1) for _ in range(workers)))
+
+        async def job() -> int:
+            out = await loop.run_in_executor(pool, fn, kib)
+            return len(out if isinstance(out, bytes) else take(out))
+
         pids = list(pool._processes)  # the workers, for their CPU
-        own0, kids0, wall0 = time.process_time(), sum(map(_cpu_of, pids)), time.perf_counter()
-        fn = _pickled if way == "pickled" else _by_file
-        sem = asyncio.Semaphore(workers * 2)
-
-        async def one() -> int:
-            async with sem:
-                out = await loop.run_in_executor(pool, fn, kib)
-                data = out if isinstance(out, bytes) else take(out)
-                return len(data)
-
-        sizes = await asyncio.gather(*(one() for _ in range(jobs)))
-        assert all(s == kib * 1024 for s in sizes)
-        own = time.process_time() - own0
-        kids = sum(map(_cpu_of, pids)) - kids0
-        wall = time.perf_counter() - wall0
+        figures = await _measure(pids, jobs, kib, workers * 2, job)
     if folder is not None:
         assert not os.listdir(folder)  # every file taken
         close_folder(folder)
-    return own * 1e3 / jobs, kids * 1e3 / jobs, wall * 1e3 / jobs
+    return figures
 
 
 async def _run_pipes(jobs: int, kib: int, workers: int) -> tuple[float, float, float]:
-    """The ``pipes`` way: :class:`render.workers.Workers`, as the bot's pool."""
+    """The ``pipes`` way: :class:`render.workers.Workers`, as the bot's pool (which hands
+    each worker one job at a time)."""
     pool = Workers(workers, context=forkserver_context(), init=use_folder, init_args=(None,))
     try:
         await asyncio.gather(*(pool.run(_make, 1) for _ in range(workers)))
+
+        async def job() -> int:
+            return len(await pool.run(_pickled, kib))
+
         pids = [w.process.pid for w in pool._workers]
-        own0, kids0, wall0 = time.process_time(), sum(map(_cpu_of, pids)), time.perf_counter()
-        sem = asyncio.Semaphore(workers)  # (the pool hands each worker one job at a time)
-
-        async def one() -> int:
-            async with sem:
-                return len(await pool.run(_pickled, kib))
-
-        sizes = await asyncio.gather(*(one() for _ in range(jobs)))
-        assert all(s == kib * 1024 for s in sizes)
-        own = time.process_time() - own0
-        kids = sum(map(_cpu_of, pids)) - kids0
-        wall = time.perf_counter() - wall0
+        return await _measure(pids, jobs, kib, workers, job)
     finally:
         await pool.close()
-    return own * 1e3 / jobs, kids * 1e3 / jobs, wall * 1e3 / jobs
 
 
 def main(argv: list[str] | None = None) -> None:

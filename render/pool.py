@@ -199,8 +199,9 @@ class PicturePool:
                         self.workers = 0
                     else:
                         log.warning("a picture worker died; starting the workers again")
-                    self._stopping.add(asyncio.ensure_future(broken.close()))
-                    self._stopping = {t for t in self._stopping if not t.done()}
+                    stopping = asyncio.ensure_future(broken.close())
+                    self._stopping.add(stopping)
+                    stopping.add_done_callback(self._stopping.discard)
                 elif broken is not None:
                     self._processes = broken
         self.fallbacks += 1

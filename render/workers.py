@@ -64,7 +64,8 @@ def _read_exact(fd: int, size: int) -> bytes | None:
     return bytes(chunks)
 
 
-def _write_all(fd: int, data: bytes) -> None:
+def write_all(fd: int, data: bytes) -> None:
+    """All of ``data`` to ``fd`` (a pipe takes part of a large write at a time)."""
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view) :]
@@ -94,7 +95,7 @@ def _serve(
         except Exception as error:  # given back to the caller, raised there
             data, status = _pickled_error(error), _FAILED
         try:
-            _write_all(write_fd, _RESULT.pack(len(data), status, job_id) + data)
+            write_all(write_fd, _RESULT.pack(len(data), status, job_id) + data)
         except OSError:  # (BrokenPipeError: the bot closed its end)
             return
 
@@ -140,6 +141,7 @@ class Workers:
             for _ in range(n):
                 self._workers.append(self._start(context, init, init_args))
         except BaseException:
+            self.abandon()  # (the started ones read the end of their pipe and exit)
             self._stop_processes()
             raise
 
@@ -182,7 +184,7 @@ class Workers:
         future: asyncio.Future[bytes] = loop.create_future()
         worker.waiting[job_id] = future
         try:  # a job is small and the pipe of a worker near idle is empty: no wait here
-            _write_all(worker.jobs.fileno(), _JOB.pack(len(body)) + body)
+            write_all(worker.jobs.fileno(), _JOB.pack(len(body)) + body)
         except OSError as error:
             self._died(worker, f"its pipe refused a job ({error})")
         return await future

@@ -560,7 +560,7 @@ class Table:
         self.end_waited_episodes(actor)
         public = [e for e in events if e.visible_to is None]
         phase = engine.phase(live.state)
-        humans = not all(s.ai for s in live.seats)  # nobody to show moments to, else
+        humans = self.humans_seated()  # nobody to show moments to, else
         hold = context.claim_hold if humans else 0.0
         kongs = engine.kongs_robbable(live.state)  # every added kong shows a window too
         plan = None
@@ -626,11 +626,16 @@ class Table:
                 context.results.queue(live, summary, result, table)
         return plan is not None
 
+    def humans_seated(self) -> bool:
+        """Whether a human sits at the table: moments and claim windows are shown (held)
+        only to humans (:meth:`show_change`)."""
+        return not all(s.ai for s in self.live.seats)
+
     def windows_shown(self, events: list[GameEvent], after: Any) -> int:
         """How many claim windows showing ``events`` (a change leading to ``after``) holds
         on the table — a discard's, or an added kong's the variant lets be robbed — when a
         human sits at the table (:meth:`show_change`; none are held for AI alone)."""
-        if all(s.ai for s in self.live.seats) or after is None:
+        if not self.humans_seated():
             return 0
         kongs = self.engine.kongs_robbable(after)
         return sum(1 for e in events if e.visible_to is None and reveal.opens_window(e, kongs))

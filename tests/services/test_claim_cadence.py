@@ -59,6 +59,29 @@ def test_the_window_built_for_a_discard_is_the_engines_own(variant: str) -> None
     assert compared >= 10
 
 
+def _plan(
+    engine: RealEngine,
+    steps: list[tuple[int | None, Any, Any, list[GameEvent]]],
+    public: list[GameEvent],
+    final_phase: Any,
+    *,
+    hold: float = 1.5,
+    kongs: bool = False,
+) -> tuple[list[reveal.Moment], list[GameEvent]] | None:
+    """The moments of ``steps`` without pace, each window held ``hold`` ± its jitter (the
+    holds drawn from a fixed seed)."""
+    return reveal.plan(
+        engine,
+        steps,
+        public,
+        pace=0.0,
+        hold=hold,
+        holds=random.Random(1),
+        final_phase=final_phase,
+        kongs=kongs,
+    )
+
+
 def test_plan_holds_every_discard_and_folds_draws() -> None:
     """With a hold, each discard of an AI run is a window moment held at least the hold's
     lower bound; a draw is never a moment of its own (it shows with what follows)."""
@@ -72,15 +95,7 @@ def test_plan_holds_every_discard_and_folds_draws() -> None:
         state, events = engine.apply(state, seat, engine.choose_action(state, seat, None))
         steps.append((seat, before, state, list(events)))
         public += [e for e in events if e.visible_to is None]
-    plan = reveal.plan(
-        engine,
-        steps,
-        public,
-        pace=0.0,
-        hold=1.5,
-        holds=random.Random(1),
-        final_phase=engine.phase(state),
-    )
+    plan = _plan(engine, steps, public, engine.phase(state))
     assert plan is not None
     shown, final = plan
     discards = [e for e in public if e.kind == "discarded"]
@@ -96,16 +111,7 @@ def test_plan_holds_every_discard_and_folds_draws() -> None:
     ordered = [e for m in shown for e in m.events] + final
     assert [id(e) for e in ordered] == [id(e) for e in public]
     # without a hold (and no pace) nothing is planned: the change shows at once
-    no_hold = reveal.plan(
-        engine,
-        steps,
-        public,
-        pace=0.0,
-        hold=0.0,
-        holds=random.Random(1),
-        final_phase=engine.phase(state),
-    )
-    assert no_hold is None
+    assert _plan(engine, steps, public, engine.phase(state), hold=0.0) is None
 
 
 async def test_every_discard_shows_the_same_window(make_service, store) -> None:
@@ -230,16 +236,7 @@ def test_plan_holds_every_added_kong_as_a_window_robbable_or_not() -> None:
     steps: list[tuple[int | None, Any, Any, list[GameEvent]]] = [(seat, state, step.state, events)]
 
     def plan(kongs: bool) -> tuple[list[reveal.Moment], list[GameEvent]] | None:
-        return reveal.plan(
-            engine,
-            steps,
-            public,
-            pace=0.0,
-            hold=1.5,
-            holds=random.Random(1),
-            final_phase=engine.phase(step.state),
-            kongs=kongs,
-        )
+        return _plan(engine, steps, public, engine.phase(step.state), kongs=kongs)
 
     shown, final = plan(kongs=True) or ([], [])
     [window] = shown

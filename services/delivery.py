@@ -1,8 +1,10 @@
 """Where the service sends what happened: the :class:`Delivery` protocol.
 
 The Discord implementation is :mod:`cogs.delivery.discord_delivery`; tests use a recording fake. The service
-calls these after the actions are committed, in order per game, and a failure here is only
-logged: it never rolls back a committed action.
+calls these after the actions are committed, in order per game — the hand DMs
+(:meth:`Delivery.hand_changed`) in a lane of their own that the channel's calls do not wait
+for (:mod:`services.outbox`) — and a failure here is only logged: it never rolls back a
+committed action.
 """
 
 from __future__ import annotations

@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import copy
 import logging
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -91,8 +90,8 @@ class LiveGame:
     public_seen: Any = None
     #: the session: length, 准备 check, 解散 vote, 再来一局 (see :mod:`services.session`)
     session: SessionState = field(default_factory=SessionState)
-    queue: asyncio.Queue[Callable[[], Awaitable[None]]] | None = None
-    pump: asyncio.Task[None] | None = None
+    #: its deliveries' lanes, by name (:class:`services.outbox.Lane`)
+    outbox_lanes: dict[str, Any] = field(default_factory=dict)
     #: hands whose result was queued for delivery and has not gone out yet (noted owed in
     #: the ``next`` entry of a hand dealt meanwhile: :mod:`services.session`)
     results_unposted: set[int] = field(default_factory=set)

@@ -151,6 +151,5 @@ class HeldGames(dict[int, "Table"]):
             if old.status in OPEN or held.lock.locked() or outbox.busy(old):
                 continue  # reopened, being changed, or still delivering: next time
             del self[game_id]
-            if old.pump is not None:
-                old.pump.cancel()
+            outbox.cancel(old)
             self.released += 1

@@ -22,6 +22,19 @@ moments already past; the newer job shows all that the skipped one would have. A
 also stand for other keys (``also``): it then makes older jobs with those keys obsolete too
 (a hand asking the seat to decide replaces the seat's moments in between, but only a hand
 of the same decision replaces it: :meth:`services.table.Table.show_change`).
+
+Each game has two **lanes**, so that the channel never waits on a player's DM: a hand DM
+being posted (its picture, its saved message id, a 429 on the DM sent again for a minute)
+no longer holds back the table of everyone else, and the table's pace tells nothing of
+whose hand changed. A job is queued as
+
+- :data:`PUBLIC` (the table, its moments and claim-window holds, results, the session's
+  messages): it waits for the public jobs queued before it, not for the hand DMs;
+- :data:`PRIVATE` (a seat's hand DM and its alert): it waits for every job queued before
+  it, so a hand never shows before the moments that led to it;
+- :data:`BOTH` (the default: a refresh, the game's end — what touches the hands as well
+  as the channel): it waits for every job queued before it, and every job queued after
+  it waits for it.
 """
 
 from __future__ import annotations
@@ -31,7 +44,7 @@ import itertools
 import logging
 import random
 from collections.abc import Awaitable, Callable, Hashable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from services.gamelog import LiveGame
 
@@ -73,6 +86,14 @@ def backoff(attempt: int, at_least: float = 0.0) -> float:
     return max(at_least, base * random.uniform(1.0, 1.2))
 
 
+#: a job of the channel: waits for the public (and :data:`BOTH`) jobs queued before it
+PUBLIC = "public"
+#: a seat's hand DM: waits for every job queued before it
+PRIVATE = "private"
+#: waits for every job queued before it; every job queued after it waits for it
+BOTH = "both"
+
+
 @dataclass(frozen=True)
 class _Queued:
     job: Job
@@ -80,6 +101,20 @@ class _Queued:
     key: Hashable | None
     resend: Resend | None
     also: tuple[Hashable, ...] = ()
+    #: the last job of the other lane when this one was queued: run once it has ended
+    after: asyncio.Event | None = None
+    #: set once this job has ended (run, skipped, failed or cancelled)
+    ended: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+@dataclass
+class Lane:
+    """One lane of a game's deliveries: its jobs run in order, one at a time."""
+
+    queue: asyncio.Queue[_Queued] = field(default_factory=asyncio.Queue)
+    pump: asyncio.Task[None] | None = None
+    #: the last job queued in it (the jobs of the other lane queued after it wait for it)
+    last: _Queued | None = None
 
 
 _seq = itertools.count(1)
@@ -92,19 +127,30 @@ def enqueue(
     key: Hashable | None = None,
     resend: Resend | None = None,
     also: tuple[Hashable, ...] = (),
+    lane: str = BOTH,
 ) -> None:
-    """Queue a delivery; jobs of one game run in order, one at a time. ``key``: what the
-    job shows (a job not yet started, or being sent again, is dropped once a newer one with
-    the same key is queued); ``also``: other keys whose older jobs this one makes obsolete;
-    ``resend``: when a failed job is sent again (None: never)."""
-    if live.queue is None:
-        live.queue = asyncio.Queue()
-    if live.pump is None or live.pump.done():
-        live.pump = asyncio.create_task(_pump(live), name=f"mj-delivery-{live.id}")
-    item = _Queued(job, next(_seq), key, resend, also if key is not None else ())
+    """Queue a delivery; jobs of one game run in order, one at a time, in two lanes (see
+    the module docstring: ``lane`` is :data:`PUBLIC`, :data:`PRIVATE` or :data:`BOTH`).
+    ``key``: what the job shows (a job not yet started, or being sent again, is dropped
+    once a newer one with the same key is queued); ``also``: other keys whose older jobs
+    this one makes obsolete; ``resend``: when a failed job is sent again (None: never)."""
+    if lane not in (PUBLIC, PRIVATE, BOTH):
+        raise ValueError(f"no delivery lane {lane!r}")
+    runs_in = PRIVATE if lane == PRIVATE else PUBLIC
+    other = live.outbox_lanes.get(PUBLIC if runs_in == PRIVATE else PRIVATE)
+    after = None
+    if lane != PUBLIC and other is not None and other.last is not None:
+        after = other.last.ended
+    own = live.outbox_lanes.get(runs_in)
+    if own is None:
+        own = live.outbox_lanes[runs_in] = Lane()
+    if own.pump is None or own.pump.done():
+        own.pump = asyncio.create_task(_pump(live, own), name=f"mj-delivery-{live.id}-{runs_in}")
+    item = _Queued(job, next(_seq), key, resend, also if key is not None else (), after)
     for shown in _keys(item):
         live.outbox_keys[shown] = item.seq
-    live.queue.put_nowait(item)  # type: ignore[arg-type]
+    own.last = item
+    own.queue.put_nowait(item)
 
 
 def _keys(item: _Queued) -> tuple[Hashable, ...]:
@@ -116,22 +162,27 @@ def obsolete(live: LiveGame, item: _Queued) -> bool:
     return item.key is not None and live.outbox_keys.get(item.key, item.seq) > item.seq
 
 
-async def _pump(live: LiveGame) -> None:
-    assert live.queue is not None
+async def _pump(live: LiveGame, lane: Lane) -> None:
     while True:
-        item: _Queued = await live.queue.get()  # type: ignore[assignment]
+        item = await lane.queue.get()
         try:
+            if item.after is not None:
+                await item.after.wait()  # the other lane's jobs queued before this one
             if not obsolete(live, item):  # (a newer one showing the same thing follows)
                 await _deliver(live, item)
         except asyncio.CancelledError:
-            live.queue.task_done()
+            item.ended.set()
+            lane.queue.task_done()
             raise
         except Exception:
             log.exception("game %s: delivery failed (the action stays committed)", live.id)
         for shown in _keys(item):
             if live.outbox_keys.get(shown) == item.seq:
                 del live.outbox_keys[shown]
-        live.queue.task_done()
+        item.ended.set()
+        if lane.last is item:
+            lane.last = None  # (nothing left to wait for: let the ended job go)
+        lane.queue.task_done()
 
 
 async def _deliver(live: LiveGame, item: _Queued) -> None:
@@ -177,21 +228,30 @@ async def drained(games: Iterable[LiveGame]) -> None:
     """Wait until every job queued for these games ran (a change still in progress queues
     its jobs later: :meth:`services.game.GameService.idle` waits for it first)."""
     for live in list(games):
-        if live.queue is not None:
-            await live.queue.join()
+        while busy(live):  # (a lane's job may wait for the other's)
+            for lane in list(live.outbox_lanes.values()):
+                await lane.queue.join()
+
+
+def cancel(live: LiveGame) -> list[asyncio.Task[None]]:
+    """Cancel the game's delivery tasks; returns them (to be awaited)."""
+    pumps = []
+    for lane in live.outbox_lanes.values():
+        if lane.pump is not None:
+            lane.pump.cancel()
+            pumps.append(lane.pump)
+    return pumps
 
 
 async def stop(games: Iterable[LiveGame]) -> None:
     """Stop the games' delivery tasks (after :func:`drained`)."""
-    pumps = []
-    for live in games:
-        if live.pump is not None:
-            live.pump.cancel()
-            pumps.append(live.pump)
+    pumps = [pump for live in games for pump in cancel(live)]
     await asyncio.gather(*pumps, return_exceptions=True)
 
 
 def busy(live: LiveGame) -> bool:
     """Whether deliveries of this game are queued or running."""
-    queue = live.queue
-    return queue is not None and (not queue.empty() or queue._unfinished_tasks > 0)  # type: ignore[attr-defined]
+    return any(
+        lane.queue._unfinished_tasks > 0
+        for lane in live.outbox_lanes.values()
+    )

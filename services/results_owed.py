@@ -33,11 +33,12 @@ between its send and the note) may still show twice.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from db.types import ActionRecord, GameInfo
+from services import outbox
 from services.delivery import Delivery, GameSummary
 from services.gamelog import LiveGame, replay_entry
 from services.model import HandResult, TableView
@@ -73,7 +74,7 @@ class ResultsOwed:
         engine: GameEngine,
         store: GameStore,
         delivery: Callable[[], Delivery],
-        enqueue: Callable[[LiveGame, Callable[[], Awaitable[Any]]], None],
+        enqueue: Callable[..., None],
         summary: Callable[[LiveGame], GameSummary],
         live_from_info: Callable[[GameInfo], LiveGame],
     ) -> None:
@@ -113,7 +114,7 @@ class ResultsOwed:
                 return
             await self._note_posted(live, hand)
 
-        self._enqueue(live, deliver)
+        self._enqueue(live, deliver, lane=outbox.PUBLIC)  # (not behind the hand DMs)
 
     def posted(self, live: LiveGame, hand: int) -> bool:
         """Whether the result of ``hand`` is known to have gone out (stored with the game's

@@ -42,6 +42,7 @@ from dataclasses import replace
 from typing import Any
 
 from db.types import VersionConflict
+from services import outbox
 from services.core import GameCore
 from services.delivery import GameSummary
 from services.errors import NoSuchGame, NotInGame, ServiceError, StaleButton, WrongPhase
@@ -620,7 +621,7 @@ class Session:
         result: HandResult | None = None
         if self._hand_over(live):
             result = self.core.engine.hand_result(live.state)
-        context.enqueue(live, lambda: notify(summary, result))
+        context.enqueue(live, lambda: notify(summary, result), lane=outbox.PUBLIC)
 
     def resumed(self, live: LiveGame) -> None:
         """After a restart (under the lock): show the session as it is, re-arm its timer."""

@@ -153,13 +153,15 @@ class TableContext:
         *,
         key: Any = None,
         also: tuple[Any, ...] = (),
+        lane: str = outbox.BOTH,
     ) -> None:
-        """Queue a delivery; jobs of one game run in order, one at a time. A failed one is
-        sent again while the delivery says the failure may pass (:meth:`resend_delay`);
-        ``key``: what it shows (a newer job with the same key, or ``also`` naming it, makes
-        one not yet sent or failed obsolete: :mod:`services.outbox`)."""
+        """Queue a delivery; jobs of one game run in order, one at a time, in their ``lane``
+        (the channel's jobs do not wait for the hand DMs: :mod:`services.outbox`). A failed
+        one is sent again while the delivery says the failure may pass
+        (:meth:`resend_delay`); ``key``: what it shows (a newer job with the same key, or
+        ``also`` naming it, makes one not yet sent or failed obsolete)."""
         resend = outbox.Resend(self.resend_delay, self.pause)
-        outbox.enqueue(live, job, key=key, also=also, resend=resend)
+        outbox.enqueue(live, job, key=key, also=also, resend=resend, lane=lane)
 
     def resend_delay(self, error: BaseException) -> float | None:
         """Seconds to wait before sending a failed delivery again (the delivery's
@@ -462,7 +464,7 @@ class Table:
             live.totals = list(result.scores)
         # written after the reply, in order with the deliveries (a restart records it again
         # if the write never happened; the store refuses a second copy)
-        self.enqueue(lambda: self.store_hand(hand))
+        self.enqueue(lambda: self.store_hand(hand), lane=outbox.PUBLIC)
 
     async def store_hand(self, hand: HandInput) -> None:
         live, context = self.live, self.context
@@ -587,11 +589,11 @@ class Table:
         for moment in shown:
             if not held and hold > 0:
                 held = True
-                self.enqueue(self._hold_over)
+                self.enqueue(self._hold_over, lane=outbox.PUBLIC)
             shown_as = replace(summary, phase=moment.phase, deadline=None)
             job = partial(context.delivery.table_changed, shown_as, moment.view, moment.events)
-            self.enqueue(job)
-            self.enqueue(partial(context.pause, moment.pause))
+            self.enqueue(job, lane=outbox.PUBLIC)
+            self.enqueue(partial(context.pause, moment.pause), lane=outbox.PUBLIC)
         # the table is edited only when it shows something new: an edit when one seat passes
         # in a claim window the others still decide on would tell the table someone could
         # claim (and when they answered)
@@ -599,13 +601,15 @@ class Table:
         if public or force_private or plan is not None or seen != live.public_seen:
             live.public_seen = seen
             if not held and hold > 0:
-                self.enqueue(self._hold_over)
-            self.enqueue(lambda: context.delivery.table_changed(summary, table, public))
+                self.enqueue(self._hold_over, lane=outbox.PUBLIC)
+            self.enqueue(
+                lambda: context.delivery.table_changed(summary, table, public), lane=outbox.PUBLIC
+            )
             if hold > 0 and phase == "claim" and any(reveal.opens_window(e, kongs) for e in public):
                 # a human may claim (or rob the kong): the window shown now is held like any
                 # other
                 until = reveal.hold_seconds(hold, context.holds)
-                self.enqueue(lambda: self._hold_from_now(until))
+                self.enqueue(lambda: self._hold_from_now(until), lane=outbox.PUBLIC)
         dealt = any(e.kind == "hand_started" for e in events)
         for seat, s in enumerate(live.seats):
             if s.ai or s.user_id is None:
@@ -616,6 +620,7 @@ class Table:
                 live.delivered[seat] = update.hand
                 self.enqueue(
                     partial(context.delivery.hand_changed, summary, update),
+                    lane=outbox.PRIVATE,
                     **_hand_keys(seat, update, dealt, live.hand_no),
                 )
         if engine.phase(live.state) in ("hand_over", "game_over") and any(
@@ -707,9 +712,10 @@ class Table:
         *,
         key: Any = None,
         also: tuple[Any, ...] = (),
+        lane: str = outbox.BOTH,
     ) -> None:
         """Queue a delivery of this game (:meth:`TableContext.enqueue`)."""
-        self.context.enqueue(self.live, job, key=key, also=also)
+        self.context.enqueue(self.live, job, key=key, also=also, lane=lane)
 
     # ------------------------------------------------------------------ after a restart
 

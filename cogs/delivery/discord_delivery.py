@@ -201,15 +201,22 @@ class DiscordDelivery:
     ) -> None:
         lang = await self.preferences.lang_for_guild(game.guild_id)
         await self.places.play_channel_id(game)  # the thread opens before anything is posted
+        dealt = False
         for event in events:
-            if event.kind == "hand_started" and event.data.get("commitment"):
-                self.commitments[game.id] = str(event.data["commitment"])
+            if event.kind == "hand_started":
+                dealt = True
+                if event.data.get("commitment"):
+                    self.commitments[game.id] = str(event.data["commitment"])
+        if not dealt:
+            # the table does not wait for the lines' post (its edit waits its spacing anyway)
+            self.tables.schedule(game, table)
         lines = [line for line in (event_line(game, e, events, lang) for e in events) if line]
         if lines and not await self.access.game_blocked(game):
             text = "\n".join(lines)
             line_nonce = nonce("l", game.id, game.version, text_id(text))
             await self.public(game, lambda: self.places.say(game, text, nonce=line_nonce))
-        self.tables.schedule(game, table)
+        if dealt:  # a new hand's table is posted below its opening line
+            self.tables.schedule(game, table)
 
     async def hand_changed(self, game: GameSummary, update: PrivateUpdate) -> None:
         # an alert waiting out its delay goes (or ends) before the hand DM changes

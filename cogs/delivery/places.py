@@ -526,17 +526,34 @@ class Places:
                 return
         old_at = at
         refs["table_at"] = [where, game.hand_no]
+        old: list[tuple[int, int, int]] = []  # (channel, message, hand of a result)
         if current is not None and current != message.id:
             if not old_at:
                 if game.hand_no <= 1:
                     refs["lobby"] = current
                     await self._lobby_started(game, current, where)
                 else:  # a table from before this version, in the channel
-                    await self.retire(game, game.channel_id, current)
+                    old.append((game.channel_id, current, 0))
             else:
-                await self.retire(game, int(old_at[0]), current)
-        await self.retire_result(game, before=game.hand_no)
+                old.append((int(old_at[0]), current, 0))
+        result = refs.get("result")
+        if result and int(result[2]) < game.hand_no:
+            refs.pop("result", None)  # (its 准备 / 解散 go; 回放 stays on every result)
+            old.append((int(result[0]), int(result[1]), int(result[2])))
+        for channel_id, message_id, hand in old:
+            self.stale.owe(game, channel_id, message_id, hand)  # stored with the save below
         await self.save_refs(game.id)
+        if old:
+            # their buttons go behind: the table's next edit (the new hand's first moves)
+            # does not wait for two more requests; written down, they are retried if cut off
+            task = asyncio.create_task(self._retire_all(game, old))
+            self._crossing.add(task)
+            task.add_done_callback(self._crossing.discard)
+
+    async def _retire_all(self, game: GameSummary, old: list[tuple[int, int, int]]) -> None:
+        """Take the buttons off the old hand's table and result (written down already)."""
+        for channel_id, message_id, hand in old:
+            await self.retire(game, channel_id, message_id, keep_hand=hand)
 
     async def _drop_duplicate(self, game: GameSummary, message: discord.Message) -> None:
         """A table (or lobby) this process just posted while another process posted one

@@ -213,6 +213,121 @@ async def test_a_hand_not_yet_shown_is_skipped_for_a_newer_one_of_the_same_seat(
     await outbox.stop([live])
 
 
+def _slow_jobs(shown: list[str], gate: asyncio.Event) -> Any:
+    """A maker of named jobs; those named ``slow …`` wait for ``gate`` before showing."""
+
+    def job(name: str) -> outbox.Job:
+        async def send() -> None:
+            if name.startswith("slow"):
+                await gate.wait()
+            shown.append(name)
+
+        return send
+
+    return job
+
+
+async def test_the_table_does_not_wait_for_a_slow_hand_dm() -> None:
+    """A hand DM being sent (here: stuck) holds back no public job queued after it — the
+    next table, the result — while a seat's next hand still waits for it."""
+    live = _live()
+    shown: list[str] = []
+    gate = asyncio.Event()
+    job = _slow_jobs(shown, gate)
+    outbox.enqueue(live, job("table v1"), lane=outbox.PUBLIC)
+    outbox.enqueue(live, job("slow hand v1"), key=("hand", 0), lane=outbox.PRIVATE)
+    outbox.enqueue(live, job("table v2"), lane=outbox.PUBLIC)
+    outbox.enqueue(live, job("result"), lane=outbox.PUBLIC)
+    outbox.enqueue(live, job("other seat"), key=("hand", 1), lane=outbox.PRIVATE)
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert shown == ["table v1", "table v2", "result"]
+    assert outbox.busy(live)
+    gate.set()
+    await outbox.drained([live])
+    assert shown == ["table v1", "table v2", "result", "slow hand v1", "other seat"]
+    assert not outbox.busy(live)
+    await outbox.stop([live])
+
+
+async def test_a_hand_dm_waits_for_the_public_moments_queued_before_it() -> None:
+    """A hand never shows before the moments that led to it: a private job waits for every
+    public job queued before it (a claim window held, a paced moment)."""
+    live = _live()
+    shown: list[str] = []
+    gate = asyncio.Event()
+    job = _slow_jobs(shown, gate)
+    outbox.enqueue(live, job("slow moment"), lane=outbox.PUBLIC)
+    outbox.enqueue(live, job("hand"), key=("hand", 0), lane=outbox.PRIVATE)
+    outbox.enqueue(live, job("table after"), lane=outbox.PUBLIC)
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert shown == []
+    gate.set()
+    await outbox.drained([live])
+    assert shown[0] == "slow moment"
+    assert sorted(shown[1:]) == ["hand", "table after"]
+    await outbox.stop([live])
+
+
+async def test_a_job_of_both_lanes_waits_for_all_before_and_holds_all_after() -> None:
+    """The game's end (or a refresh) touches the hands and the channel: it waits for the
+    hand DMs queued before it, and nothing queued after it overtakes it."""
+    live = _live()
+    shown: list[str] = []
+    gate = asyncio.Event()
+    job = _slow_jobs(shown, gate)
+    outbox.enqueue(live, job("slow hand"), key=("hand", 0), lane=outbox.PRIVATE)
+    outbox.enqueue(live, job("ending"))  # BOTH, the default
+    outbox.enqueue(live, job("table after"), lane=outbox.PUBLIC)
+    outbox.enqueue(live, job("hand after"), key=("hand", 1), lane=outbox.PRIVATE)
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert shown == []
+    gate.set()
+    await outbox.drained([live])
+    assert shown[:2] == ["slow hand", "ending"]
+    assert sorted(shown[2:]) == ["hand after", "table after"]
+    await outbox.stop([live])
+
+
+async def test_a_hand_made_obsolete_while_it_waited_for_the_table_is_skipped() -> None:
+    """A seat's hand that waits for the public lane is skipped once a newer hand of the
+    same seat is queued meanwhile (only the newest is shown)."""
+    live = _live()
+    shown: list[str] = []
+    gate = asyncio.Event()
+    job = _slow_jobs(shown, gate)
+    outbox.enqueue(live, job("slow table"), lane=outbox.PUBLIC)
+    outbox.enqueue(live, job("hand v1"), key=("hand", 0), lane=outbox.PRIVATE)
+    for _ in range(5):
+        await asyncio.sleep(0)  # hand v1 is taken, waiting for the table
+    outbox.enqueue(live, job("hand v2"), key=("hand", 0), lane=outbox.PRIVATE)
+    gate.set()
+    await outbox.drained([live])
+    assert shown == ["slow table", "hand v2"]
+    assert live.outbox_keys == {}
+    await outbox.stop([live])
+
+
+async def test_stopping_cancels_both_lanes_and_a_lane_waiting_on_the_other() -> None:
+    live = _live()
+    shown: list[str] = []
+    gate = asyncio.Event()  # never set: Discord hangs
+    job = _slow_jobs(shown, gate)
+    outbox.enqueue(live, job("slow table"), lane=outbox.PUBLIC)
+    outbox.enqueue(live, job("hand"), key=("hand", 0), lane=outbox.PRIVATE)
+    await asyncio.sleep(0.01)
+    await asyncio.wait_for(outbox.stop([live]), 2)
+    assert shown == []
+    assert all(lane.pump.done() for lane in live.outbox_lanes.values())
+
+
+def test_an_unknown_lane_is_refused() -> None:
+    with pytest.raises(ValueError, match="no delivery lane"):
+        outbox.enqueue(_live(), _slow_jobs([], asyncio.Event())("x"), lane="dm")
+
+
 async def test_closing_the_service_gives_up_sends_being_made_again(make_service) -> None:
     delivery = FlakyDelivery()
     svc = make_service(delivery=delivery)

@@ -251,7 +251,4 @@ async def stop(games: Iterable[LiveGame]) -> None:
 
 def busy(live: LiveGame) -> bool:
     """Whether deliveries of this game are queued or running."""
-    return any(
-        lane.queue._unfinished_tasks > 0
-        for lane in live.outbox_lanes.values()
-    )
+    return any(lane.queue._unfinished_tasks > 0 for lane in live.outbox_lanes.values())

@@ -366,3 +366,39 @@ async def test_a_result_owed_at_a_crash_is_delivered_after_the_restart(
     assert game.id == gid and result.seed_reveal and result.seed_reveal["seed"]
     names = [n for n, _ in after.calls]
     assert names.index("refresh") < names.index("result") < names.index("session")
+
+
+class StuckDMs(RecordingDelivery):
+    """A delivery whose hand DMs hang (Discord keeps the DM channel busy) until ``gate``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = asyncio.Event()
+
+    async def hand_changed(self, game: Any, update: Any) -> None:
+        await self.gate.wait()
+        await super().hand_changed(game, update)
+
+
+async def test_a_stuck_hand_dm_holds_back_neither_the_table_nor_the_result(make_service):
+    """Through the service: while the human's hand DM hangs, the table follows the whole
+    hand and its result goes out; the hands follow once the DM is free, in order."""
+    delivery = StuckDMs()
+    svc = make_service(delivery=delivery)
+    gid = await lobby_with(svc, 1)
+    await svc.start(gid, USERS[0])
+    await play_until_over(svc, gid, USERS[:1])
+    try:
+        for _ in range(200):
+            if delivery.named("result"):
+                break
+            await asyncio.sleep(0.01)
+        assert delivery.named("result"), "the result waited for a hand DM"
+        assert delivery.named("table")[-1][0].phase in ("hand_over", "game_over")
+        assert delivery.named("hand") == []
+    finally:
+        delivery.gate.set()
+    await settle(svc)
+    versions = [args[0].version for args in delivery.named("hand")]
+    assert versions and versions == sorted(versions)
+    await svc.close()

@@ -536,10 +536,9 @@ class Places:
                     old.append((game.channel_id, current, 0))
             else:
                 old.append((int(old_at[0]), current, 0))
-        result = refs.get("result")
-        if result and int(result[2]) < game.hand_no:
-            refs.pop("result", None)  # (its 准备 / 解散 go; 回放 stays on every result)
-            old.append((int(result[0]), int(result[1]), int(result[2])))
+        result = self._take_result(game, before=game.hand_no)
+        if result is not None:
+            old.append(result)
         for channel_id, message_id, hand in old:
             self.stale.owe(game, channel_id, message_id, hand)  # stored with the save below
         await self.save_refs(game.id)
@@ -619,13 +618,22 @@ class Places:
     async def retire_result(self, game: GameSummary, *, before: int | None = None) -> None:
         """Take 准备 / 解散 off the last result (of a hand before ``before``, or any); its
         回放 stays."""
+        result = self._take_result(game, before=before)
+        if result is not None:
+            channel_id, message_id, hand = result
+            await self.retire(game, channel_id, message_id, keep_hand=hand)
+
+    def _take_result(self, game: GameSummary, *, before: int | None) -> tuple[int, int, int] | None:
+        """The last result (of a hand before ``before``, or any) as ``(channel, message,
+        hand)``, no longer remembered as the result whose 准备 / 解散 are live; None when
+        there is none. Its buttons are the caller's to take off (回放 stays on every
+        result)."""
         refs = self.refs(game)
         result = refs.get("result")
         if not result or (before is not None and int(result[2]) >= before):
-            return
+            return None
         refs.pop("result", None)
-        # 回放 stays on every result
-        await self.retire(game, int(result[0]), int(result[1]), keep_hand=int(result[2]))
+        return int(result[0]), int(result[1]), int(result[2])
 
     async def note_result(self, game: GameSummary, channel_id: int, message_id: int) -> None:
         """The result message of the hand just ended (its buttons go when the next starts)."""

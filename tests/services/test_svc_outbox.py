@@ -178,41 +178,6 @@ async def test_a_failing_send_is_dropped_once_a_newer_one_shows_the_same() -> No
     await outbox.stop([live])
 
 
-async def test_a_hand_not_yet_shown_is_skipped_for_a_newer_one_of_the_same_seat() -> None:
-    """A busy game's queue shows each seat's newest hand only: the hands queued behind a
-    slow job are not replayed one by one; other jobs keep their order."""
-    live = _live()
-    shown: list[str] = []
-    gate = asyncio.Event()
-
-    def job(name: str) -> outbox.Job:
-        async def send() -> None:
-            if name == "table":
-                await gate.wait()  # a slow send: the game moves on meanwhile
-            shown.append(name)
-
-        return send
-
-    outbox.enqueue(live, job("table"))
-    await asyncio.sleep(0)  # the table is being sent
-    for moment in ("hand v1", "hand v2", "hand v3"):
-        outbox.enqueue(live, job(moment), key=("hand", 0))
-        outbox.enqueue(live, job(f"line after {moment}"))
-    outbox.enqueue(live, job("other seat v1"), key=("hand", 1))
-    gate.set()
-    await outbox.drained([live])
-    assert shown == [
-        "table",
-        "line after hand v1",
-        "line after hand v2",
-        "hand v3",
-        "line after hand v3",
-        "other seat v1",
-    ]
-    assert live.outbox_keys == {}
-    await outbox.stop([live])
-
-
 def _slow_jobs(shown: list[str], gate: asyncio.Event) -> Any:
     """A maker of named jobs; those named ``slow …`` wait for ``gate`` before showing."""
 
@@ -225,6 +190,33 @@ def _slow_jobs(shown: list[str], gate: asyncio.Event) -> Any:
         return send
 
     return job
+
+
+async def test_a_hand_not_yet_shown_is_skipped_for_a_newer_one_of_the_same_seat() -> None:
+    """A busy game's queue shows each seat's newest hand only: the hands queued behind a
+    slow job are not replayed one by one; other jobs keep their order."""
+    live = _live()
+    shown: list[str] = []
+    gate = asyncio.Event()
+    job = _slow_jobs(shown, gate)
+    outbox.enqueue(live, job("slow table"))
+    await asyncio.sleep(0)  # the table is being sent: the game moves on meanwhile
+    for moment in ("hand v1", "hand v2", "hand v3"):
+        outbox.enqueue(live, job(moment), key=("hand", 0))
+        outbox.enqueue(live, job(f"line after {moment}"))
+    outbox.enqueue(live, job("other seat v1"), key=("hand", 1))
+    gate.set()
+    await outbox.drained([live])
+    assert shown == [
+        "slow table",
+        "line after hand v1",
+        "line after hand v2",
+        "hand v3",
+        "line after hand v3",
+        "other seat v1",
+    ]
+    assert live.outbox_keys == {}
+    await outbox.stop([live])
 
 
 async def test_the_table_does_not_wait_for_a_slow_hand_dm() -> None:

@@ -10,7 +10,11 @@ order, from empty caches): ``whole`` draws and encodes every picture from nothin
 release before), ``layers`` from the cached layers and bands of :mod:`render.table_layers`
 — each step drawn both ways one right after the other, so a busy machine slows both alike;
 ``N tables interleaved``: N hands step by step in turn (one worker serving N tables, whose
-layers push out each other's).
+layers push out each other's). ``--every K`` draws a table only every K steps, as the bot
+does in play (one picture per edit, about 2 s apart: a player with three AI makes about 8
+steps a press — a discard, three AI turns of a draw and a discard, a draw); ``--workers W``
+splits the tables among W workers by game, as the bot's picture pool does (a game's table
+goes to the same worker while it is free), and measures one worker's share.
 
 Figures are medians (ms); ``ratio`` compares with the first row of its block, same run.
 """
@@ -122,15 +126,18 @@ def _interleaved(hands: list[list[PictureStep]]) -> list[PictureStep]:
     return [h[i] for i in range(longest) for h in hands if i < len(h)]
 
 
-def whole_hand(variant: str, tables: tuple[int, ...]) -> None:
+def whole_hand(variant: str, tables: tuple[int, ...], every: int = 1, workers: int = 1) -> None:
     from render import table_layers
 
-    steps = long_hand(variant)
-    print(f"{variant}: the table as PNG bytes at every step of a hand ({len(steps)} steps)")
+    steps = long_hand(variant)[::every]
+    print(
+        f"{variant}: the table as PNG bytes at every {every} step(s) of a hand "
+        f"({len(steps)} pictures), one worker of {workers}"
+    )
     rows: list[tuple[str, list[PictureStep]]] = [("1 table", steps)]
     for n in tables:
-        hands = [long_hand(variant, f"bench{i}") for i in range(n)]
-        rows.append((f"{n} tables interleaved", _interleaved(hands)))
+        hands = [long_hand(variant, f"bench{i}")[::every] for i in range(n)]
+        rows.append((f"{n} tables interleaved", _interleaved(hands[::workers])))
     for label, sequence in rows:
         whole, layered = _paired(sequence)
         print(
@@ -149,13 +156,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--tables", type=int, nargs="*", default=[10, 50])
     parser.add_argument("--skip-costs", action="store_true", help="whole hands only")
     parser.add_argument("--skip-layers", action="store_true", help="per-picture costs only")
+    parser.add_argument("--every", type=int, default=1, help="a table picture every K steps")
+    parser.add_argument("--workers", type=int, default=1, help="the tables split among W")
     args = parser.parse_args(argv)
     print(f"cores {os.cpu_count()}, load average {os.getloadavg()[0]:.2f} at start")
     for variant in args.variants:
         if not args.skip_costs:
             costs(variant, args.n)
         if not args.skip_layers:
-            whole_hand(variant, tuple(args.tables))
+            whole_hand(variant, tuple(args.tables), args.every, args.workers)
     print(f"load average {os.getloadavg()[0]:.2f} at end")
 
 

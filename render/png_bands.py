@@ -34,7 +34,7 @@ _ADLER_BASE = 65521
 
 #: a band of the picture: a key naming everything its rows show (None: not kept), and a
 #: callable giving the rows (filter bytes included) when they must be compressed
-Band = tuple[Hashable | None, Callable[[], bytes]]
+Band = tuple[Hashable | None, Callable[[], bytes | memoryview]]
 
 
 def adler32_combine(first: int, second: int, second_len: int) -> int:
@@ -99,7 +99,7 @@ def stats() -> str:
     return f"band hits {rate:.0%} of {total}"
 
 
-def _compress(rows: bytes) -> tuple[bytes, int, int]:
+def _compress(rows: bytes | memoryview) -> tuple[bytes, int, int]:
     packer = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
     data = packer.compress(rows) + packer.flush(zlib.Z_SYNC_FLUSH)
     return data, zlib.adler32(rows), len(rows)

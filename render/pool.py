@@ -89,7 +89,7 @@ class PicturePool:
         self.workers = default_workers() if workers is None else max(0, workers)
         self.nice = nice
         self._processes: Workers | None = None
-        self._heap: list[tuple[int, int, Renderer, Any, asyncio.Future[bytes]]] = []
+        self._heap: list[tuple[int, int, Renderer, Any, int | None, asyncio.Future[bytes]]] = []
         self._seq = itertools.count()
         self._running = 0
         self._closed = False
@@ -152,22 +152,26 @@ class PicturePool:
         ahead = sum(1 for job in self._heap if job[0] <= priority and not job[-1].done())
         return (ahead + self._running + 1) * self.job_seconds / max(1, self.workers)
 
-    async def render(self, fn: Renderer, model: Any, *, priority: int = TABLE) -> bytes:
-        """``fn(model)`` (PNG bytes) in a worker; lower ``priority`` values go first."""
+    async def render(
+        self, fn: Renderer, model: Any, *, priority: int = TABLE, home: int | None = None
+    ) -> bytes:
+        """``fn(model)`` (PNG bytes) in a worker; lower ``priority`` values go first.
+        ``home``: the pictures of one game's table share it, to be drawn by the same worker
+        when it is free (:meth:`render.workers.Workers.run`)."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[bytes] = loop.create_future()
-        heapq.heappush(self._heap, (priority, next(self._seq), fn, model, future))
+        heapq.heappush(self._heap, (priority, next(self._seq), fn, model, home, future))
         self._dispatch()
         return await future
 
     def _dispatch(self) -> None:
         limit = max(1, self.workers)
         while self._heap and self._running < limit:
-            _priority, _seq, fn, model, future = heapq.heappop(self._heap)
+            _priority, _seq, fn, model, home, future = heapq.heappop(self._heap)
             if future.done():  # its caller gave up
                 continue
             self._running += 1
-            task = asyncio.ensure_future(self._run(fn, model))
+            task = asyncio.ensure_future(self._run(fn, model, home))
             task.add_done_callback(functools.partial(self._finished, future=future))
 
     def _finished(self, task: asyncio.Future[bytes], future: asyncio.Future[bytes]) -> None:
@@ -181,12 +185,12 @@ class PicturePool:
                 future.set_result(task.result())
         self._dispatch()
 
-    async def _run(self, fn: Renderer, model: Any) -> bytes:
+    async def _run(self, fn: Renderer, model: Any, home: int | None = None) -> bytes:
         pool = self._pool()
         if pool is not None:
             try:
                 began = time.monotonic()
-                data = await pool.run(fn, model)
+                data = await pool.run(fn, model, home)
                 self._timed(time.monotonic() - began)
                 self.rendered += 1
                 return data

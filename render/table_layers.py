@@ -7,21 +7,26 @@ step of the game changes one or two of them — a river grows by one tile, the s
 turn it is gets a tile, the centre's wall count drops — so each seat and river is drawn
 once on its own crop of the background, mapped onto the shared palette (调色板), and kept,
 keyed by *everything* it is drawn from: a layer can only ever be reused for a picture that
-would draw exactly those pixels. A river that grew by a tile is the previous river with the
-new tile pasted on (tiles are drawn in order, so that is what a full draw does too). The
-centre changes at every step and is drawn each time.
+would draw exactly those pixels. The centre changes at every step and is drawn each time.
 
 Mapping onto the palette is a per-pixel lookup (no dithering), so mapping each layer once
 and pasting the palette layers gives the same picture as mapping the whole table: the
-expensive per-picture quantize becomes a small one per changed layer.
+expensive per-picture quantize becomes a small one per changed layer. A river that grew
+since the last picture (by one discard or a few: a table is drawn every few moves) is the
+kept palette layer of the shorter river with each new tile's *slot* pasted on — the tile on
+its panel's colour, mapped once per kind and mark. Up to four rows a river's tiles never
+overlap, so under each of them there is only the panel's colour and the slot is exactly
+what the full draw gives there; longer rivers, whose rows overlap, are appended in RGB.
 
 The PNG is put together the same way (:mod:`render.png_bands`): the rows between two edges of
-the parts are compressed once and kept, keyed by the layers they cross; only the bands
-through the centre, and those whose layers changed, are compressed again.
+the parts, and between a river's rows of tiles, are compressed once and kept, keyed by what
+the parts they cross show there; only the bands through the centre, and those whose parts
+changed (for a river, the row of tiles a discard went to), are compressed again.
 
-The caches are per process (each picture worker keeps its own), bounded by bytes
-(:data:`LAYER_CACHE_BYTES`, :data:`render.png_bands.CACHE_BYTES`), least recently used
-first out.
+The caches are per process, bounded by bytes (:data:`LAYER_CACHE_BYTES`,
+:data:`render.png_bands.CACHE_BYTES`), least recently used first out. Each game's table
+pictures are drawn by the same worker while it is free (:meth:`render.workers.Workers.run`),
+so a worker keeps its own share of the games rather than all of them.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import replace
 from functools import lru_cache
 
@@ -41,9 +46,12 @@ from render import table as full
 from render.models import TablePicture
 from render.palette import palette_image
 
-#: bytes of palette layers kept per process (a seat or river layer is 30–65 kB)
-LAYER_CACHE_BYTES = 24 * 1024 * 1024
-#: RGB rivers kept to append the next discard to (one per table playing, about 170 kB each)
+#: bytes of palette layers kept per process (a seat or river layer is 30–85 kB; a table
+#: playing keeps about 0.8 MB of them, and each game's table is drawn by one worker while it
+#: is free, so a worker keeps the tables of about 60 games at 100 playing on 2 workers)
+LAYER_CACHE_BYTES = 48 * 1024 * 1024
+#: RGB rivers kept to append the next discard to (about 170 kB each): rivers past four rows,
+#: and a short river whose shorter palette layer is gone (drawn whole, then kept)
 RIVER_BASES = 48
 
 
@@ -77,6 +85,19 @@ class _Layers:
             _, out = self._images.popitem(last=False)
             self.used -= out.width * out.height * len(out.getbands())
         return img
+
+    def peek(self, key: Hashable) -> Image.Image | None:
+        """``key``'s image if kept (not counted as a hit or a miss: a search)."""
+        img = self._images.get(key)
+        if img is not None:
+            self._images.move_to_end(key)
+        return img
+
+    def drop(self, key: Hashable) -> None:
+        """Forget ``key``'s image (one that will not be asked for again)."""
+        old = self._images.pop(key, None)
+        if old is not None:
+            self.used -= old.width * old.height * len(old.getbands())
 
     def clear(self) -> None:
         self._images.clear()
@@ -230,6 +251,39 @@ def _river_base(
     return base
 
 
+#: rivers up to this many tiles never overlap (rows keep their pitch): a tile's slot there
+#: is the panel's colour under the tile, whatever the tiles beside it
+_FLAT_RIVER = full.RIVER_COLS * full.RIVER_ROWS
+
+
+@lru_cache(maxsize=512)
+def _slot(kind: int, bao: bool | str, last: bool) -> Image.Image:
+    """A river tile on its panel, mapped onto the palette: pasted as it is onto a river
+    layer, the same pixels as the tile pasted onto the RGB river and the river mapped (the
+    mapping is per pixel, and under a tile of a river of at most :data:`_FLAT_RIVER` tiles
+    there is only the panel's colour). Do not modify."""
+    img = tiles.tile(kind, full.RIVER_SIZE, bao=bao, last=last)
+    canvas = Image.new("RGB", img.size, d.PANEL)
+    d.paste(canvas, img, 0, 0)
+    return _to_palette(canvas)
+
+
+def _paste_slot(
+    layer: Image.Image,
+    river: tuple[int, ...],
+    i: int,
+    wildcards: frozenset[int],
+    last: bool,
+    primary: int | None,
+) -> None:
+    """Tile ``i`` of ``river`` (at most :data:`_FLAT_RIVER` tiles) onto its palette layer,
+    where :func:`render.table._river` puts it."""
+    r, c = divmod(i, full.RIVER_COLS)
+    k = river[i]
+    slot = _slot(k, d.wild_mark(k, wildcards, primary), last)
+    layer.paste(slot, (4 + c * full.PITCH_X, 4 + r * full.PITCH_Y))
+
+
 def _river_layer(
     pos: int,
     river: tuple[int, ...],
@@ -237,11 +291,35 @@ def _river_layer(
     last: bool,
     primary: int | None = None,
 ) -> tuple[Hashable, Image.Image]:
-    key = ("river", pos, river, wildcards, primary, last and bool(river))
+    """A river's palette layer. A river of at most :data:`_FLAT_RIVER` tiles is the kept
+    layer of the same river a few tiles shorter (a picture may come only every few
+    discards) with the new tiles' slots pasted on, and its marked version (the last
+    discard) the unmarked one with the marked slot pasted over; longer rivers, whose rows
+    overlap, go through their RGB layers (:func:`_river_base`)."""
+    marked = last and bool(river)
+    key = ("river", pos, river, wildcards, primary, marked)
     layer = _layers.get(key)
     if layer is not None:
         return key, layer
-    if not (last and river):
+    if river and len(river) <= _FLAT_RIVER:
+        if marked:
+            _, plain = _river_layer(pos, river, wildcards, False, primary)
+            layer = plain.copy()
+            _paste_slot(layer, river, len(river) - 1, wildcards, True, primary)
+            return key, _layers.put(key, layer)
+        for n in range(len(river) - 1, max(-1, len(river) - 1 - full.RIVER_COLS), -1):
+            shorter_key = ("river", pos, river[:n], wildcards, primary, False)
+            shorter = _layers.peek(shorter_key)
+            if shorter is None:
+                continue
+            layer = shorter.copy()
+            for i in range(n, len(river)):
+                _paste_slot(layer, river, i, wildcards, False, primary)
+            # a marked layer shows only the newest discard: the shorter one will not be
+            # asked for again (the unmarked one may, when a claim takes a discard back)
+            _layers.drop((*shorter_key[:-1], True))
+            return key, _layers.put(key, layer)
+    if not marked:
         return key, _layers.put(key, _to_palette(_river_base(pos, river, wildcards, primary)))
     # the marked last discard is the newest tile, pasted last, as a full draw does
     before = river[:-1]
@@ -255,11 +333,55 @@ def _river_layer(
     return key, _layers.put(key, _to_palette(canvas))
 
 
+#: a part of the table on the canvas: its box, and the key naming what its pixel rows from
+#: ``top`` to ``bottom`` show (None: drawn anew for each picture)
+_Part = tuple[tuple[int, int, int, int], Callable[[int, int], Hashable | None]]
+
+
+def _whole(key: Hashable | None) -> Callable[[int, int], Hashable | None]:
+    """A part whose rows are named by its layer's key, whichever rows."""
+    return lambda _top, _bottom: key
+
+
+def _river_rows(
+    pos: int, river: tuple[int, ...], wildcards: frozenset[int], primary: int | None, marked: bool
+) -> Callable[[int, int], Hashable | None]:
+    """What rows of a river's layer show: in a river of at most :data:`_FLAT_RIVER` tiles,
+    only the tiles of the rows of tiles they cross (and the mark, if the newest tile is
+    among them), so that a discard changes one row of tiles' band rather than the whole
+    river's; a longer river's rows overlap, and its layer's key names them all."""
+    whole = ("river", pos, river, wildcards, primary, marked)
+    if len(river) > _FLAT_RIVER:
+        return lambda top, bottom: (whole, top, bottom)
+    y0 = _river_box(pos)[1] + 4
+    newest = len(river) - 1 if marked else None
+
+    def rows(top: int, bottom: int) -> Hashable:
+        crossed = [
+            r
+            for r in range(full.RIVER_ROWS)
+            if y0 + r * full.PITCH_Y < bottom and y0 + r * full.PITCH_Y + full.RIVER_SIZE.h > top
+        ]
+        if not crossed:
+            return ("river rows", pos, top, bottom)  # the panel only
+        first, last = crossed[0] * full.RIVER_COLS, (crossed[-1] + 1) * full.RIVER_COLS
+        mark = newest if newest is not None and first <= newest < last else None
+        return ("river rows", pos, top, bottom, river[first:last], wildcards, primary, mark)
+
+    return rows
+
+
+def _river_edges(pos: int) -> list[int]:
+    """Band edges between a river's rows of tiles (at each row's first pixel row)."""
+    y0 = _river_box(pos)[1] + 4
+    return [y0 + r * full.PITCH_Y for r in range(1, full.RIVER_ROWS)]
+
+
 def _compose(view: TablePicture) -> tuple[Image.Image, list[png_bands.Band]]:
     """The table on a palette canvas one column wider (see :func:`_background_palette`),
     and its bands of rows for :func:`render.png_bands.palette_png`: between any two edges
-    of the parts, keyed by the keys of the layers they cross (not kept where the centre,
-    drawn each time, is)."""
+    of the parts (and of a river's rows of tiles), keyed by what the parts they cross show
+    there (not kept where the centre, drawn each time, is)."""
     if len(view.seats) != 4:
         raise ValueError("a table has four seats")
     dealer = next((i for i, s in enumerate(view.seats) if s.dealer), None)
@@ -269,43 +391,57 @@ def _compose(view: TablePicture) -> tuple[Image.Image, list[png_bands.Band]]:
 
     turn_pos = None if view.turn is None else pos_of(view.turn)
     img = _background_palette(turn_pos).copy()
-    parts: list[tuple[tuple[int, int, int, int], Hashable | None]] = []
+    parts: list[_Part] = []
     for seat_index in range(4):
         pos = pos_of(seat_index)
         key, layer = _seat_layer(view, seat_index, pos, dealer)
         box = _seat_box(pos)
         img.paste(layer, (box[0] + 1, box[1]))
-        parts.append((box, key))
+        parts.append((box, _whole(key)))
         river = view.seats[seat_index].river
         last = view.last_discard == seat_index
-        key, layer = _river_layer(pos, river, view.wildcards, last, view.primary_wildcard)
+        _key, layer = _river_layer(pos, river, view.wildcards, last, view.primary_wildcard)
         box = _river_box(pos)
         img.paste(layer, (box[0] + 1, box[1]))
-        parts.append((box, key))
+        marked = last and bool(river)
+        parts.append((box, _river_rows(pos, river, view.wildcards, view.primary_wildcard, marked)))
     box = _centre_box()
     centre = full._background(turn_pos).crop(box)
     m = full.CENTRE_MARGIN
     full._centre(centre, ImageDraw.Draw(centre), view, pos_of, panel=False, at=(m, m))
     img.paste(_to_palette(centre), (box[0] + 1, box[1]))
-    parts.append((box, None))
+    parts.append((box, _whole(None)))
     return img, _bands(img, parts)
 
 
-def _bands(
-    img: Image.Image, parts: list[tuple[tuple[int, int, int, int], Hashable | None]]
-) -> list[png_bands.Band]:
-    edges = sorted({0, full.HEIGHT} | {y for box, _ in parts for y in (box[1], box[3])})
+def _bands(img: Image.Image, parts: list[_Part]) -> list[png_bands.Band]:
+    edges = sorted(
+        {0, full.HEIGHT}
+        | {y for box, _ in parts for y in (box[1], box[3])}
+        | {y for pos in range(4) for y in _river_edges(pos)}
+    )
     bands: list[png_bands.Band] = []
+    rows_of = _Rows(img)
     for top, bottom in itertools.pairwise(edges):
-        crossed = [key for box, key in parts if box[1] < bottom and box[3] > top]
+        crossed = [rows(top, bottom) for box, rows in parts if box[1] < bottom and box[3] > top]
         key = None if None in crossed else ("band", top, bottom, *crossed)
-        bands.append((key, functools.partial(_rows_of, img, top, bottom)))
+        bands.append((key, functools.partial(rows_of, top, bottom)))
     return bands
 
 
-def _rows_of(img: Image.Image, top: int, bottom: int) -> bytes:
-    """Rows ``top`` to ``bottom`` of the canvas, each after its filter byte."""
-    return img.crop((0, top, img.width, bottom)).tobytes()
+class _Rows:
+    """The canvas's rows (each after its filter byte), read once for all the bands that are
+    compressed again: slicing one read is cheaper than a crop and a read per band."""
+
+    def __init__(self, img: Image.Image) -> None:
+        self.img = img
+        self.data: memoryview | None = None
+
+    def __call__(self, top: int, bottom: int) -> memoryview:
+        if self.data is None:
+            self.data = memoryview(self.img.tobytes())
+        width = self.img.width
+        return self.data[top * width : bottom * width]
 
 
 def table_palette_image(view: TablePicture) -> Image.Image:

@@ -168,9 +168,13 @@ class Workers:
         """Workers still able to draw."""
         return sum(1 for w in self._workers if not w.dead)
 
-    async def run(self, fn: Callable[[Any], bytes], model: Any) -> bytes:
+    async def run(self, fn: Callable[[Any], bytes], model: Any, home: int | None = None) -> bytes:
         """``fn(model)`` in the least busy worker; its exception is raised here, and
-        :class:`WorkerDied` when no worker is left or the one drawing it died."""
+        :class:`WorkerDied` when no worker is left or the one drawing it died.
+
+        ``home``: pictures of one thing (a game's table) go to the same worker while it is
+        no busier than the others, so that its caches (:mod:`render.table_layers`) hold each
+        game's layers in one worker rather than every worker holding every game's."""
         loop = asyncio.get_running_loop()
         if self._loop is not loop:
             self._attach(loop)
@@ -178,6 +182,10 @@ class Workers:
         if self._closed or not ready:
             raise WorkerDied("no picture worker is running")
         worker = min(ready, key=lambda w: len(w.waiting))
+        if home is not None:
+            own = ready[home % len(ready)]
+            if len(own.waiting) <= len(worker.waiting):
+                worker = own
         self._ids = (self._ids + 1) & 0xFFFFFFFF
         job_id = self._ids
         body = pickle.dumps((job_id, fn, model), protocol=pickle.HIGHEST_PROTOCOL)

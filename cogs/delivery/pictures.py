@@ -94,10 +94,12 @@ async def render_png(fn: Any, model: Any) -> bytes | None:
     return await _render(fn, model, pool.PRIVATE, RESULT_PICTURE_BUDGET)
 
 
-async def _render(fn: Any, model: Any, priority: int, budget: float | None) -> bytes | None:
+async def _render(
+    fn: Any, model: Any, priority: int, budget: float | None, *, home: int | None = None
+) -> bytes | None:
     from render import pool
 
-    job = pool.shared().render(fn, model, priority=priority)
+    job = pool.shared().render(fn, model, priority=priority, home=home)
     try:
         return await (job if budget is None else asyncio.wait_for(job, budget))
     except TimeoutError:
@@ -149,7 +151,8 @@ async def table_png(
 
     if budget is not None and pool.shared().expected_wait(pool.TABLE) > budget:
         return None  # it would come too late: the text alone, now
-    return await _render(render_table, table_picture(game, table, lang), pool.TABLE, budget)
+    model = table_picture(game, table, lang)
+    return await _render(render_table, model, pool.TABLE, budget, home=game.id)
 
 
 def hand_files(hand: HandView, lang: str = "zh") -> list[discord.File]:

@@ -61,6 +61,37 @@ async def test_a_worker_that_dies_fails_its_picture_at_once() -> None:
         await workers.close()
 
 
+def _drawn_by(_model: object) -> bytes:
+    """A "picture" naming the worker that drew it."""
+    return str(os.getpid()).encode()
+
+
+def _slowly(seconds: float) -> bytes:
+    time.sleep(seconds)
+    return b"slow"
+
+
+async def test_one_home_s_pictures_go_to_one_worker_while_it_is_free() -> None:
+    """A game's table pictures (one ``home``) are drawn by the same worker, so its layer
+    caches hold that game; homes spread over the workers; a home whose worker is busy
+    goes to a free one rather than wait."""
+    workers = Workers(2, context=forkserver_context(), init=_nothing)
+    try:
+        drawn = {
+            home: {await workers.run(_drawn_by, None, home) for _ in range(4)}
+            for home in (0, 1, 2, 3)
+        }
+        assert all(len(pids) == 1 for pids in drawn.values()), drawn
+        assert drawn[0] == drawn[2] != drawn[1] == drawn[3]
+        slow = asyncio.create_task(workers.run(_slowly, 0.5, 0))  # home 0's worker busy
+        await asyncio.sleep(0.1)
+        assert {await workers.run(_drawn_by, None, 0)} == drawn[1]
+        assert await slow == b"slow"
+        assert {await workers.run(_drawn_by, None, 0)} == drawn[0]  # free again: back home
+    finally:
+        await workers.close()
+
+
 async def test_closing_stops_every_worker() -> None:
     workers = Workers(2, context=forkserver_context(), init=_nothing)
     await workers.run(bytes, 1)

@@ -44,7 +44,7 @@ def _fresh_layers():
     table_layers.clear()
 
 
-@pytest.mark.parametrize("variant", ["shangrao", "xinyu", "jiujiang"])
+@pytest.mark.parametrize("variant", ["shangrao", "xinyu", "jiujiang", "nanchang"])
 def test_every_step_of_a_hand_equals_the_full_draw(variant: str) -> None:
     steps = list(hand_steps(variant, "layers-1"))
     assert len(steps) > 20
@@ -89,7 +89,65 @@ def test_a_river_growing_past_its_rows_one_discard_at_a_time() -> None:
             replace(s, river=river) if i == 1 else s for i, s in enumerate(view.seats)
         )
         for last in (1, None):
-            _assert_same(replace(view, seats=seats, last_discard=last), f"river of {n}, {last}")
+            grown = replace(view, seats=seats, last_discard=last)
+            _assert_same(grown, f"river of {n}, {last}")
+            _assert_png(grown, f"river of {n}, {last}")
+
+
+def test_a_river_grown_by_several_discards_or_taken_back_is_appended(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A table is drawn every few discards: a river grown by up to a row of tiles since the
+    last picture is the kept layer with the new tiles pasted on, never drawn whole again; a
+    discard claimed away (the river one tile shorter) takes the kept shorter layer."""
+    view = table_state()
+    drawn_whole: list[int] = []
+    whole = table_layers._river_base
+    monkeypatch.setattr(
+        table_layers,
+        "_river_base",
+        lambda pos, river, *rest: drawn_whole.append(len(river)) or whole(pos, river, *rest),
+    )
+    kinds = [(7 * i + 2) % 34 for i in range(24)]
+    for n in (0, 1, 3, 6, 5, 11, 12, 18, 24):  # (5: the sixth discard claimed)
+        seats = four_seats(
+            replace(s, river=tuple(kinds[:n])) if i == 3 else s for i, s in enumerate(view.seats)
+        )
+        grown = replace(view, seats=seats, last_discard=3)
+        _assert_same(grown, f"river of {n}")
+        _assert_png(grown, f"river of {n}")
+        if n == 0:
+            drawn_whole.clear()  # (the first picture draws every river)
+    assert drawn_whole == []
+
+
+def _assert_png(view: TablePicture, where: str) -> None:
+    shown = Image.open(BytesIO(table_layers.render_table(view)))
+    shown.load()  # a broken stream or checksum fails here
+    assert shown.tobytes() == _full(view), f"the PNG differs from the full draw: {where}"
+
+
+def test_a_discard_compresses_only_its_row_of_tiles_again() -> None:
+    """A river of up to four rows: a new discard changes the band of its own row of tiles;
+    the rows above it come from the cache, and the same tiles in another seat's river or
+    another row are not taken for them."""
+    view = replace(table_state(), last_discard=None)
+
+    def with_river(seat: int, river: tuple[int, ...]) -> TablePicture:
+        return replace(
+            view,
+            seats=four_seats(
+                replace(s, river=river if i == seat else ()) for i, s in enumerate(view.seats)
+            ),
+        )
+
+    first_row = (0, 1, 2, 3, 4, 5)
+    _assert_png(with_river(2, (*first_row, 9)), "top river, 7 tiles")
+    before = png_bands._cache.misses
+    _assert_png(with_river(2, (*first_row, 9, 10)), "top river, 8 tiles")
+    assert png_bands._cache.misses - before == 1  # the second row's band only
+    _assert_png(with_river(0, (*first_row, 9, 10)), "the same tiles in the bottom river")
+    _assert_png(with_river(2, (9, 10, *first_row)), "the same tiles in other rows")
 
 
 def test_the_png_shows_the_same_picture() -> None:
@@ -99,7 +157,7 @@ def test_the_png_shows_the_same_picture() -> None:
     assert layered.convert("RGB").tobytes() == drawn.convert("RGB").tobytes()
 
 
-@pytest.mark.parametrize("variant", ["shangrao", "jiujiang"])
+@pytest.mark.parametrize("variant", ["shangrao", "jiujiang", "nanchang"])
 def test_every_png_of_a_hand_decodes_to_the_full_draw(variant: str) -> None:
     """The PNG put together from bands compressed once (most taken from the cache) decodes,
     at every step, to the picture drawn whole."""

@@ -214,16 +214,22 @@ def _paste_river_tile(
     primary: int | None = None,
 ) -> None:
     """Tile ``i`` of ``river`` where :func:`render.table._river` puts it (at (4, 4))."""
-    rows = _rows(len(river))
+    k = river[i]
+    img = tiles.tile(k, full.RIVER_SIZE, bao=d.wild_mark(k, wildcards, primary), last=last)
+    d.paste(canvas, img, *_tile_at(len(river), i))
+
+
+def _tile_at(count: int, i: int) -> tuple[int, int]:
+    """Where tile ``i`` of a river of ``count`` tiles lies on its layer (the panel's 4
+    pixels in): :func:`render.table._river`'s rows, stacked closer past four."""
+    rows = _rows(count)
     pitch = (
         full.PITCH_Y
         if rows <= full.RIVER_ROWS
         else (full.RIVER_H - full.RIVER_SIZE.h) // (rows - 1)
     )
     r, c = divmod(i, full.RIVER_COLS)
-    k = river[i]
-    img = tiles.tile(k, full.RIVER_SIZE, bao=d.wild_mark(k, wildcards, primary), last=last)
-    d.paste(canvas, img, 4 + c * full.PITCH_X, 4 + r * pitch)
+    return 4 + c * full.PITCH_X, 4 + r * pitch
 
 
 def _river_base(
@@ -278,10 +284,13 @@ def _paste_slot(
 ) -> None:
     """Tile ``i`` of ``river`` (at most :data:`_FLAT_RIVER` tiles) onto its palette layer,
     where :func:`render.table._river` puts it."""
-    r, c = divmod(i, full.RIVER_COLS)
     k = river[i]
-    slot = _slot(k, d.wild_mark(k, wildcards, primary), last)
-    layer.paste(slot, (4 + c * full.PITCH_X, 4 + r * full.PITCH_Y))
+    layer.paste(_slot(k, d.wild_mark(k, wildcards, primary), last), _tile_at(len(river), i))
+
+
+#: what a river's layer is drawn from: ("river", position, tiles, wildcards, primary
+#: wildcard, whether the newest tile is marked as the last discard)
+_RiverKey = tuple[str, int, tuple[int, ...], frozenset[int], int | None, bool]
 
 
 def _river_layer(
@@ -290,14 +299,14 @@ def _river_layer(
     wildcards: frozenset[int],
     last: bool,
     primary: int | None = None,
-) -> tuple[Hashable, Image.Image]:
+) -> tuple[_RiverKey, Image.Image]:
     """A river's palette layer. A river of at most :data:`_FLAT_RIVER` tiles is the kept
     layer of the same river a few tiles shorter (a picture may come only every few
     discards) with the new tiles' slots pasted on, and its marked version (the last
     discard) the unmarked one with the marked slot pasted over; longer rivers, whose rows
     overlap, go through their RGB layers (:func:`_river_base`)."""
     marked = last and bool(river)
-    key = ("river", pos, river, wildcards, primary, marked)
+    key: _RiverKey = ("river", pos, river, wildcards, primary, marked)
     layer = _layers.get(key)
     if layer is not None:
         return key, layer
@@ -308,7 +317,7 @@ def _river_layer(
             _paste_slot(layer, river, len(river) - 1, wildcards, True, primary)
             return key, _layers.put(key, layer)
         for n in range(len(river) - 1, max(-1, len(river) - 1 - full.RIVER_COLS), -1):
-            shorter_key = ("river", pos, river[:n], wildcards, primary, False)
+            shorter_key: _RiverKey = ("river", pos, river[:n], wildcards, primary, False)
             shorter = _layers.peek(shorter_key)
             if shorter is None:
                 continue
@@ -343,16 +352,15 @@ def _whole(key: Hashable | None) -> Callable[[int, int], Hashable | None]:
     return lambda _top, _bottom: key
 
 
-def _river_rows(
-    pos: int, river: tuple[int, ...], wildcards: frozenset[int], primary: int | None, marked: bool
-) -> Callable[[int, int], Hashable | None]:
-    """What rows of a river's layer show: in a river of at most :data:`_FLAT_RIVER` tiles,
-    only the tiles of the rows of tiles they cross (and the mark, if the newest tile is
-    among them), so that a discard changes one row of tiles' band rather than the whole
-    river's; a longer river's rows overlap, and its layer's key names them all."""
-    whole = ("river", pos, river, wildcards, primary, marked)
+def _river_rows(layer_key: _RiverKey) -> Callable[[int, int], Hashable | None]:
+    """What rows of a river's layer (:func:`_river_layer`'s key) show: in a river of at
+    most :data:`_FLAT_RIVER` tiles, only the tiles of the rows of tiles they cross (and the
+    mark, if the newest tile is among them), so that a discard changes one row of tiles'
+    band rather than the whole river's; a longer river's rows overlap, and its layer's key
+    names them all."""
+    _kind, pos, river, wildcards, primary, marked = layer_key
     if len(river) > _FLAT_RIVER:
-        return lambda top, bottom: (whole, top, bottom)
+        return lambda top, bottom: (layer_key, top, bottom)
     y0 = _river_box(pos)[1] + 4
     newest = len(river) - 1 if marked else None
 
@@ -400,11 +408,10 @@ def _compose(view: TablePicture) -> tuple[Image.Image, list[png_bands.Band]]:
         parts.append((box, _whole(key)))
         river = view.seats[seat_index].river
         last = view.last_discard == seat_index
-        _key, layer = _river_layer(pos, river, view.wildcards, last, view.primary_wildcard)
+        key, layer = _river_layer(pos, river, view.wildcards, last, view.primary_wildcard)
         box = _river_box(pos)
         img.paste(layer, (box[0] + 1, box[1]))
-        marked = last and bool(river)
-        parts.append((box, _river_rows(pos, river, view.wildcards, view.primary_wildcard, marked)))
+        parts.append((box, _river_rows(key)))
     box = _centre_box()
     centre = full._background(turn_pos).crop(box)
     m = full.CENTRE_MARGIN

@@ -192,13 +192,18 @@ def _slow_jobs(shown: list[str], gate: asyncio.Event) -> Any:
     return job
 
 
+def _gated() -> tuple[LiveGame, list[str], asyncio.Event, Any]:
+    """A game, what its deliveries showed, the gate its ``slow …`` jobs wait for, and the
+    maker of its jobs (:func:`_slow_jobs`)."""
+    shown: list[str] = []
+    gate = asyncio.Event()
+    return _live(), shown, gate, _slow_jobs(shown, gate)
+
+
 async def test_a_hand_not_yet_shown_is_skipped_for_a_newer_one_of_the_same_seat() -> None:
     """A busy game's queue shows each seat's newest hand only: the hands queued behind a
     slow job are not replayed one by one; other jobs keep their order."""
-    live = _live()
-    shown: list[str] = []
-    gate = asyncio.Event()
-    job = _slow_jobs(shown, gate)
+    live, shown, gate, job = _gated()
     outbox.enqueue(live, job("slow table"))
     await asyncio.sleep(0)  # the table is being sent: the game moves on meanwhile
     for moment in ("hand v1", "hand v2", "hand v3"):
@@ -222,10 +227,7 @@ async def test_a_hand_not_yet_shown_is_skipped_for_a_newer_one_of_the_same_seat(
 async def test_the_table_does_not_wait_for_a_slow_hand_dm() -> None:
     """A hand DM being sent (here: stuck) holds back no public job queued after it — the
     next table, the result — while a seat's next hand still waits for it."""
-    live = _live()
-    shown: list[str] = []
-    gate = asyncio.Event()
-    job = _slow_jobs(shown, gate)
+    live, shown, gate, job = _gated()
     outbox.enqueue(live, job("table v1"), lane=outbox.PUBLIC)
     outbox.enqueue(live, job("slow hand v1"), key=("hand", 0), lane=outbox.PRIVATE)
     outbox.enqueue(live, job("table v2"), lane=outbox.PUBLIC)
@@ -245,10 +247,7 @@ async def test_the_table_does_not_wait_for_a_slow_hand_dm() -> None:
 async def test_a_hand_dm_waits_for_the_public_moments_queued_before_it() -> None:
     """A hand never shows before the moments that led to it: a private job waits for every
     public job queued before it (a claim window held, a paced moment)."""
-    live = _live()
-    shown: list[str] = []
-    gate = asyncio.Event()
-    job = _slow_jobs(shown, gate)
+    live, shown, gate, job = _gated()
     outbox.enqueue(live, job("slow moment"), lane=outbox.PUBLIC)
     outbox.enqueue(live, job("hand"), key=("hand", 0), lane=outbox.PRIVATE)
     outbox.enqueue(live, job("table after"), lane=outbox.PUBLIC)
@@ -265,10 +264,7 @@ async def test_a_hand_dm_waits_for_the_public_moments_queued_before_it() -> None
 async def test_a_job_of_both_lanes_waits_for_all_before_and_holds_all_after() -> None:
     """The game's end (or a refresh) touches the hands and the channel: it waits for the
     hand DMs queued before it, and nothing queued after it overtakes it."""
-    live = _live()
-    shown: list[str] = []
-    gate = asyncio.Event()
-    job = _slow_jobs(shown, gate)
+    live, shown, gate, job = _gated()
     outbox.enqueue(live, job("slow hand"), key=("hand", 0), lane=outbox.PRIVATE)
     outbox.enqueue(live, job("ending"))  # BOTH, the default
     outbox.enqueue(live, job("table after"), lane=outbox.PUBLIC)
@@ -286,10 +282,7 @@ async def test_a_job_of_both_lanes_waits_for_all_before_and_holds_all_after() ->
 async def test_a_hand_made_obsolete_while_it_waited_for_the_table_is_skipped() -> None:
     """A seat's hand that waits for the public lane is skipped once a newer hand of the
     same seat is queued meanwhile (only the newest is shown)."""
-    live = _live()
-    shown: list[str] = []
-    gate = asyncio.Event()
-    job = _slow_jobs(shown, gate)
+    live, shown, gate, job = _gated()
     outbox.enqueue(live, job("slow table"), lane=outbox.PUBLIC)
     outbox.enqueue(live, job("hand v1"), key=("hand", 0), lane=outbox.PRIVATE)
     for _ in range(5):
@@ -303,10 +296,7 @@ async def test_a_hand_made_obsolete_while_it_waited_for_the_table_is_skipped() -
 
 
 async def test_stopping_cancels_both_lanes_and_a_lane_waiting_on_the_other() -> None:
-    live = _live()
-    shown: list[str] = []
-    gate = asyncio.Event()  # never set: Discord hangs
-    job = _slow_jobs(shown, gate)
+    live, shown, _never_set, job = _gated()  # (Discord hangs)
     outbox.enqueue(live, job("slow table"), lane=outbox.PUBLIC)
     outbox.enqueue(live, job("hand"), key=("hand", 0), lane=outbox.PRIVATE)
     await asyncio.sleep(0.01)

@@ -12,7 +12,9 @@ release before), ``layers`` from the cached layers and bands of :mod:`render.tab
 ``N tables interleaved``: N hands step by step in turn (one worker serving N tables, whose
 layers push out each other's). ``--every K`` draws a table only every K steps, as the bot
 does in play (one picture per edit, about 2 s apart: a player with three AI makes about 8
-steps a press — a discard, three AI turns of a draw and a discard, a draw); ``--workers W``
+steps a press — a discard, three AI turns of a draw and a discard, a draw); The acting
+seat's hand picture at every step of the same hand, drawn whole (:mod:`render.hand`) and
+from tile slots (:mod:`render.hand_layers`), one right after the other. ``--workers W``
 splits the tables among W workers by game, as the bot's picture pool does (a game's table
 goes to the same worker while it is free), and measures one worker's share.
 
@@ -121,6 +123,23 @@ def _paired(sequence: list[PictureStep]) -> tuple[list[float], list[float]]:
     return whole, layered
 
 
+def _paired_hands(sequence: list[PictureStep]) -> tuple[list[float], list[float]]:
+    """Each step's hand picture as PNG bytes drawn whole and from tile slots
+    (:mod:`render.hand_layers`), one right after the other."""
+    from render import hand, hand_layers
+
+    whole, slotted = [], []
+    for step in sequence:
+        t0 = time.perf_counter()
+        hand.render_hand(step.hand)
+        t1 = time.perf_counter()
+        hand_layers.render_hand(step.hand)
+        t2 = time.perf_counter()
+        whole.append((t1 - t0) * 1000)
+        slotted.append((t2 - t1) * 1000)
+    return whole, slotted
+
+
 def _interleaved(hands: list[list[PictureStep]]) -> list[PictureStep]:
     longest = max(len(h) for h in hands)
     return [h[i] for i in range(longest) for h in hands if i < len(h)]
@@ -147,6 +166,12 @@ def whole_hand(variant: str, tables: tuple[int, ...], every: int = 1, workers: i
             f"ratio of means {statistics.fmean(layered) / statistics.fmean(whole):4.2f}\n"
             f"  {'':22s} {table_layers.stats()}"
         )
+    whole, slotted = _paired_hands(long_hand(variant))
+    print(
+        f"  the acting seat's hand at every step: whole: median "
+        f"{statistics.median(whole):6.2f} ms  slots: median {statistics.median(slotted):6.2f} ms"
+        f"  ratio of means {statistics.fmean(slotted) / statistics.fmean(whole):4.2f}"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:

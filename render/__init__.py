@@ -8,7 +8,8 @@ The table picture shows public information only: other players' concealed tiles 
 backs (a count), never as faces.
 """
 
-from render.hand import hand_image, render_hand
+from render.hand import hand_image
+from render.hand_layers import render_hand
 from render.models import (
     DUIJIA,
     SHANGJIA,

@@ -8,6 +8,7 @@ between, exactly as the others see it, so the own picture never suggests the kon
 from __future__ import annotations
 
 from collections.abc import Collection
+from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
@@ -30,18 +31,29 @@ def hand_order(concealed: tuple[int, ...], wildcards: Collection[int]) -> list[i
     return sorted(concealed, key=lambda k: (k not in wildcards, k))
 
 
-def hand_image(view: HandPicture) -> Image.Image:
-    """Render ``view`` as a PIL image (RGB)."""
+@dataclass(frozen=True)
+class Layout:
+    """Where :func:`hand_image` puts things: the picture's size, the tiles' top ``y``,
+    ``placed`` — (kind, x) of every concealed tile, the drawn one last — and ``extras_x``,
+    the x right after them, where the felt before the melds and 发 begins."""
+
+    width: int
+    height: int
+    y: int
+    placed: tuple[tuple[int, int], ...]
+    extras_x: int
+
+
+def layout(view: HandPicture) -> Layout:
+    """Where :func:`hand_image` puts ``view``'s parts."""
     concealed = hand_order(view.concealed, view.wildcards) if view.sort else list(view.concealed)
     width = d.row_width(len(concealed), SIZE)
     if view.drawn is not None:
         width += DRAWN_GAP + SIZE.w
     if view.melds:
         width += GROUP_GAP + d.melds_width(view.melds, SIZE)
-    flower_w = 0
     if view.flowers:
-        flower_w = FLOWER_SIZE.w + 4 + int(d.text_width(f"×{view.flowers}", 16))
-        width += GROUP_GAP + flower_w
+        width += GROUP_GAP + FLOWER_SIZE.w + 4 + int(d.text_width(f"×{view.flowers}", 16))
     width = max(width, SIZE.w) + 2 * PAD
 
     title_h = TITLE_SIZE + 10 if view.title else 0
@@ -50,18 +62,29 @@ def hand_image(view: HandPicture) -> Image.Image:
     height = PAD + title_h + rise + SIZE.h + label_h + PAD
     if view.title:
         width = max(width, int(d.text_width(view.title, TITLE_SIZE, 60)) + 2 * PAD)
-
-    img = d.new_canvas(width, height)
-    draw = ImageDraw.Draw(img)
-    y = PAD
-    if view.title:
-        d.text(draw, (PAD, y), view.title, TITLE_SIZE, limit=60)
-        y += title_h
-    y += rise
     x = PAD
-    placed: list[tuple[int, int]] = []  # (kind, x) of every concealed tile, the drawn one last
+    placed: list[tuple[int, int]] = []
     for k in concealed:
         placed.append((k, x))
+        x += SIZE.w + d.TILE_GAP
+    x -= d.TILE_GAP
+    if view.drawn is not None:
+        x += DRAWN_GAP
+        placed.append((view.drawn, x))
+        x += SIZE.w
+    return Layout(width, height, PAD + title_h + rise, tuple(placed), x)
+
+
+def hand_image(view: HandPicture) -> Image.Image:
+    """Render ``view`` as a PIL image (RGB)."""
+    at = layout(view)
+    img = d.new_canvas(at.width, at.height)
+    draw = ImageDraw.Draw(img)
+    if view.title:
+        d.text(draw, (PAD, PAD), view.title, TITLE_SIZE, limit=60)
+    y = at.y
+    drawn_at = len(at.placed) - 1 if view.drawn is not None else None
+    for i, (k, x) in enumerate(at.placed):
         d.paste(
             img,
             tiles.tile(k, SIZE, bao=d.wild_mark(k, view.wildcards, view.primary_wildcard)),
@@ -74,33 +97,17 @@ def hand_image(view: HandPicture) -> Image.Image:
                 (x + SIZE.w / 2, y + SIZE.h + 3),
                 tiles.tile_name(k, view.words.honors),
                 LABEL_SIZE,
-                fill=d.MUTED,
+                fill=d.GOLD if i == drawn_at else d.MUTED,
                 anchor="ma",
             )
-        x += SIZE.w + d.TILE_GAP
-    x -= d.TILE_GAP
-    if view.drawn is not None:
-        x += DRAWN_GAP
-        placed.append((view.drawn, x))
-        d.paste(
-            img,
-            tiles.tile(
-                view.drawn, SIZE, bao=d.wild_mark(view.drawn, view.wildcards, view.primary_wildcard)
-            ),
-            x,
-            y,
-        )
-        if view.labels:
-            d.text(
-                draw,
-                (x + SIZE.w / 2, y + SIZE.h + 3),
-                tiles.tile_name(view.drawn, view.words.honors),
-                LABEL_SIZE,
-                fill=d.GOLD,
-                anchor="ma",
-            )
-        x += SIZE.w
-    _ring_advice(draw, view, placed, y)
+    _ring_advice(draw, view, list(at.placed), y)
+    draw_extras(img, view, at.extras_x, y)
+    return img
+
+
+def draw_extras(img: Image.Image, view: HandPicture, x: int, y: int) -> None:
+    """The melds and the 发 laid open, right of the tiles that end at ``x`` (tiles' top
+    ``y``)."""
     if view.melds:
         x += GROUP_GAP
         x = d.draw_melds(img, view.melds, x, y, SIZE, view.wildcards, primary=view.primary_wildcard)
@@ -109,13 +116,12 @@ def hand_image(view: HandPicture) -> Image.Image:
         fy = y + SIZE.h - FLOWER_SIZE.h
         d.paste(img, tiles.tile(32, FLOWER_SIZE), x, fy)
         d.text(
-            draw,
+            ImageDraw.Draw(img),
             (x + FLOWER_SIZE.w + 4, fy + FLOWER_SIZE.h / 2),
             f"×{view.flowers}",
             16,
             anchor="lm",
         )
-    return img
 
 
 #: A review's rings (复盘): the tile played (red) and the analysis' choice (green).

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, make_url
-from sqlalchemy.exc import DisconnectionError
+from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.pool import PoolResetState
 from sqlalchemy.util import await_only
 
 DEFAULT_URL = "sqlite+aiosqlite:///data/mahjong.db"
@@ -62,6 +64,10 @@ def make_engine(
     if backend == "sqlite":
         _sqlite_folder(url)
         kwargs.setdefault("connect_args", {}).setdefault("timeout", busy_timeout)
+        # a connection back in the pool is rolled back only if a transaction is still open
+        # on it (see _on_reset): after a commit that is a trip to aiosqlite's thread for
+        # nothing, at every transaction
+        kwargs.setdefault("pool_reset_on_return", None)
     else:
         cheap_ping = "pool_pre_ping" not in kwargs  # (see _install_postgres_ping)
         # games commit in parallel: enough connections for a busy process
@@ -168,5 +174,17 @@ def _install_sqlite_events(engine: AsyncEngine, synchronous: str, busy_timeout: 
 
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(conn: Connection) -> None:
-        immediate = conn.get_execution_options().get(IMMEDIATE, False)
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+        # sent straight to aiosqlite's connection: one trip to its thread, where SQLAlchemy's
+        # cursor takes three (a cursor, the statement, its close)
+        sql = "BEGIN IMMEDIATE" if conn.get_execution_options().get(IMMEDIATE, False) else "BEGIN"
+        driver: Any = conn.connection.driver_connection
+        try:
+            await_only(driver.execute(sql))
+        except sqlite3.Error as error:
+            raise DBAPIError.instance(sql, (), error, sqlite3.Error) from error
+
+    @event.listens_for(engine.sync_engine, "reset")
+    def _on_reset(dbapi_connection: Any, _record: Any, state: PoolResetState) -> None:
+        # (as SQLAlchemy's own reset: never on a connection collected outside the loop)
+        if state.asyncio_safe and dbapi_connection.driver_connection.in_transaction:
+            dbapi_connection.rollback()

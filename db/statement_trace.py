@@ -28,9 +28,11 @@ _sinks: dict[int, list[str] | None] = {}
 def sqlite_hops(statements: list[str]) -> int:
     """Event-loop ↔ aiosqlite-thread hops the statements cost through SQLAlchemy's adapter:
     cursor, execute and close for each statement (a fetch more when it returns rows, not
-    counted), one for ``COMMIT``/``ROLLBACK``."""
+    counted), one for ``BEGIN`` (sent straight to the driver: :mod:`db.connection`),
+    ``COMMIT`` and ``ROLLBACK``."""
     return sum(
-        1 if sql.split(None, 1)[0].upper() in ("COMMIT", "ROLLBACK") else 3 for sql in statements
+        1 if sql.split(None, 1)[0].upper() in ("BEGIN", "COMMIT", "ROLLBACK") else 3
+        for sql in statements
     )
 
 

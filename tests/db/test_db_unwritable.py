@@ -87,6 +87,14 @@ async def test_a_write_refused_midway_in_a_group_commit_is_unwritable(tmp_path: 
     store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'm.db'}")
     read_only = {"on": False}
 
+    @event.listens_for(store.db.engine.sync_engine, "checkout")
+    def _checkout(dbapi_connection, _record, _proxy) -> None:  # type: ignore[no-untyped-def]
+        # the pragma stays on the pooled connection that failed, which the next write may
+        # take again: once the file is writable, it is for every connection
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA query_only = 0")
+        cursor.close()
+
     @event.listens_for(store.db.engine.sync_engine, "begin")
     def _after_begin(conn) -> None:  # type: ignore[no-untyped-def]  (after the store's BEGIN)
         conn.exec_driver_sql(f"PRAGMA query_only = {int(read_only['on'])}")

@@ -19,14 +19,15 @@ from pathlib import Path
 from typing import Any
 
 from db.deadlines import DeadlineChange
-from db.statement_trace import sqlite_hops, trace_statements
+from db.statement_trace import sqlite_trips, trace_statements
 from db.store import Store
 
 
 async def _case(store: Store, title: str, calls: Any) -> list[str]:
-    async with trace_statements(store.db) as sent:
-        await calls()
-    hops = f", ~{sqlite_hops(sent)} thread hops" if store.dialect == "sqlite" else ""
+    with sqlite_trips() as trips:
+        async with trace_statements(store.db) as sent:
+            await calls()
+    hops = f", {len(trips)} trips to aiosqlite's thread" if store.dialect == "sqlite" else ""
     print(f"{title}: {len(sent)} statements{hops}")
     for sql in sent:
         print(f"    {sql[:110]}")

@@ -7,8 +7,8 @@ execute, close): the largest cost of a press served flat out
 (``python -m benchmarks.service_bench``). Here each statement is compiled once per column set (the
 SQL stays the models' own: SQLAlchemy compiles it, for the engine's dialect) and its
 parameters go through the column types' own bind processors (JSON as the engine writes it,
-timestamps in UTC), so the rows are exactly what the Core statements stored; each
-statement is then one trip to the thread (``aiosqlite.Connection.execute``).
+timestamps in UTC), so the rows are exactly what the Core statements stored; the append's
+statements then go to the thread together, in one trip (:func:`db.sqlite_driver.execute_then`).
 
 The statements run on the write's own connection, inside the group commit's transaction
 (:mod:`db.group_commit`): the compare-and-set comes first and nothing is written when it
@@ -27,7 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from db.append_sql import Append, prune_snapshots, replacing_snapshot
 from db.models import Action, Game, Snapshot
-from db.sqlite_driver import Prepared, driver_of, execute
+from db.sqlite_driver import Prepared, driver_of, execute_then
 
 _G = Game.__table__
 _A = Action.__table__
@@ -98,11 +98,5 @@ class SqliteAppend:
             "keep_old": entry.keep_old,
             **{f"set_{name}": value for name, value in entry.changes.items()},
         }
-        driver = driver_of(conn)
-        if await execute(driver, self.bump(columns), values) != 1:
-            return False
-        await execute(driver, self.log, values)
-        if entry.snapshot is not None:
-            await execute(driver, self.snapshot, values)
-            await execute(driver, self.prune, values)
-        return True
+        rest = [self.log] if entry.snapshot is None else [self.log, self.snapshot, self.prune]
+        return await execute_then(driver_of(conn), self.bump(columns), rest, values) == 1

@@ -70,6 +70,30 @@ async def execute(driver: Any, prepared: Prepared, values: Mapping[str, Any]) ->
     return int(cursor.rowcount)
 
 
+async def execute_then(
+    driver: Any, first: Prepared, rest: list[Prepared], values: Mapping[str, Any]
+) -> int:
+    """``first``, then each of ``rest`` only if ``first`` changed a row, all in one trip to
+    aiosqlite's thread (its private ``_execute`` and ``_conn``, as SQLAlchemy's own adapter
+    uses them: aiosqlite runs nothing else on the connection meanwhile); rows ``first``
+    changed."""
+    chain = [(prepared.sql, prepared.parameters(values)) for prepared in (first, *rest)]
+
+    def run() -> int:
+        conn = driver._conn
+        sql, parameters = chain[0]
+        try:
+            changed = int(conn.execute(sql, parameters).rowcount)
+            if changed:
+                for sql, parameters in chain[1:]:
+                    conn.execute(sql, parameters)
+        except sqlite3.Error as error:
+            raise DBAPIError.instance(sql, parameters, error, sqlite3.Error) from error
+        return changed
+
+    return cast(int, await driver._execute(run))
+
+
 async def fetch_all(driver: Any, prepared: Prepared, values: Mapping[str, Any]) -> list[Any]:
     """The rows of a query on the aiosqlite connection (one trip to its thread)."""
     parameters = prepared.parameters(values)

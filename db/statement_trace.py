@@ -5,17 +5,19 @@ driver runs while the block runs, on every connection of the store's pool, as th
 (PostgreSQL: each call of asyncpg's protocol that goes to the server — ``BEGIN``,
 ``COMMIT``, the pool's pre-ping, a statement's ``PREPARE`` when it is not cached yet) or the library (SQLite: ``sqlite3``'s trace callback — ``BEGIN IMMEDIATE``,
 ``SAVEPOINT``, ``RELEASE`` included; ``COMMIT`` too) sees them. Each one is a round trip to
-the server, or on SQLite a few hops to aiosqlite's thread and back (:func:`sqlite_hops`).
+the server, or on SQLite a trip or a few to aiosqlite's thread and back (counted by
+:func:`sqlite_trips`).
 A connection is traced from its first check-out inside a block, and in later blocks from
 their start (its pool pre-ping included: warm the pool in a block first).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
+import aiosqlite.core
 from sqlalchemy import event
 from sqlalchemy.util import await_only
 
@@ -25,15 +27,23 @@ from db.base import Database
 _sinks: dict[int, list[str] | None] = {}
 
 
-def sqlite_hops(statements: list[str]) -> int:
-    """Event-loop ↔ aiosqlite-thread hops the statements cost through SQLAlchemy's adapter:
-    cursor, execute and close for each statement (a fetch more when it returns rows, not
-    counted), one for ``BEGIN`` (sent straight to the driver: :mod:`db.connection`),
-    ``COMMIT`` and ``ROLLBACK``."""
-    return sum(
-        1 if sql.split(None, 1)[0].upper() in ("BEGIN", "COMMIT", "ROLLBACK") else 3
-        for sql in statements
-    )
+@contextmanager
+def sqlite_trips() -> Iterator[list[tuple[str, Any]]]:
+    """Every trip to an aiosqlite connection's thread while the block runs, as (the function
+    run there, its first argument: a statement's SQL): SQLAlchemy's cursor takes three per
+    statement (a cursor, the statement, its close), the store's own driver calls one."""
+    seen: list[tuple[str, Any]] = []
+    original: Any = aiosqlite.core.Connection._execute
+
+    async def counted(self: Any, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        seen.append((getattr(fn, "__name__", repr(fn)), args[0] if args else None))
+        return await original(self, fn, *args, **kwargs)
+
+    aiosqlite.core.Connection._execute = counted  # type: ignore[method-assign]
+    try:
+        yield seen
+    finally:
+        aiosqlite.core.Connection._execute = original  # type: ignore[method-assign]
 
 
 def _log(key: int, sql: str) -> None:

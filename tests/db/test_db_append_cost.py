@@ -4,6 +4,7 @@ snapshot stored in the action's own transaction (issue 15)."""
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import select
@@ -15,6 +16,7 @@ from db.store import Store
 from db.types import StoreError, VersionConflict
 
 _A = Action.__table__
+AT = datetime(2026, 1, 2, tzinfo=UTC)
 _S = Snapshot.__table__
 SEATS = [{"user_id": 11}, {"user_id": 12}, {"ai": "basic"}, {"ai": "basic"}]
 
@@ -154,13 +156,27 @@ async def test_group_commit_without_savepoint(sqlite_store: Store) -> None:
     assert store.db.commits == commits + 1  # the three shared one batch
     assert [(await store.games.get(g)).version for g in (first, stale, third)] == [2, 1, 2]
 
+    async with store.db.write() as conn:  # third's next action logged behind its version
+        await conn.execute(
+            _A.insert().values(game_id=third, seq=3, seat=0, action={"k": "x"}, created_at=AT)
+        )
     done = await asyncio.gather(
         store.games.append_action(first, 2, 0, {"k": "act"}),
-        store.games.append_action(third, 2, 0, {"k": "act"}, snapshot={"bad": {1}}),
-        return_exceptions=True,
+        store.games.append_action(third, 2, 0, {"k": "act"}),  # its version bumped, then
+        return_exceptions=True,  # its action's row refused
     )
     assert isinstance(done[0], StoreError), done  # its batch was rolled back
     assert not isinstance(done[1], StoreError | int), done
     assert (await store.games.get(first)).version == 2
     assert (await store.games.get(third)).version == 2
     assert await store.games.append_action(first, 2, 0, {"k": "act"}) == 3
+
+    # a snapshot that cannot be stored fails before its append changes a row (the values
+    # go to the driver's thread together): the batch it shared is committed
+    done = await asyncio.gather(
+        store.games.append_action(first, 3, 0, {"k": "act"}),
+        store.games.append_action(third, 2, 0, {"k": "act"}, snapshot={"bad": {1}}),
+        return_exceptions=True,
+    )
+    assert done[0] == 4 and isinstance(done[1], TypeError), done
+    assert (await store.games.get(third)).version == 2

@@ -9,10 +9,10 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
-import aiosqlite.core
 import pytest
 from sqlalchemy import text
 
+from db.statement_trace import sqlite_trips
 from db.store import Store
 
 
@@ -26,17 +26,9 @@ async def sqlite_store(tmp_path: Path) -> AsyncIterator[Store]:
 
 
 @pytest.fixture
-def trips(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, Any]]]:
-    """Every trip to an aiosqlite thread: the function run there and its first argument."""
-    seen: list[tuple[str, Any]] = []
-    original = aiosqlite.core.Connection._execute
-
-    async def counted(self: Any, fn: Any, *args: Any, **kwargs: Any) -> Any:
-        seen.append((getattr(fn, "__name__", repr(fn)), args[0] if args else None))
-        return await original(self, fn, *args, **kwargs)
-
-    monkeypatch.setattr(aiosqlite.core.Connection, "_execute", counted)
-    yield seen
+def trips() -> Iterator[list[tuple[str, Any]]]:
+    with sqlite_trips() as seen:
+        yield seen
 
 
 async def test_a_write_is_one_trip_to_begin_one_to_commit_and_none_to_give_back(
@@ -78,3 +70,22 @@ async def test_a_connection_given_back_in_a_transaction_is_rolled_back(
     assert not driver.in_transaction
     assert "rollback" in [name for name, _ in trips]
     await sqlite_store.guilds.update_settings(2, hints=False)  # the write lock is free
+
+
+async def test_an_action_append_is_one_trip_between_begin_and_commit(
+    sqlite_store: Store, trips: list[tuple[str, Any]]
+) -> None:
+    """The compare-and-set and the action's row go to the thread together (and with the
+    snapshot and the pruning of older ones, when the append stores one)."""
+    seats = [{"user_id": 11}, {"ai": "basic"}, {"ai": "basic"}, {"ai": "basic"}]
+    game = await sqlite_store.games.create(1, 2, "nanchang", seats=seats)
+    trips.clear()
+    await sqlite_store.games.append_action(game.id, 0, 0, {"k": "act"})
+    assert [name for name, _ in trips] == ["execute", "run", "commit"], trips
+    assert trips[0][1] == "BEGIN IMMEDIATE"
+    trips.clear()
+    await sqlite_store.games.append_action(game.id, 1, 0, {"k": "act"}, snapshot={"s": 1})
+    assert [name for name, _ in trips] == ["execute", "run", "commit"], trips
+    loaded = await sqlite_store.games.load(game.id)
+    assert loaded.game.version == 2 and loaded.snapshot is not None
+    assert loaded.snapshot.state == {"s": 1}

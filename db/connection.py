@@ -33,6 +33,8 @@ PING_AFTER_IDLE = 1.0
 _RESTED = "mahjong_rested_at"
 #: Connection-record key: the SQLite files were not writable when this connection opened.
 _OPENED_UNWRITABLE = "mahjong_opened_unwritable"
+# a BEGIN whose caller stopped waiting (cancelled): it may still run on aiosqlite's thread
+_BEGIN_UNSETTLED = "mahjong_begin_unsettled"
 
 
 def _dumps(value: Any) -> str:
@@ -178,13 +180,21 @@ def _install_sqlite_events(engine: AsyncEngine, synchronous: str, busy_timeout: 
         # cursor takes three (a cursor, the statement, its close)
         sql = "BEGIN IMMEDIATE" if conn.get_execution_options().get(IMMEDIATE, False) else "BEGIN"
         driver: Any = conn.connection.driver_connection
+        # Until the trip returns, the connection may be left in a transaction SQLAlchemy does
+        # not know of: a caller cancelled while waiting leaves the BEGIN queued on the thread,
+        # to run after _on_reset looked (and found none). _on_reset rolls such a one back.
+        conn.info[_BEGIN_UNSETTLED] = True
         try:
             await_only(driver.execute(sql))
         except sqlite3.Error as error:
+            del conn.info[_BEGIN_UNSETTLED]  # (it ran, and failed: no transaction)
             raise DBAPIError.instance(sql, (), error, sqlite3.Error) from error
+        del conn.info[_BEGIN_UNSETTLED]
 
     @event.listens_for(engine.sync_engine, "reset")
-    def _on_reset(dbapi_connection: Any, _record: Any, state: PoolResetState) -> None:
-        # (as SQLAlchemy's own reset: never on a connection collected outside the loop)
-        if state.asyncio_safe and dbapi_connection.driver_connection.in_transaction:
+    def _on_reset(dbapi_connection: Any, record: Any, state: PoolResetState) -> None:
+        # (as SQLAlchemy's own reset: never on a connection collected outside the loop; the
+        # rollback is queued behind any trip still on the thread, so it ends what that opens)
+        unsettled = record.info.pop(_BEGIN_UNSETTLED, False)
+        if state.asyncio_safe and (unsettled or dbapi_connection.driver_connection.in_transaction):
             dbapi_connection.rollback()

@@ -5,8 +5,9 @@ connection back in the pool is rolled back only when a transaction is still open
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+import asyncio
+import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,15 +15,6 @@ from sqlalchemy import text
 
 from db.statement_trace import sqlite_trips
 from db.store import Store
-
-
-@pytest.fixture
-async def sqlite_store(tmp_path: Path) -> AsyncIterator[Store]:
-    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'trips.db'}")
-    try:
-        yield store
-    finally:
-        await store.close()
 
 
 @pytest.fixture
@@ -70,6 +62,36 @@ async def test_a_connection_given_back_in_a_transaction_is_rolled_back(
     assert not driver.in_transaction
     assert "rollback" in [name for name, _ in trips]
     await sqlite_store.guilds.update_settings(2, hints=False)  # the write lock is free
+
+
+async def test_a_begin_cancelled_while_queued_on_the_thread_is_rolled_back_behind_it(
+    sqlite_store: Store,
+) -> None:
+    """A caller cancelled while its BEGIN waits behind another trip gives the connection
+    back before the BEGIN runs (no transaction yet to see): the reset's rollback, queued
+    behind it, still ends it, so the next user neither inherits a transaction nor a lock."""
+    engine = sqlite_store.db.engine
+    async with engine.connect() as conn:  # the pool's one connection, kept for the test
+        driver = (await conn.get_raw_connection()).driver_connection
+    assert driver is not None
+    thread_busy = asyncio.ensure_future(driver._execute(time.sleep, 0.3))
+    began = asyncio.Event()
+
+    async def write() -> None:
+        async with sqlite_store.db.write() as conn:
+            began.set()
+            await conn.execute(text("UPDATE guilds SET hints = 1 WHERE id = 1"))
+
+    writer = asyncio.create_task(write())
+    await asyncio.sleep(0.1)  # its BEGIN IMMEDIATE is queued behind the sleep
+    writer.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await writer
+    await thread_busy
+    assert not began.is_set()
+    await asyncio.sleep(0.05)
+    assert not driver.in_transaction
+    await sqlite_store.guilds.update_settings(3, hints=False)  # begins, and may write
 
 
 async def test_an_action_append_is_one_trip_between_begin_and_commit(

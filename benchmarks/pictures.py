@@ -105,39 +105,48 @@ def costs(variant: str, n: int) -> None:
             encodings(f"{what} {when}", img, n)
 
 
+def _pair(
+    sequence: list[PictureStep],
+    whole: Callable[[PictureStep], Any],
+    new: Callable[[PictureStep], Any],
+) -> tuple[list[float], list[float]]:
+    """Each step drawn both ways, one right after the other (a busy machine slows both
+    alike): ms per picture drawn ``whole``, and drawn the ``new`` way."""
+    old_ms, new_ms = [], []
+    for step in sequence:
+        t0 = time.perf_counter()
+        whole(step)
+        t1 = time.perf_counter()
+        new(step)
+        t2 = time.perf_counter()
+        old_ms.append((t1 - t0) * 1000)
+        new_ms.append((t2 - t1) * 1000)
+    return old_ms, new_ms
+
+
 def _paired(sequence: list[PictureStep]) -> tuple[list[float], list[float]]:
-    """Each step's table as PNG bytes drawn whole and from the layers, one right after the
-    other (a busy machine slows both alike); the layers' caches start empty."""
+    """Each step's table as PNG bytes drawn whole and from the layers; the layers' caches
+    start empty."""
     from render import table_layers
 
     table_layers.clear()
-    whole, layered = [], []
-    for step in sequence:
-        t0 = time.perf_counter()
-        d.to_png(table_image(step.table))
-        t1 = time.perf_counter()
-        table_layers.render_table(step.table)
-        t2 = time.perf_counter()
-        whole.append((t1 - t0) * 1000)
-        layered.append((t2 - t1) * 1000)
-    return whole, layered
+    return _pair(
+        sequence,
+        lambda step: d.to_png(table_image(step.table)),
+        lambda step: table_layers.render_table(step.table),
+    )
 
 
 def _paired_hands(sequence: list[PictureStep]) -> tuple[list[float], list[float]]:
     """Each step's hand picture as PNG bytes drawn whole and from tile slots
-    (:mod:`render.hand_layers`), one right after the other."""
+    (:mod:`render.hand_layers`)."""
     from render import hand, hand_layers
 
-    whole, slotted = [], []
-    for step in sequence:
-        t0 = time.perf_counter()
-        hand.render_hand(step.hand)
-        t1 = time.perf_counter()
-        hand_layers.render_hand(step.hand)
-        t2 = time.perf_counter()
-        whole.append((t1 - t0) * 1000)
-        slotted.append((t2 - t1) * 1000)
-    return whole, slotted
+    return _pair(
+        sequence,
+        lambda step: hand.render_hand(step.hand),
+        lambda step: hand_layers.render_hand(step.hand),
+    )
 
 
 def _interleaved(hands: list[list[PictureStep]]) -> list[PictureStep]:

@@ -4,7 +4,8 @@ Through SQLAlchemy Core a statement is rebuilt, its cache key worked out, and it
 trips to aiosqlite's thread (cursor, execute, close). The hottest writes (the action append,
 :mod:`db.sqlite_append`; the remembered messages' save, :mod:`db.sqlite_messages`) compile
 theirs once here instead (the SQL stays the models' own, for the engine's dialect) and send
-each as one trip, on the write's own connection and transaction. Parameters go through the
+each as one trip (the append's statements together in one: :func:`execute_then`), on the
+write's own connection and transaction. Parameters go through the
 column types' own bind processors, so the rows are what Core stored; a driver error is
 raised as SQLAlchemy's (``sqlalchemy.exc.DBAPIError``), as through Core.
 """

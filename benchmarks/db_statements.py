@@ -7,7 +7,10 @@ a game and prints, for each kind of append, what the driver ran (:mod:`db.statem
 - *alone*: a lone writer (SQLite: it opens and commits its own batch);
 - *joining*: a writer joining an open SQLite group commit (another writer's batch);
 - *with a deadline*: the turn's timeout stored with the action (every press);
-- *with a snapshot*: the periodic snapshot stored with the action (every 24 actions).
+- *with a snapshot*: the periodic snapshot stored with the action (every 24 actions);
+
+and what recording a finished hand costs (its row, its lines, the game's totals, the ratings
+of its variant and of ``*``: once a hand).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any
 from db.deadlines import DeadlineChange
 from db.statement_trace import sqlite_trips, trace_statements
 from db.store import Store
+from db.types import HandInput, HandPlayer
 
 
 async def _case(store: Store, title: str, calls: Any) -> list[str]:
@@ -80,6 +84,22 @@ async def main(url: str) -> None:
         await with_snapshot()  # a first snapshot, so the next one prunes
         await with_snapshot()
         await _case(store, "with a snapshot (and pruning)", with_snapshot)
+
+        hand_no = 0
+
+        async def record_hand() -> None:
+            nonlocal hand_no
+            hand_no += 1
+            players = [
+                HandPlayer(0, 1, 24),
+                *(HandPlayer(s, 9000 + s, -8, True) for s in (1, 2, 3)),
+            ]
+            hand = HandInput(1, "nanchang", hand_no, players, "self", [0], game_id=game.id)
+            await store.hands.record(hand)
+
+        await record_hand()  # the ratings' rows exist from now on, as in a game going on
+        print(f"recording a hand on {store.dialect}")
+        await _case(store, "a hand after the first", record_hand)
     finally:
         await store.close()
 

@@ -62,29 +62,31 @@ class RatingRepository:
         # seats: two hands sharing players (the same AI seats in many games of a server)
         # recorded at once on PostgreSQL would otherwise deadlock on each other's rows.
         order = sorted(range(len(hand.players)), key=lambda i: _lock_key(hand.players[i]))
-        for i in order:
-            p, new = hand.players[i], after[i]
-            stmt = self.db.insert(_R).values(
-                guild_id=hand.guild_id,
-                variant=variant,
-                user_id=p.user_id,
-                is_ai=p.is_ai,
-                mu=new.mu,
-                sigma=new.sigma,
-                hands=1,
-                updated_at=now,
-            )
-            await conn.execute(
-                stmt.on_conflict_do_update(
-                    index_elements=["guild_id", "variant", "user_id", "is_ai"],
-                    set_={
-                        "mu": new.mu,
-                        "sigma": new.sigma,
-                        "hands": _R.c.hands + 1,
-                        "updated_at": now,
-                    },
-                )
-            )
+        stmt = self.db.insert(_R)
+        await conn.execute(
+            stmt.on_conflict_do_update(
+                index_elements=["guild_id", "variant", "user_id", "is_ai"],
+                set_={
+                    "mu": stmt.excluded.mu,
+                    "sigma": stmt.excluded.sigma,
+                    "hands": _R.c.hands + 1,
+                    "updated_at": stmt.excluded.updated_at,
+                },
+            ),
+            [  # one statement for the four rows, run row by row in this order
+                {
+                    "guild_id": hand.guild_id,
+                    "variant": variant,
+                    "user_id": hand.players[i].user_id,
+                    "is_ai": hand.players[i].is_ai,
+                    "mu": after[i].mu,
+                    "sigma": after[i].sigma,
+                    "hands": 1,
+                    "updated_at": now,
+                }
+                for i in order
+            ],
+        )
         for p, old, new in zip(hand.players, before, after, strict=True):
             changes.append(
                 RatingChange(p.user_id, p.is_ai, variant, old.mu, old.sigma, new.mu, new.sigma)

@@ -78,3 +78,30 @@ def test_the_cache_keeps_to_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
         _png(_picture(n), [], [f"picture-{n}"])
     assert png_bands._cache.used <= 300 + max(len(v[0]) for v in png_bands._cache._bands.values())
     assert len(png_bands._cache._bands) < 20
+
+
+def _chunks(data: bytes) -> dict[bytes, bytes]:
+    """Each chunk's data by kind, after checking its CRC with CPython's own zlib."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    chunks, at = {}, 8
+    while at < len(data):
+        size = int.from_bytes(data[at : at + 4], "big")
+        kind, body = data[at + 4 : at + 8], data[at + 8 : at + 8 + size]
+        crc = int.from_bytes(data[at + 8 + size : at + 12 + size], "big")
+        assert crc == zlib.crc32(kind + body), kind
+        chunks[kind] = body
+        at += 12 + size
+    return chunks
+
+
+def test_the_stream_passes_cpythons_zlib_checks() -> None:
+    """zlib-ng writes the bands: the PNG's chunks and its one zlib stream (header check,
+    Adler-32 of all the rows) are what CPython's own zlib reads and checks, for a stream
+    of one band and of bands past deflate's 32 KiB window."""
+    small = _picture(3)
+    wide = b"".join(_picture(n, width=300, height=60) for n in range(4))  # 72 kB of rows
+    for rows, width, cuts in ((small, 37, []), (small, 37, [3, 4, 20]), (wide, 300, [60, 150])):
+        data = _png(rows, cuts, [None] * (len(cuts) + 1), width=width)
+        idat = _chunks(data)[b"IDAT"]
+        assert int.from_bytes(idat[:2], "big") % 31 == 0
+        assert zlib.decompress(idat) == rows  # (raises on a wrong header or Adler-32)

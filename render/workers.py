@@ -44,6 +44,9 @@ _OK, _FAILED = 0, 1
 _READ = 1 << 18
 #: seconds a worker has to exit once its pipe is closed, before it is killed
 _EXIT_WAIT = 2.0
+#: environment variable naming a path: each worker then appends every job it is given, as
+#: it came, to ``<path>.<its pid>``, for ``python -m benchmarks.picture_jobs`` to replay
+RECORD_ENV = "PICTURE_JOBS_RECORD"
 
 
 class WorkerDied(RuntimeError):
@@ -79,14 +82,19 @@ def _serve(
     to, and the worker exits quietly)."""
     init(*args)
     read_fd, write_fd = jobs.fileno(), results.fileno()
+    record = os.environ.get(RECORD_ENV)
+    # (unbuffered: a worker ends with os._exit, which flushes nothing)
+    recording = open(f"{record}.{os.getpid()}", "ab", buffering=0) if record else None  # noqa: SIM115
     while True:
         try:
             head = _read_exact(read_fd, _JOB.size)
             body = None if head is None else _read_exact(read_fd, _JOB.unpack(head)[0])
         except OSError:
             return
-        if body is None:
+        if body is None or head is None:
             return
+        if recording is not None:
+            recording.write(head + body)
         job_id, fn, model = pickle.loads(body)
         try:
             data, status = fn(model), _OK

@@ -9,6 +9,7 @@ import asyncio
 import os
 import signal
 import time
+from pathlib import Path
 
 import pytest
 
@@ -135,3 +136,30 @@ async def test_the_pool_draws_a_dead_worker_s_picture_in_a_thread_then_starts_ne
         assert pictures.rendered == 2 and pictures.fallbacks == 1  # in a new worker
     finally:
         await pictures.close()
+
+
+async def test_a_recording_worker_keeps_each_job_as_it_came(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ``PICTURE_JOBS_RECORD`` set, each worker appends the jobs it is given to a file
+    of its own, which ``benchmarks.picture_jobs`` reads back and draws again."""
+    import multiprocessing
+
+    from benchmarks.picture_jobs import read_jobs, replay
+    from render.workers import RECORD_ENV
+
+    monkeypatch.setenv(RECORD_ENV, str(tmp_path / "jobs"))
+    # (spawned: a forkserver started earlier would not have the variable)
+    workers = Workers(1, context=multiprocessing.get_context("spawn"), init=_nothing)
+    table = sample_table()
+    try:
+        assert await workers.run(bytes, 3) == bytes(3)
+        picture = await workers.run(render_table, table)
+        [worker] = workers._workers
+        pid = worker.process.pid
+    finally:
+        await workers.close()
+    assert read_jobs(tmp_path / f"jobs.{pid}") == [(bytes, 3), (render_table, table)]
+    figures = replay([read_jobs(tmp_path / f"jobs.{pid}")])
+    assert figures["render_table"][0] == 1
+    assert round(figures["render_table"][2] * 1024) == len(picture)

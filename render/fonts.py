@@ -9,7 +9,7 @@ as ``?``.
 from __future__ import annotations
 
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from PIL import ImageFont
@@ -108,10 +108,12 @@ def baseline_offset(size: int, anchor: str) -> float:
     )
 
 
+@lru_cache(maxsize=4096)
 def safe_text(text: str, limit: int | None = None) -> str:
     """``text`` with every character no label font has replaced by ``?``, accents composed
     (``e`` + ``◌́`` → ``é``) and control characters, marks left over and skin tones dropped;
-    cut to ``limit`` characters with ``…`` when longer."""
+    cut to ``limit`` characters with ``…`` when longer. Kept: a table picture makes the same
+    dozen labels safe each time (names, scores, counts), character by character."""
     have = covered()
     out: list[str] = []
     for ch in unicodedata.normalize("NFC", text):

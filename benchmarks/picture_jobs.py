@@ -29,7 +29,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-#: as :data:`render.workers._JOB`: the length of the pickled job that follows
+#: as :data:`render.workers._JOB`: the length of the pickled job that follows (written here,
+#: not imported: the tree under test, given by ``PYTHONPATH``, may be an older one)
 _JOB = struct.Struct("!I")
 
 Job = tuple[Callable[[Any], bytes], Any]
@@ -51,20 +52,15 @@ def read_jobs(path: Path) -> list[Job]:
     return jobs
 
 
-def _empty_caches() -> None:
-    from render import png_bands, table_layers
-
-    table_layers.clear()
-    png_bands.clear()
-
-
 def replay(workers: list[list[Job]]) -> dict[str, tuple[int, float, float]]:
     """Each worker's jobs drawn in order, caches empty before each worker's: per renderer,
     ``(pictures, CPU ms per picture, KiB per picture)``."""
     seconds: dict[str, list[float]] = {}
     sizes: dict[str, list[int]] = {}
+    from render import table_layers
+
     for jobs in workers:
-        _empty_caches()
+        table_layers.clear()  # (its layers and the compressed bands)
         for fn, model in jobs:
             began = time.process_time()
             data = fn(model)

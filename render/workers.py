@@ -91,10 +91,10 @@ def _serve(
             body = None if head is None else _read_exact(read_fd, _JOB.unpack(head)[0])
         except OSError:
             return
-        if body is None or head is None:
+        if body is None:
             return
         if recording is not None:
-            recording.write(head + body)
+            recording.write(_JOB.pack(len(body)) + body)
         job_id, fn, model = pickle.loads(body)
         try:
             data, status = fn(model), _OK

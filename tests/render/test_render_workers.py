@@ -159,7 +159,8 @@ async def test_a_recording_worker_keeps_each_job_as_it_came(
         pid = worker.process.pid
     finally:
         await workers.close()
-    assert read_jobs(tmp_path / f"jobs.{pid}") == [(bytes, 3), (render_table, table)]
-    figures = replay([read_jobs(tmp_path / f"jobs.{pid}")])
+    jobs = read_jobs(tmp_path / f"jobs.{pid}")
+    assert jobs == [(bytes, 3), (render_table, table)]
+    figures = replay([jobs])
     assert figures["render_table"][0] == 1
     assert round(figures["render_table"][2] * 1024) == len(picture)

@@ -9,7 +9,11 @@ as the table is open, pressing what a simple player would (win, pass, else disca
 tile; 准备 after a hand) every ``--think`` seconds on average (uniformly 0.5–1.5×), or as
 soon as their hand DM offers a choice with ``--think 0`` (flat out). The figures count the
 ``--seconds`` after the last table is open. ``--ai-pace`` sets ``AI_PACE_SECONDS`` (default
-0: the AI answers at once, so a table moves at its human's pace). ``--tree``: the bot to run (its ``bot.py``, with ``PYTHONPATH``
+0: the AI answers at once, so a table moves at its human's pace) and ``--claim-hold``
+``CLAIM_HOLD_SECONDS`` (default 0: a discard's claim window is not held); ``--ai-pace 0.8
+--claim-hold 1.5`` runs the bot as it ships. ``--no-pictures`` runs it with
+``MAHJONG_PICTURES=false`` (text only: what the pictures cost, bot and workers, is the
+difference). ``--tree``: the bot to run (its ``bot.py``, with ``PYTHONPATH``
 set to it), so an older release runs under the same script and the same fake in the same
 run: ``git worktree add /tmp/base 9c936b7`` then ``--tree /tmp/base``.
 
@@ -806,7 +810,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     fake, messages, tables = fake_with_tables(args)
     await fake.start()
     work = Path(tempfile.mkdtemp(prefix="mj-loadbot-"))
-    env = {"AI_PACE_SECONDS": str(args.ai_pace)}
+    env = {
+        "AI_PACE_SECONDS": str(args.ai_pace),
+        "CLAIM_HOLD_SECONDS": str(args.claim_hold),
+        "MAHJONG_PICTURES": str(args.pictures).lower(),
+    }
     if args.bot_budget is not None:
         env["DISCORD_REQUESTS_PER_SECOND"] = str(args.bot_budget)
     elif not args.global_limit:  # a fake without the limit: a bot without its budget
@@ -874,6 +882,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "humans_per_table": getattr(args, "humans", 1),
             "think_s": args.think,
             "ai_pace_s": args.ai_pace,
+            "claim_hold_s": args.claim_hold,
+            "pictures": args.pictures,
             "timeouts_s": args.timeouts,
             "opened_s": round(opened, 1),
             "open_ms_per_table": round(opened * 1000 / max(1, len(tables))),
@@ -945,6 +955,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--ai-pace", type=float, default=0.0, help="AI_PACE_SECONDS (0: AI answers at once)"
+    )
+    parser.add_argument(
+        "--claim-hold",
+        type=float,
+        default=0.0,
+        help="CLAIM_HOLD_SECONDS (0: a discard's claim window is not held; the bot's own is 1.5)",
+    )
+    parser.add_argument(
+        "--no-pictures",
+        dest="pictures",
+        action="store_false",
+        help="MAHJONG_PICTURES=false: the bot in text only (what the pictures cost is the "
+        "difference to a run with them)",
     )
     parser.add_argument(
         "--global-limit",
